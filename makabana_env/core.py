@@ -1,0 +1,584 @@
+"""The Numba rules core of Maka Bana (Haapii Maka Bana, the basic game).
+
+A game is one row of an ``int64`` array of length ``STATE_SIZE``; a batch of games is a 2-D array
+with one row per game.  Every function here is a pure ``@njit`` function over such a row, in the
+manner of Pgx: ``init``, ``legal_action_mask``, ``step``, ``observe``, ``scores``, ``rewards``.
+The row holds everything, including the random generator used by ``random_action``, so that
+``row.copy()`` is a complete snapshot of the game.
+
+Seats and colours.  Colours ``0 .. num_colours-1`` sit clockwise in that order.  With 3 to 5 players
+each player has one colour; with 2 players there are 4 colours and player ``p`` owns colours ``p`` and
+``p + 2``.  In both cases colour ``c`` belongs to player ``c % num_players``.
+
+Action encoding (one ``Discrete(NUM_ACTIONS)`` space for every decision):
+
+=============  =====================================================================
+actions        meaning
+=============  =====================================================================
+0 .. 116       construction project on spot ``a // 3`` showing card ``a % 3``
+117 .. 233     take-back project on spot ``(a-117) // 3`` showing card ``(a-117) % 3``
+               and the paint card
+234 .. 272     place the tiki on spot ``a - 234``
+=============  =====================================================================
+
+The shown card is 0 for the beach card, 1 for the area card and 2 for the theme card.
+"""
+import numpy as np
+from numba import njit
+
+from .board import (
+    HUTS_PER_COLOUR, MAX_COLOURS, NEIGHBOURS, NUM_AREAS, NUM_BEACHES, NUM_PAINT_CARDS, NUM_SPOTS,
+    NUM_THEMES, SPOT_AREA, SPOT_BEACH, SPOT_THEME, BIKINI,
+)
+
+# ---------------------------------------------------------------------------------------------------
+# Action encoding
+CONSTRUCT = 0
+TAKE_BACK = 1
+NO_PROJECT = -1
+SHOWN_BEACH, SHOWN_AREA, SHOWN_THEME = 0, 1, 2
+PROJECTS_PER_KIND = NUM_SPOTS * 3
+TAKE_BACK_BASE = PROJECTS_PER_KIND
+TIKI_BASE = 2 * PROJECTS_PER_KIND
+NUM_ACTIONS = TIKI_BASE + NUM_SPOTS
+
+# Phases of a season that ask for a decision; execution and the end of the season need none.
+PHASE_PROJECT = 0
+PHASE_TIKI = 1
+PHASE_OVER = 2
+
+STATUS_RUNNING = 0
+STATUS_TERMINATED = 1
+STATUS_TRUNCATED = 2
+
+VARIANT_HAAPII = 0
+
+# What ``step`` returns.
+STEP_OK = 0
+STEP_ILLEGAL = 1
+STEP_GAME_OVER = 2
+
+REWARD_WIN_LOSS = 0
+REWARD_SCORE = 1
+REWARD_MARGIN = 2
+
+# ---------------------------------------------------------------------------------------------------
+# State layout: offsets into one game's row.
+NUM_COLOURS = 0      # colours in play: 3, 4 or 5 (4 in the two-player game)
+NUM_PLAYERS = 1
+VARIANT = 2
+MAX_TURNS = 3        # seasons after which the game is truncated
+PHASE = 4
+TO_ACT = 5           # colour whose decision is asked
+FIRST = 6            # colour holding the "First Player" card
+SEASON = 7           # seasons completed so far
+LAST_SEASON = 8      # 1 once a full beach has triggered the last season
+DECIDED = 9          # colours that have decided in the current phase
+STATUS = 10
+RNG = 11
+HUT = 12                            # [spot] colour of the hut there, -1 if none
+TIKI = HUT + NUM_SPOTS              # [spot] colour of the tiki there, -1 if none
+RESERVE = TIKI + NUM_SPOTS          # [colour] huts not yet on the board
+PAINTS = RESERVE + MAX_COLOURS      # [colour] paint cards still in hand
+PROJECT_KIND = PAINTS + MAX_COLOURS         # [colour] this season's project: CONSTRUCT, TAKE_BACK or -1
+PROJECT_SPOT = PROJECT_KIND + MAX_COLOURS   # [colour] spot its three cards designate
+PROJECT_SHOWN = PROJECT_SPOT + MAX_COLOURS  # [colour] card on top: SHOWN_BEACH/AREA/THEME
+LAST_KIND = PROJECT_SHOWN + MAX_COLOURS     # [colour] last season's project, revealed at execution
+LAST_SPOT = LAST_KIND + MAX_COLOURS
+LAST_SUCCESS = LAST_SPOT + MAX_COLOURS      # [colour] 1 executed, 0 failed, -1 no project
+SCORE = LAST_SUCCESS + MAX_COLOURS          # [colour] points, filled in when the game ends
+STATE_SIZE = SCORE + MAX_COLOURS
+
+# ---------------------------------------------------------------------------------------------------
+# Observation layout (int8), always from one colour's point of view: "relative colour" k is the colour
+# k seats clockwise from the viewer, so the viewer's own pieces come first.  Slots for colours that are
+# not in the game stay 0.
+OBS_HUT = 0                                         # [k][spot] hut of relative colour k
+OBS_TIKI = OBS_HUT + MAX_COLOURS * NUM_SPOTS        # [k][spot] tiki of relative colour k
+OBS_IN_PLAY = OBS_TIKI + MAX_COLOURS * NUM_SPOTS    # [spot] spot exists in this game
+COLOUR_FEATURES = 18
+OBS_COLOUR = OBS_IN_PLAY + NUM_SPOTS                # [k][COLOUR_FEATURES]
+# per-colour features, offsets within a COLOUR_FEATURES block
+CF_PRESENT, CF_MINE, CF_FIRST, CF_TO_ACT, CF_RESERVE, CF_PAINTS, CF_SUBMITTED, CF_PAINT_SHOWN = range(8)
+CF_SHOWN_CARD = 8                                   # one-hot of the shown card: 4 beaches, 4 areas, 3 themes
+OBS_OWN_PROJECT = OBS_COLOUR + MAX_COLOURS * COLOUR_FEATURES   # [k][spot + take-back flag], own colours only
+OBS_LAST = OBS_OWN_PROJECT + MAX_COLOURS * (NUM_SPOTS + 1)     # [k][spot + take-back + success]
+OBS_PHASE = OBS_LAST + MAX_COLOURS * (NUM_SPOTS + 2)           # one-hot: project, tiki, game over
+OBS_LAST_SEASON = OBS_PHASE + 3
+OBS_TWO_PLAYER = OBS_LAST_SEASON + 1
+OBS_SEASON = OBS_TWO_PLAYER + 1                                # seasons completed, capped at OBS_MAX
+OBS_SIZE = OBS_SEASON + 1
+OBS_MAX = 100
+
+GROUP_POINTS = np.array([0, 1, 3, 6, 9, 12, 15, 18, 21, 24, 27], dtype=np.int64)  # rulebook table, 3 per hut after the 2nd
+SPOTS_OF_BEACH = np.full((NUM_BEACHES, 12), -1, dtype=np.int64)
+for _b in range(NUM_BEACHES):
+    _ss = np.nonzero(SPOT_BEACH == _b)[0]
+    SPOTS_OF_BEACH[_b, : len(_ss)] = _ss
+# Bikini's 12 spots are consecutive, so random play can step over them in the 3-player game.
+FIRST_BIKINI_SPOT = int(np.nonzero(SPOT_BEACH == BIKINI)[0][0])
+assert np.all(np.nonzero(SPOT_BEACH == BIKINI)[0] == np.arange(FIRST_BIKINI_SPOT, FIRST_BIKINI_SPOT + 12))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Small queries
+@njit(cache=True, inline="always")
+def owner(state, colour):
+    """The player who controls a colour."""
+    return colour % state[NUM_PLAYERS]
+
+
+@njit(cache=True, inline="always")
+def spot_in_play(state, spot):
+    return not (state[NUM_COLOURS] == 3 and SPOT_BEACH[spot] == BIKINI)
+
+
+@njit(cache=True, inline="always")
+def shown_card(spot, shown):
+    """Index of the shown card among the 11 non-paint cards (4 beaches, 4 areas, 3 themes)."""
+    if shown == SHOWN_BEACH:
+        return SPOT_BEACH[spot]
+    if shown == SHOWN_AREA:
+        return NUM_BEACHES + SPOT_AREA[spot]
+    return NUM_BEACHES + NUM_AREAS + SPOT_THEME[spot]
+
+
+@njit(cache=True)
+def paint_shown(state):
+    """Rulebook 3.b: huts may be protected only while some project shows a paint card."""
+    for c in range(state[NUM_COLOURS]):
+        if state[PROJECT_KIND + c] == TAKE_BACK:
+            return True
+    return False
+
+
+@njit(cache=True)
+def tiki_allowed(state, colour, spot, paint_is_shown):
+    """Rulebook 3: a tiki goes on an empty spot, or under one of the player's own huts (3.b)."""
+    if not spot_in_play(state, spot) or state[TIKI + spot] >= 0:
+        return False
+    hut = state[HUT + spot]
+    if hut < 0:
+        return True
+    return paint_is_shown and owner(state, hut) == owner(state, colour)
+
+
+@njit(cache=True)
+def has_tiki_placement(state, colour):
+    paint_is_shown = paint_shown(state)
+    for s in range(NUM_SPOTS):
+        if tiki_allowed(state, colour, s, paint_is_shown):
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_legal(state, action):
+    if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS:
+        return False
+    colour = state[TO_ACT]
+    if state[PHASE] == PHASE_PROJECT:
+        if action >= TIKI_BASE:
+            return False
+        if action >= TAKE_BACK_BASE:
+            if state[PAINTS + colour] <= 0:
+                return False
+            action -= TAKE_BACK_BASE
+        return spot_in_play(state, action // 3)
+    if state[PHASE] == PHASE_TIKI:
+        if action < TIKI_BASE:
+            return False
+        return tiki_allowed(state, colour, action - TIKI_BASE, paint_shown(state))
+    return False
+
+
+@njit(cache=True)
+def legal_action_mask(state, mask):
+    """Write the int8 legal-action mask of the colour to act into ``mask``."""
+    mask[:] = 0
+    if state[STATUS] != STATUS_RUNNING:
+        return
+    colour = state[TO_ACT]
+    if state[PHASE] == PHASE_PROJECT:
+        can_paint = state[PAINTS + colour] > 0
+        for s in range(NUM_SPOTS):
+            if spot_in_play(state, s):
+                for shown in range(3):
+                    mask[3 * s + shown] = 1
+                    if can_paint:
+                        mask[TAKE_BACK_BASE + 3 * s + shown] = 1
+    elif state[PHASE] == PHASE_TIKI:
+        paint_is_shown = paint_shown(state)
+        for s in range(NUM_SPOTS):
+            if tiki_allowed(state, colour, s, paint_is_shown):
+                mask[TIKI_BASE + s] = 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Game flow
+@njit(cache=True)
+def init(state, num_players, variant, max_turns, seed):
+    """Set up a new game in ``state`` (rulebook, Setup).  Options are checked by the caller."""
+    state[:] = 0
+    num_colours = 4 if num_players == 2 else num_players
+    state[NUM_COLOURS] = num_colours
+    state[NUM_PLAYERS] = num_players
+    state[VARIANT] = variant
+    state[MAX_TURNS] = max_turns
+    state[PHASE] = PHASE_PROJECT
+    state[TO_ACT] = 0
+    state[FIRST] = 0
+    state[STATUS] = STATUS_RUNNING
+    state[RNG] = seed_rng(seed)
+    for s in range(NUM_SPOTS):
+        state[HUT + s] = -1
+        state[TIKI + s] = -1
+    for c in range(MAX_COLOURS):
+        present = c < num_colours
+        state[RESERVE + c] = HUTS_PER_COLOUR if present else 0
+        state[PAINTS + c] = NUM_PAINT_CARDS if present else 0
+        state[PROJECT_KIND + c] = NO_PROJECT
+        state[PROJECT_SPOT + c] = -1
+        state[PROJECT_SHOWN + c] = -1
+        state[LAST_KIND + c] = NO_PROJECT
+        state[LAST_SPOT + c] = -1
+        state[LAST_SUCCESS + c] = -1
+
+
+@njit(cache=True)
+def step(state, action):
+    """Apply the decision of the colour to act.  Returns STEP_OK, or STEP_ILLEGAL / STEP_GAME_OVER
+    with the state left untouched."""
+    if state[STATUS] != STATUS_RUNNING:
+        return STEP_GAME_OVER
+    if not is_legal(state, action):
+        return STEP_ILLEGAL
+    colour = state[TO_ACT]
+    n = state[NUM_COLOURS]
+    if state[PHASE] == PHASE_PROJECT:
+        kind = CONSTRUCT
+        if action >= TAKE_BACK_BASE:
+            kind = TAKE_BACK
+            action -= TAKE_BACK_BASE
+        state[PROJECT_KIND + colour] = kind
+        state[PROJECT_SPOT + colour] = action // 3
+        state[PROJECT_SHOWN + colour] = action % 3
+        state[DECIDED] += 1
+        if state[DECIDED] < n:
+            state[TO_ACT] = (colour + 1) % n
+        else:
+            # Rulebook 2-3: hints are revealed together, then tikis from the first player on.
+            state[PHASE] = PHASE_TIKI
+            state[DECIDED] = 0
+            state[TO_ACT] = state[FIRST]
+            _skip_colours_without_tiki(state)
+    else:
+        state[TIKI + action - TIKI_BASE] = colour
+        state[DECIDED] += 1
+        state[TO_ACT] = (colour + 1) % n
+        _skip_colours_without_tiki(state)
+    return STEP_OK
+
+
+@njit(cache=True)
+def _skip_colours_without_tiki(state):
+    """A colour that has no legal tiki placement places none; once every colour has had its turn the
+    season is executed (no decision is needed for Haapii execution)."""
+    n = state[NUM_COLOURS]
+    while state[DECIDED] < n and not has_tiki_placement(state, state[TO_ACT]):
+        state[DECIDED] += 1
+        state[TO_ACT] = (state[TO_ACT] + 1) % n
+    if state[DECIDED] == n:
+        _execute_season(state)
+
+
+@njit(cache=True)
+def _execute_project(state, colour):
+    """Rulebook 4.a / 4.b.  Returns True when the project was carried out."""
+    spot = state[PROJECT_SPOT + colour]
+    if state[TIKI + spot] >= 0 or state[RESERVE + colour] <= 0:
+        return False
+    hut = state[HUT + spot]
+    if state[PROJECT_KIND + colour] == CONSTRUCT:
+        if hut >= 0:
+            return False
+    else:
+        if hut < 0 or owner(state, hut) == owner(state, colour):
+            return False
+        state[RESERVE + hut] += 1
+        state[PAINTS + colour] -= 1  # discarded only on success; a failed take-back keeps it
+    state[HUT + spot] = colour
+    state[RESERVE + colour] -= 1
+    return True
+
+
+@njit(cache=True)
+def beach_full(state, beach):
+    for i in range(SPOTS_OF_BEACH.shape[1]):
+        s = SPOTS_OF_BEACH[beach, i]
+        if s < 0:
+            break
+        if state[HUT + s] < 0 and state[TIKI + s] < 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _execute_season(state):
+    n = state[NUM_COLOURS]
+    for i in range(n):
+        c = (state[FIRST] + i) % n
+        state[LAST_KIND + c] = state[PROJECT_KIND + c]
+        state[LAST_SPOT + c] = state[PROJECT_SPOT + c]
+        state[LAST_SUCCESS + c] = 1 if _execute_project(state, c) else 0
+
+    # Rulebook "Game Ends": out of huts ends the game now; a beach full of huts or tikis (checked
+    # before the tikis are lifted) gives exactly one more season.
+    over = False
+    for c in range(n):
+        if state[RESERVE + c] == 0:
+            over = True
+    if state[LAST_SEASON] == 1:
+        over = True
+    for b in range(NUM_BEACHES):
+        if (b != BIKINI or n != 3) and beach_full(state, b):
+            state[LAST_SEASON] = 1
+
+    state[SEASON] += 1
+    for s in range(NUM_SPOTS):
+        state[TIKI + s] = -1
+    for c in range(n):
+        state[PROJECT_KIND + c] = NO_PROJECT
+        state[PROJECT_SPOT + c] = -1
+        state[PROJECT_SHOWN + c] = -1
+    state[DECIDED] = 0
+    if over or state[SEASON] >= state[MAX_TURNS]:
+        state[STATUS] = STATUS_TERMINATED if over else STATUS_TRUNCATED
+        state[PHASE] = PHASE_OVER
+        state[TO_ACT] = -1
+        scores(state)
+        return
+    state[FIRST] = (state[FIRST] + 1) % n
+    state[TO_ACT] = state[FIRST]
+    state[PHASE] = PHASE_PROJECT
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scoring
+@njit(cache=True)
+def scores(state):
+    """Rulebook "Final Scoring": group points plus beach bonuses, written to state[SCORE + colour]."""
+    n = state[NUM_COLOURS]
+    for c in range(MAX_COLOURS):
+        state[SCORE + c] = 0
+    seen = np.zeros(NUM_SPOTS, dtype=np.bool_)
+    stack = np.empty(NUM_SPOTS, dtype=np.int64)
+    for start in range(NUM_SPOTS):
+        colour = state[HUT + start]
+        if colour < 0 or seen[start]:
+            continue
+        seen[start] = True
+        stack[0] = start
+        top = 1
+        size = 0
+        while top > 0:
+            top -= 1
+            s = stack[top]
+            size += 1
+            for j in range(NEIGHBOURS.shape[1]):
+                t = NEIGHBOURS[s, j]
+                if t >= 0 and not seen[t] and state[HUT + t] == colour:
+                    seen[t] = True
+                    stack[top] = t
+                    top += 1
+        state[SCORE + colour] += GROUP_POINTS[size]
+
+    counts = np.zeros(MAX_COLOURS, dtype=np.int64)
+    for b in range(NUM_BEACHES):
+        if b == BIKINI and n == 3:
+            continue
+        counts[:] = 0
+        for i in range(SPOTS_OF_BEACH.shape[1]):
+            s = SPOTS_OF_BEACH[b, i]
+            if s >= 0 and state[HUT + s] >= 0:
+                counts[state[HUT + s]] += 1
+        best = counts.max()
+        if best == 0:
+            continue
+        leaders = 0
+        for c in range(n):
+            if counts[c] == best:
+                leaders += 1
+        if leaders <= 2:
+            for c in range(n):
+                if counts[c] == best:
+                    state[SCORE + c] += 4 if leaders == 1 else 2
+
+
+@njit(cache=True)
+def player_scores(state, out):
+    """Points per player (the sum of a player's colours in the two-player game)."""
+    out[:] = 0
+    for c in range(state[NUM_COLOURS]):
+        out[owner(state, c)] += state[SCORE + c]
+
+
+@njit(cache=True)
+def rewards(state, mode, out):
+    """End-of-game reward per player (RULINGS.md, conventions); all zero while the game runs or
+    after truncation."""
+    out[:] = 0.0
+    if state[STATUS] != STATUS_TERMINATED:
+        return
+    p = state[NUM_PLAYERS]
+    points = np.zeros(p, dtype=np.int64)
+    player_scores(state, points)
+    best = points.max()
+    winners = 0
+    for i in range(p):
+        if points[i] == best:
+            winners += 1
+    for i in range(p):
+        if mode == REWARD_SCORE:
+            out[i] = points[i]
+        elif mode == REWARD_MARGIN:
+            other = -1 << 40
+            for j in range(p):
+                if j != i and points[j] > other:
+                    other = points[j]
+            out[i] = points[i] - other
+        elif points[i] == best:
+            out[i] = 1.0 if winners == 1 else 0.0
+        else:
+            out[i] = -1.0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Observation
+@njit(cache=True)
+def viewpoint(state, player):
+    """The colour a player looks from: the colour to act if it is theirs, else their next colour."""
+    n = state[NUM_COLOURS]
+    start = state[TO_ACT] if state[TO_ACT] >= 0 else state[FIRST]
+    for i in range(n):
+        c = (start + i) % n
+        if owner(state, c) == player:
+            return c
+    return player
+
+
+@njit(cache=True)
+def observe(state, view, obs):
+    """Write what colour ``view`` (and the player controlling it) may know into the int8 ``obs``.
+
+    Hidden: the hidden cards of other players' current projects, and -- while projects are still being
+    chosen -- even their shown cards, which are revealed together once everybody has chosen."""
+    obs[:] = 0
+    n = state[NUM_COLOURS]
+    me = owner(state, view)
+    revealed = state[PHASE] != PHASE_PROJECT
+    for s in range(NUM_SPOTS):
+        if state[HUT + s] >= 0:
+            obs[OBS_HUT + ((state[HUT + s] - view) % n) * NUM_SPOTS + s] = 1
+        if state[TIKI + s] >= 0:
+            obs[OBS_TIKI + ((state[TIKI + s] - view) % n) * NUM_SPOTS + s] = 1
+        if spot_in_play(state, s):
+            obs[OBS_IN_PLAY + s] = 1
+    for k in range(n):
+        c = (view + k) % n
+        base = OBS_COLOUR + k * COLOUR_FEATURES
+        obs[base + CF_PRESENT] = 1
+        obs[base + CF_MINE] = 1 if owner(state, c) == me else 0
+        obs[base + CF_FIRST] = 1 if state[FIRST] == c else 0
+        obs[base + CF_TO_ACT] = 1 if state[TO_ACT] == c else 0
+        obs[base + CF_RESERVE] = state[RESERVE + c]
+        obs[base + CF_PAINTS] = state[PAINTS + c]
+        kind = state[PROJECT_KIND + c]
+        if kind != NO_PROJECT:
+            obs[base + CF_SUBMITTED] = 1
+            if revealed or owner(state, c) == me:
+                obs[base + CF_PAINT_SHOWN] = 1 if kind == TAKE_BACK else 0
+                obs[base + CF_SHOWN_CARD + shown_card(state[PROJECT_SPOT + c], state[PROJECT_SHOWN + c])] = 1
+            if owner(state, c) == me:
+                own = OBS_OWN_PROJECT + k * (NUM_SPOTS + 1)
+                obs[own + state[PROJECT_SPOT + c]] = 1
+                obs[own + NUM_SPOTS] = 1 if kind == TAKE_BACK else 0
+        if state[LAST_KIND + c] != NO_PROJECT:
+            last = OBS_LAST + k * (NUM_SPOTS + 2)
+            obs[last + state[LAST_SPOT + c]] = 1
+            obs[last + NUM_SPOTS] = 1 if state[LAST_KIND + c] == TAKE_BACK else 0
+            obs[last + NUM_SPOTS + 1] = state[LAST_SUCCESS + c]
+    obs[OBS_PHASE + state[PHASE]] = 1
+    obs[OBS_LAST_SEASON] = state[LAST_SEASON]
+    obs[OBS_TWO_PLAYER] = 1 if state[NUM_PLAYERS] == 2 else 0
+    obs[OBS_SEASON] = min(state[SEASON], OBS_MAX)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Random generator (xorshift64*), kept in the state so that copies replay identically.
+@njit(cache=True)
+def seed_rng(seed):
+    # splitmix64 scrambles small consecutive seeds into well-spread, non-zero states
+    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = np.uint64(1)
+    return np.int64(z)
+
+
+@njit(cache=True)
+def next_random(state, bound):
+    """A uniform integer in [0, bound) from the game's own generator."""
+    x = np.uint64(state[RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[RNG] = np.int64(x)
+    return np.int64(((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)) % np.uint64(bound))
+
+
+@njit(cache=True)
+def random_action(state):
+    """A uniformly random legal action, drawn with the game's own generator; -1 if none."""
+    if state[STATUS] != STATUS_RUNNING:
+        return -1
+    colour = state[TO_ACT]
+    if state[PHASE] == PHASE_PROJECT:
+        spots = NUM_SPOTS if state[NUM_COLOURS] != 3 else NUM_SPOTS - 12
+        kinds = 2 if state[PAINTS + colour] > 0 else 1
+        k = next_random(state, spots * 3 * kinds)
+        kind = k // (spots * 3)
+        k = k % (spots * 3)
+        spot = k // 3
+        if state[NUM_COLOURS] == 3 and spot >= FIRST_BIKINI_SPOT:
+            spot += 12  # skip over the Bikini spots, which are out of play
+        return kind * TAKE_BACK_BASE + 3 * spot + k % 3
+    paint_is_shown = paint_shown(state)
+    count = 0
+    for s in range(NUM_SPOTS):
+        if tiki_allowed(state, colour, s, paint_is_shown):
+            count += 1
+    k = next_random(state, count)
+    for s in range(NUM_SPOTS):
+        if tiki_allowed(state, colour, s, paint_is_shown):
+            if k == 0:
+                return TIKI_BASE + s
+            k -= 1
+    return -1
+
+
+
+@njit(cache=True)
+def play_random_games(state, num_steps):
+    """Play uniformly random legal moves for ``num_steps`` decisions, starting a new game (same
+    options, next seed from the generator) whenever one ends.  Returns the number of games finished."""
+    finished = 0
+    for _ in range(num_steps):
+        a = random_action(state)
+        step(state, a)
+        if state[STATUS] != STATUS_RUNNING:
+            finished += 1
+            init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], state[RNG])
+    return finished
