@@ -1,0 +1,172 @@
+"""Human-readable views of a Maka Bana game row: a text board and an RGB picture.
+
+Both functions only read the state (one row as laid out in ``core``) and never change it.
+``render_ansi`` is written for one viewer: it hides what that player may not know, exactly as
+``core.observe`` does.  ``render_rgb`` shows only the public board (huts and tikis), never projects,
+so one picture serves every viewer.  The picture is drawn with numpy alone, so that rendering needs
+nothing beyond the game's own dependencies.
+"""
+import numpy as np
+
+from . import core
+from .board import (
+    AREAS, BEACHES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
+    THEMES,
+)
+
+_PHASES = ("project phase", "tiki phase", "game over")
+
+
+def _in_play(state, spot):
+    # core.spot_in_play is jitted; this plain copy keeps rendering free of compilation.
+    return not (state[core.NUM_COLOURS] == 3 and BEACHES[SPOT_BEACH[spot]] == "Bikini")
+
+
+def _shown_name(spot, shown):
+    return (BEACHES[SPOT_BEACH[spot]], AREAS[SPOT_AREA[spot]], THEMES[SPOT_THEME[spot]])[shown]
+
+
+def _project_text(state, colour, viewer_player):
+    """The current project of ``colour`` as ``viewer_player`` may see it (None: a spectator)."""
+    kind = state[core.PROJECT_KIND + colour]
+    if kind == core.NO_PROJECT:
+        return "none yet" if state[core.PHASE] == core.PHASE_PROJECT else "none"
+    spot, shown = state[core.PROJECT_SPOT + colour], state[core.PROJECT_SHOWN + colour]
+    paint = " + Paint" if kind == core.TAKE_BACK else ""
+    if viewer_player is not None and colour % state[core.NUM_PLAYERS] == viewer_player:
+        verb = "take back" if kind == core.TAKE_BACK else "construct"
+        return f"{verb} {SPOT_NAMES[spot]} (showing {_shown_name(spot, shown)}{paint})"
+    # Hints are revealed together, so before the tiki phase even the shown card stays secret.
+    if state[core.PHASE] == core.PHASE_PROJECT:
+        return "prepared"
+    return f"shows {_shown_name(spot, shown)}{paint}"
+
+
+def render_ansi(state, viewer_player: int | None) -> str:
+    """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
+    information).  Lines stay within 100 characters."""
+    n, players = int(state[core.NUM_COLOURS]), int(state[core.NUM_PLAYERS])
+    name = lambda c: f"{COLOUR_NAMES[c]} (player {c % players})"  # noqa: E731
+    phase = int(state[core.PHASE])
+    head = f"Maka Bana - season {state[core.SEASON] + 1 if phase != core.PHASE_OVER else state[core.SEASON]}"
+    if state[core.LAST_SEASON]:
+        head += " (last season)"
+    lines = [f"{head} - {_PHASES[phase]}"]
+    if phase != core.PHASE_OVER:
+        lines.append(f"First player: {name(state[core.FIRST])}   To act: {name(state[core.TO_ACT])}")
+    lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: player {viewer_player}")
+
+    for b, beach in enumerate(BEACHES):
+        spots = [s for s in range(NUM_SPOTS) if SPOT_BEACH[s] == b]
+        if not _in_play(state, spots[0]):
+            lines.append(f"\n{beach}: out of play")
+        else:
+            counts = [sum(state[core.HUT + s] == c for s in spots) for c in range(n)]
+            tally = ", ".join(f"{COLOUR_NAMES[c]} {k}" for c, k in enumerate(counts) if k)
+            lines.append(f"\n{beach} (huts: {tally or 'none'})")
+        for s in spots:
+            if not _in_play(state, s):
+                lines.append(f"  {SPOT_NAMES[s]:<22} out of play")
+                continue
+            hut, tiki = state[core.HUT + s], state[core.TIKI + s]
+            text = f"  {SPOT_NAMES[s]:<22} hut {COLOUR_NAMES[hut] if hut >= 0 else '-':<7}"
+            lines.append(text + (f" tiki {COLOUR_NAMES[tiki]}" if tiki >= 0 else ""))
+
+    lines.append("\nColours")
+    for c in range(n):
+        text = f"  {name(c):<18} reserve {state[core.RESERVE + c]:>2}  paint {state[core.PAINTS + c]}"
+        if phase != core.PHASE_OVER:
+            text += f"  project: {_project_text(state, c, viewer_player)}"
+        lines.append(text)
+
+    # Last season's projects were turned face up at execution, so everybody may see them.
+    if any(state[core.LAST_KIND + c] != core.NO_PROJECT for c in range(n)):
+        lines.append("\nLast season")
+        for c in range(n):
+            kind = state[core.LAST_KIND + c]
+            if kind == core.NO_PROJECT:
+                continue
+            verb = "take back" if kind == core.TAKE_BACK else "construct"
+            result = "success" if state[core.LAST_SUCCESS + c] == 1 else "failed"
+            lines.append(f"  {COLOUR_NAMES[c]:<7} {verb} {SPOT_NAMES[state[core.LAST_SPOT + c]]}: {result}")
+
+    if phase == core.PHASE_OVER:
+        ended = "truncated" if state[core.STATUS] == core.STATUS_TRUNCATED else "finished"
+        lines.append(f"\nGame {ended}. Scores:")
+        for c in range(n):
+            lines.append(f"  {name(c):<18} {state[core.SCORE + c]:>3}")
+        if players != n:
+            totals = [sum(state[core.SCORE + c] for c in range(n) if c % players == p) for p in range(players)]
+            lines.append("  Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(totals)))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Picture.  Each spot is drawn as one CELL x CELL tile, built from boolean masks made once below.
+CELL, MARGIN = 40, 20
+_SEA = (38, 92, 150)
+_AREA_RGB = np.array([(240, 224, 150), (118, 184, 84), (158, 158, 150), (160, 222, 240)], np.uint8)
+# Beach frames avoid the player colours so that a frame is never mistaken for a hut.
+_BEACH_RGB = np.array([(0, 150, 150), (214, 70, 170), (240, 130, 20), (110, 50, 150)], np.uint8)
+_PLAYER_RGB = np.array([(250, 208, 0), (30, 90, 230), (20, 150, 40), (220, 30, 30), (250, 250, 250)],
+                       np.uint8)
+_DARK, _WOOD = np.array((30, 30, 30), np.uint8), np.array((120, 72, 30), np.uint8)
+_Y, _X = np.mgrid[0:CELL, 0:CELL]
+
+
+def _edge(mask):
+    """The outermost pixels of a mask, so that shapes get a dark outline on any background."""
+    inner = mask.copy()
+    inner[1:, :] &= mask[:-1, :]
+    inner[:-1, :] &= mask[1:, :]
+    inner[:, 1:] &= mask[:, :-1]
+    inner[:, :-1] &= mask[:, 1:]
+    return mask & ~inner
+
+
+def _box(x0, y0, x1, y1):
+    return (_X >= x0) & (_X < x1) & (_Y >= y0) & (_Y < y1)
+
+
+_SPOT = _box(1, 1, CELL - 1, CELL - 1)  # a one-pixel strip of sea keeps neighbouring spots apart
+_FRAME = _SPOT & ~_box(5, 5, CELL - 5, CELL - 5)
+_AREA_EDGE = _edge(_box(5, 5, CELL - 5, CELL - 5))
+# Theme glyphs in the top-left corner: Flower a dot, Fish a horizontal bar, Tattoo a cross.
+_THEME = (
+    (_X - 10.5) ** 2 + (_Y - 10.5) ** 2 <= 9,
+    _box(7, 9, 15, 12),
+    _box(9, 7, 12, 15) | _box(7, 9, 15, 12),
+)
+_HUT = _box(12, 20, 27, 33) | ((_Y >= 11) & (_Y < 20) & (np.abs(_X - 19) <= _Y - 11))
+_TIKI = _box(29, 8, 35, 34) | _box(27, 8, 37, 11)  # a totem with a wider head
+_TIKI_STRIPE = _box(30, 18, 34, 25)
+_HATCH = ((_X + _Y) % 6 < 2) & _SPOT
+
+
+def render_rgb(state) -> np.ndarray:
+    """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis."""
+    width, height = SPOT_XY.max(axis=0) + 1
+    img = np.empty((height * CELL + 2 * MARGIN, width * CELL + 2 * MARGIN, 3), np.uint8)
+    img[:] = _SEA
+    for s in range(NUM_SPOTS):
+        tile = np.empty((CELL, CELL, 3), np.uint8)
+        tile[:] = _SEA
+        tile[_SPOT] = _AREA_RGB[SPOT_AREA[s]]
+        tile[_FRAME] = _BEACH_RGB[SPOT_BEACH[s]]
+        tile[_AREA_EDGE] = _AREA_RGB[SPOT_AREA[s]] // 2
+        tile[_THEME[SPOT_THEME[s]]] = _DARK
+        hut, tiki = state[core.HUT + s], state[core.TIKI + s]
+        if hut >= 0:
+            tile[_HUT] = _PLAYER_RGB[hut]
+            tile[_edge(_HUT)] = _DARK
+        if tiki >= 0:
+            tile[_TIKI] = _WOOD
+            tile[_edge(_TIKI)] = _DARK
+            tile[_TIKI_STRIPE] = _PLAYER_RGB[tiki]
+        if not _in_play(state, s):
+            # Wash out the colours and hatch, so the spot reads as "not part of this game".
+            tile[_SPOT] = (tile[_SPOT].astype(np.uint16) + 2 * 120) // 3
+            tile[_HATCH] = (90, 90, 90)
+        x, y = SPOT_XY[s]
+        img[MARGIN + y * CELL: MARGIN + (y + 1) * CELL, MARGIN + x * CELL: MARGIN + (x + 1) * CELL] = tile
+    return img
