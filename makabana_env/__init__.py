@@ -3,9 +3,10 @@
 ``env()`` / ``raw_env`` are the AEC environment (see ``makabana_env.env`` for the spaces);
 ``makabana_env.core`` is the Numba rules core; ``makabana_env.reference`` the plain-Python rules.
 """
+from .batch import BatchEnv
 from .env import env, raw_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["BatchEnv", "env", "raw_env"]
 
 try:
     from pettingzoo import register as _register

@@ -75,8 +75,9 @@ SEASON = 7           # seasons completed so far
 LAST_SEASON = 8      # 1 once a full beach has triggered the last season
 DECIDED = 9          # colours that have decided in the current phase
 STATUS = 10
-RNG = 11
-HUT = 12                            # [spot] colour of the hut there, -1 if none
+RNG = 11             # generator state for random_action
+SEED = 12            # the seed this game was set up with
+HUT = 13                            # [spot] colour of the hut there, -1 if none
 TIKI = HUT + NUM_SPOTS              # [spot] colour of the tiki there, -1 if none
 RESERVE = TIKI + NUM_SPOTS          # [colour] huts not yet on the board
 PAINTS = RESERVE + MAX_COLOURS      # [colour] paint cards still in hand
@@ -115,6 +116,14 @@ SPOTS_OF_BEACH = np.full((NUM_BEACHES, 12), -1, dtype=np.int64)
 for _b in range(NUM_BEACHES):
     _ss = np.nonzero(SPOT_BEACH == _b)[0]
     SPOTS_OF_BEACH[_b, : len(_ss)] = _ss
+NEIGHBOUR_BITS = np.zeros(NUM_SPOTS, dtype=np.int64)
+for _s in range(NUM_SPOTS):
+    for _t in NEIGHBOURS[_s]:
+        if _t >= 0:
+            NEIGHBOUR_BITS[_s] |= 1 << int(_t)
+BEACH_BITS = np.zeros(NUM_BEACHES, dtype=np.int64)
+for _s in range(NUM_SPOTS):
+    BEACH_BITS[SPOT_BEACH[_s]] |= 1 << _s
 # Bikini's 12 spots are consecutive, so random play can step over them in the 3-player game.
 FIRST_BIKINI_SPOT = int(np.nonzero(SPOT_BEACH == BIKINI)[0][0])
 assert np.all(np.nonzero(SPOT_BEACH == BIKINI)[0] == np.arange(FIRST_BIKINI_SPOT, FIRST_BIKINI_SPOT + 12))
@@ -229,6 +238,7 @@ def init(state, num_players, variant, max_turns, seed):
     state[TO_ACT] = 0
     state[FIRST] = 0
     state[STATUS] = STATUS_RUNNING
+    state[SEED] = seed
     state[RNG] = seed_rng(seed)
     for s in range(NUM_SPOTS):
         state[HUT + s] = -1
@@ -365,54 +375,66 @@ def _execute_season(state):
 
 # ---------------------------------------------------------------------------------------------------
 # Scoring
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@njit(cache=True)
+def huts_of(state, colour):
+    """Bit set of the spots holding this colour's huts (39 spots fit in one int64)."""
+    bits = 0
+    for s in range(NUM_SPOTS):
+        if state[HUT + s] == colour:
+            bits |= 1 << s
+    return bits
+
+
 @njit(cache=True)
 def scores(state):
-    """Rulebook "Final Scoring": group points plus beach bonuses, written to state[SCORE + colour]."""
+    """Rulebook "Final Scoring": group points plus beach bonuses, written to state[SCORE + colour].
+
+    Works on bit sets of spots so that scoring allocates nothing."""
     n = state[NUM_COLOURS]
     for c in range(MAX_COLOURS):
         state[SCORE + c] = 0
-    seen = np.zeros(NUM_SPOTS, dtype=np.bool_)
-    stack = np.empty(NUM_SPOTS, dtype=np.int64)
-    for start in range(NUM_SPOTS):
-        colour = state[HUT + start]
-        if colour < 0 or seen[start]:
-            continue
-        seen[start] = True
-        stack[0] = start
-        top = 1
-        size = 0
-        while top > 0:
-            top -= 1
-            s = stack[top]
-            size += 1
-            for j in range(NEIGHBOURS.shape[1]):
-                t = NEIGHBOURS[s, j]
-                if t >= 0 and not seen[t] and state[HUT + t] == colour:
-                    seen[t] = True
-                    stack[top] = t
-                    top += 1
-        state[SCORE + colour] += GROUP_POINTS[size]
-
-    counts = np.zeros(MAX_COLOURS, dtype=np.int64)
+    for c in range(n):
+        left = huts_of(state, c)
+        while left != 0:
+            group = left & -left
+            while True:  # grow the group through shared sides until it stops growing
+                grown = group
+                rest = group
+                while rest != 0:
+                    s = popcount((rest & -rest) - 1)
+                    grown |= NEIGHBOUR_BITS[s]
+                    rest &= rest - 1
+                grown &= left
+                if grown == group:
+                    break
+                group = grown
+            state[SCORE + c] += GROUP_POINTS[popcount(group)]
+            left &= ~group
     for b in range(NUM_BEACHES):
         if b == BIKINI and n == 3:
             continue
-        counts[:] = 0
-        for i in range(SPOTS_OF_BEACH.shape[1]):
-            s = SPOTS_OF_BEACH[b, i]
-            if s >= 0 and state[HUT + s] >= 0:
-                counts[state[HUT + s]] += 1
-        best = counts.max()
-        if best == 0:
-            continue
+        best = 0
         leaders = 0
         for c in range(n):
-            if counts[c] == best:
+            count = popcount(huts_of(state, c) & BEACH_BITS[b])
+            if count > best:
+                best = count
+                leaders = 1
+            elif count == best and count > 0:
                 leaders += 1
-        if leaders <= 2:
-            for c in range(n):
-                if counts[c] == best:
-                    state[SCORE + c] += 4 if leaders == 1 else 2
+        if best == 0 or leaders > 2:
+            continue
+        for c in range(n):
+            if popcount(huts_of(state, c) & BEACH_BITS[b]) == best:
+                state[SCORE + c] += 4 if leaders == 1 else 2
 
 
 @njit(cache=True)
@@ -426,29 +448,32 @@ def player_scores(state, out):
 @njit(cache=True)
 def rewards(state, mode, out):
     """End-of-game reward per player (RULINGS.md, conventions); all zero while the game runs or
-    after truncation."""
+    after truncation.  ``out`` has one entry per player."""
     out[:] = 0.0
     if state[STATUS] != STATUS_TERMINATED:
         return
-    p = state[NUM_PLAYERS]
-    points = np.zeros(p, dtype=np.int64)
-    player_scores(state, points)
-    best = points.max()
-    winners = 0
-    for i in range(p):
-        if points[i] == best:
-            winners += 1
-    for i in range(p):
-        if mode == REWARD_SCORE:
-            out[i] = points[i]
-        elif mode == REWARD_MARGIN:
-            other = -1 << 40
-            for j in range(p):
-                if j != i and points[j] > other:
-                    other = points[j]
-            out[i] = points[i] - other
-        elif points[i] == best:
-            out[i] = 1.0 if winners == 1 else 0.0
+    player_scores(state, out)
+    if mode == REWARD_SCORE:
+        return
+    # The best and second-best points give every player's best opponent without a second array.
+    best = -1.0
+    second = -1.0
+    leaders = 0
+    for i in range(state[NUM_PLAYERS]):
+        if out[i] > best:
+            second = best
+            best = out[i]
+            leaders = 1
+        elif out[i] == best:
+            second = best
+            leaders += 1
+        elif out[i] > second:
+            second = out[i]
+    for i in range(state[NUM_PLAYERS]):
+        if mode == REWARD_MARGIN:
+            out[i] -= second if out[i] == best and leaders == 1 else best
+        elif out[i] == best:
+            out[i] = 1.0 if leaders == 1 else 0.0
         else:
             out[i] = -1.0
 
@@ -571,14 +596,20 @@ def random_action(state):
 
 
 @njit(cache=True)
+def next_seed(state):
+    """Seed of the game that follows this one when nobody gives a new seed (autoreset, unseeded reset)."""
+    return (state[SEED] + 0x1E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
+
+
+@njit(cache=True)
 def play_random_games(state, num_steps):
     """Play uniformly random legal moves for ``num_steps`` decisions, starting a new game (same
-    options, next seed from the generator) whenever one ends.  Returns the number of games finished."""
+    options, ``next_seed``) whenever one ends.  Returns the number of games finished."""
     finished = 0
     for _ in range(num_steps):
         a = random_action(state)
         step(state, a)
         if state[STATUS] != STATUS_RUNNING:
             finished += 1
-            init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], state[RNG])
+            init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))
     return finished

@@ -142,12 +142,14 @@ class raw_env(AECEnv):
     # -- core API ----------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._seed = int(seed)
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+            self._seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         elif self._seed is None:
-            self._seed = int(np.random.SeedSequence().entropy % (1 << 63))
+            self._seed = int(np.random.SeedSequence().entropy) & 0x7FFFFFFFFFFFFFFF
         else:
-            # unseeded resets continue the generator, so successive games differ but stay reproducible
-            self._seed = (self._seed + 0x9E3779B97F4A7C15) % (1 << 63)
+            # an unseeded reset moves on to the next seed, as the batched environment's autoreset does
+            self._seed = int(core.next_seed(self._state))
         core.init(self._state, self.num_players, VARIANTS[self.variant], self.max_turns, self._seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
