@@ -97,7 +97,7 @@ STATE_SIZE = SCORE + MAX_COLOURS
 OBS_HUT = 0                                         # [k][spot] hut of relative colour k
 OBS_TIKI = OBS_HUT + MAX_COLOURS * NUM_SPOTS        # [k][spot] tiki of relative colour k
 OBS_IN_PLAY = OBS_TIKI + MAX_COLOURS * NUM_SPOTS    # [spot] spot exists in this game
-COLOUR_FEATURES = 18
+COLOUR_FEATURES = 19
 OBS_COLOUR = OBS_IN_PLAY + NUM_SPOTS                # [k][COLOUR_FEATURES]
 # per-colour features, offsets within a COLOUR_FEATURES block
 CF_PRESENT, CF_MINE, CF_FIRST, CF_TO_ACT, CF_RESERVE, CF_PAINTS, CF_SUBMITTED, CF_PAINT_SHOWN = range(8)

@@ -32,7 +32,7 @@ block                       size     content
 ``OBS_HUT``                 5 × 39   hut of relative colour k on each spot
 ``OBS_TIKI``                5 × 39   tiki of relative colour k on each spot
 ``OBS_IN_PLAY``             39       spot is in play (Bikini is out with 3 players)
-``OBS_COLOUR``              5 × 18   present, mine, first player, to act, huts in reserve, paint
+``OBS_COLOUR``              5 × 19   present, mine, first player, to act, huts in reserve, paint
                                      cards, project prepared, paint shown, shown card (11 one-hot)
 ``OBS_OWN_PROJECT``         5 × 40   full project (spot one-hot, take-back flag) of own colours
 ``OBS_LAST``                5 × 41   last season's revealed projects: spot, take-back, success

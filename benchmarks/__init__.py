@@ -1,0 +1,1 @@
+"""Throughput benchmarks: ``python -m benchmarks.throughput``."""

@@ -1,0 +1,327 @@
+"""Steps per second of every game, side by side with PettingZoo, OpenSpiel and Pgx, in one run.
+
+    python -m benchmarks.throughput [--quick] [--json PATH] [--plot PATH]
+
+Every row is random legal play with resets.  A "step" is one decision of one game.  Numba compile
+time is measured on the first call and reported apart; it is excluded from the throughput.  Peers come
+with the optional extra ``bench`` (``pip install -e ".[bench]"``) and are skipped with a message when
+missing.  Implementations:
+
+==================  ==============================================================================
+aec                 the game's PettingZoo AEC env: ``agent_iter``/``last``/``step``, masked random
+core-loop           the Numba core playing random games inside one Numba call, one thread
+batch               ``BatchEnv.step`` called from Python with random legal actions, per batch size
+reference           the plain-Python reference rules, random legal actions
+pettingzoo-aec      a PettingZoo classic game, the same loop as ``aec``
+openspiel-python    OpenSpiel game driven from Python (``legal_actions``/``apply_action``)
+openspiel-cpp       OpenSpiel's C++ random play (``pyspiel.evaluate_bots`` with uniform random bots)
+pgx-cpu             Pgx ``jit(vmap(step))`` on the CPU, per batch size
+==================  ==============================================================================
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+BATCH_SIZES = (1, 64, 1024, 4096)
+
+
+class Timer:
+    """Run ``chunk()`` (which returns the steps it made) until ``seconds`` have passed."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def rate(self, chunk):
+        steps = 0
+        start = time.perf_counter()
+        while True:
+            steps += chunk()
+            elapsed = time.perf_counter() - start
+            if elapsed >= self.seconds:
+                return steps / elapsed
+
+
+def aec_loop(make_env, timer, seed=0):
+    """Masked random play through the AEC API; the same loop for our games and PettingZoo's."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+
+    def chunk():
+        steps = 0
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                mask = observation["action_mask"]
+                legal = np.flatnonzero(mask)
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            steps += 1
+        env.reset()
+        return steps
+
+    return timer.rate(chunk)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Our games.  Each entry knows how to build the four implementations of one game.
+def _makabana():
+    import makabana_env
+    from makabana_env import core
+    from makabana_env.reference import ReferenceGame
+
+    def core_loop(timer):
+        state = np.zeros(core.STATE_SIZE, dtype=np.int64)
+        core.init(state, 4, core.VARIANT_HAAPII, 100, 0)
+        started = time.perf_counter()
+        core.play_random_games(state, 10)
+        compile_s = time.perf_counter() - started
+        n = 200_000
+        return timer.rate(lambda: (core.play_random_games(state, n), n)[1]), compile_s
+
+    def reference(timer):
+        rng = np.random.default_rng(0)
+
+        def chunk():
+            game = ReferenceGame(num_players=4)
+            steps = 0
+            while game.phase != "over":
+                legal = game.legal_actions()
+                game.step(legal[rng.integers(len(legal))])
+                steps += 1
+            return steps
+
+        return timer.rate(chunk)
+
+    return {
+        "aec": lambda timer: aec_loop(lambda: makabana_env.env(num_players=4), timer),
+        "core-loop": core_loop,
+        "batch_env": lambda n: makabana_env.BatchEnv(n, seed=0, num_players=4),
+        "reference": reference,
+    }
+
+
+GAMES = {"makabana": _makabana}
+
+
+def batch_rate(make_batch, batch_size, timer):
+    env = make_batch(batch_size)
+    actions = np.zeros(batch_size, dtype=np.int64)
+    started = time.perf_counter()
+    env.step(env.random_actions(actions))
+    compile_s = time.perf_counter() - started
+
+    def chunk():
+        for _ in range(8):
+            env.step(env.random_actions(actions))
+        return 8 * batch_size
+
+    return timer.rate(chunk), compile_s
+
+
+# ---------------------------------------------------------------------------------------------------
+# Peers
+def peer_rows(timer, batch_sizes, say):
+    rows = []
+    try:
+        from pettingzoo.classic import chess_v6, connect_four_v3, go_v5
+
+        for name, make in (("connect_four", connect_four_v3.env), ("chess", chess_v6.env),
+                           ("go_9x9", lambda: go_v5.env(board_size=9))):
+            rows.append(dict(game=name, implementation="pettingzoo-aec", batch_size=1,
+                             steps_per_second=aec_loop(make, timer)))
+    except ImportError as error:
+        say(f"skipped PettingZoo classic peers ({error}); install the 'bench' extra")
+    try:
+        import pyspiel
+
+        for name, spiel_name in (("connect_four", "connect_four"), ("go_9x9", "go(board_size=9)")):
+            game = pyspiel.load_game(spiel_name)
+            rng = np.random.default_rng(0)
+
+            def python_chunk(game=game, rng=rng):
+                state = game.new_initial_state()
+                steps = 0
+                while not state.is_terminal():
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.integers(len(legal))])
+                    steps += 1
+                return steps
+
+            rows.append(dict(game=name, implementation="openspiel-python", batch_size=1,
+                             steps_per_second=timer.rate(python_chunk)))
+        # evaluate_bots plays a whole game in C++ and reports only the returns, so the moves per game
+        # are taken from random games replayed in Python with the same uniform bots.
+        game = pyspiel.load_game("connect_four")
+        lengths = []
+        for seed in range(300):
+            state = game.new_initial_state()
+            replay_bots = [pyspiel.make_uniform_random_bot(p, 2 * seed + p) for p in range(2)]
+            while not state.is_terminal():
+                state.apply_action(replay_bots[state.current_player()].step(state))
+            lengths.append(state.move_number())
+        moves_per_game = float(np.mean(lengths))
+        bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(2)]
+
+        def cpp_chunk():
+            for _ in range(20):
+                pyspiel.evaluate_bots(game.new_initial_state(), bots, 0)
+            return 20 * moves_per_game
+
+        rows.append(dict(game="connect_four", implementation="openspiel-cpp", batch_size=1,
+                         steps_per_second=timer.rate(cpp_chunk)))
+    except ImportError as error:
+        say(f"skipped OpenSpiel peers ({error}); install the 'bench' extra")
+    try:
+        import jax
+        import pgx
+
+        for name, env_id in (("connect_four", "connect_four"), ("go_9x9", "go_9x9")):
+            env = pgx.make(env_id)
+            init = jax.jit(jax.vmap(env.init))
+            step = jax.jit(jax.vmap(env.step))
+
+            @jax.jit
+            def random_actions(key, mask):
+                logits = jax.numpy.where(mask, 0.0, -1e9)
+                return jax.random.categorical(key, logits, axis=-1)
+
+            for n in batch_sizes:
+                key = jax.random.PRNGKey(0)
+                keys = jax.random.split(key, n)
+                state = init(keys)
+
+                def chunk(n=n):
+                    nonlocal state, key
+                    for _ in range(8):
+                        key, k1, k2 = jax.random.split(key, 3)
+                        action = random_actions(k1, state.legal_action_mask)
+                        state = step(state, action, jax.random.split(k2, n))
+                    state.observation.block_until_ready()
+                    return 8 * n
+
+                chunk()  # compile
+                rows.append(dict(game=name, implementation="pgx-cpu", batch_size=n,
+                                 steps_per_second=timer.rate(chunk)))
+    except ImportError as error:
+        say(f"skipped Pgx peers ({error}); install the 'bench' extra")
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------------
+def machine():
+    import numba
+
+    info = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+            "cores": os.cpu_count(), "numba_threads": numba.get_num_threads(),
+            "platform": platform.platform(), "cpu": platform.processor() or platform.machine()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    for name in ("pettingzoo", "pyspiel", "pgx", "jax"):
+        try:
+            module = __import__(name)
+            info[name] = getattr(module, "__version__", "installed")
+        except ImportError:
+            pass
+    return info
+
+
+def run(quick=False, say=print):
+    timer = Timer(0.2 if quick else 2.0)
+    batch_sizes = (1, 64) if quick else BATCH_SIZES
+    rows, compile_times = [], {}
+    for game, build in GAMES.items():
+        parts = build()
+        say(f"measuring {game} ...")
+        rows.append(dict(game=game, implementation="aec", batch_size=1, steps_per_second=parts["aec"](timer)))
+        rate, compile_times[f"{game} core-loop"] = parts["core-loop"](timer)
+        rows.append(dict(game=game, implementation="core-loop", batch_size=1, steps_per_second=rate))
+        for n in batch_sizes:
+            rate, compile_s = batch_rate(parts["batch_env"], n, timer)
+            compile_times.setdefault(f"{game} batch", compile_s)
+            rows.append(dict(game=game, implementation="batch", batch_size=n, steps_per_second=rate))
+        rows.append(dict(game=game, implementation="reference", batch_size=1,
+                         steps_per_second=parts["reference"](timer)))
+    say("measuring peers ...")
+    rows += peer_rows(timer, batch_sizes, say)
+    return rows, compile_times
+
+
+def table(rows):
+    base = next((r["steps_per_second"] for r in rows
+                 if r["game"] == "connect_four" and r["implementation"] == "pettingzoo-aec"), None)
+    lines = [f"{'game':<14}{'implementation':<18}{'batch':>6}{'steps/s':>14}{'µs/step':>10}"
+             f"{'× PZ connect_four':>19}"]
+    for r in rows:
+        ratio = f"{r['steps_per_second'] / base:.2f}" if base else "n/a"
+        lines.append(f"{r['game']:<14}{r['implementation']:<18}{r['batch_size']:>6}"
+                     f"{r['steps_per_second']:>14,.0f}{1e6 / r['steps_per_second']:>10.3f}{ratio:>19}")
+    return "\n".join(lines)
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no plot: matplotlib is not installed (it comes with the 'bench' extra)")
+        return
+    fig, ax = plt.subplots(figsize=(8, 5))
+    series = {}
+    for r in rows:
+        series.setdefault((r["game"], r["implementation"]), []).append((r["batch_size"], r["steps_per_second"]))
+    for (game, impl), points in sorted(series.items()):
+        points.sort()
+        xs, ys = zip(*points)
+        ax.plot(xs, ys, marker="o", linestyle="-" if len(xs) > 1 else "none", label=f"{game} {impl}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("batch size (games stepped per call)")
+    ax.set_ylabel("steps per second")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"plot written to {path}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Environment throughput, side by side with peers.")
+    parser.add_argument("--quick", action="store_true", help="short measurements, batch sizes 1 and 64")
+    parser.add_argument("--json", metavar="PATH", help="write the rows as JSON")
+    parser.add_argument("--plot", metavar="PATH", default="benchmarks/results/throughput.png",
+                        help="PNG of throughput against batch size (default: %(default)s)")
+    args = parser.parse_args(argv)
+    info = machine()
+    print("machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+    rows, compile_times = run(args.quick)
+    print(table(rows))
+    print("Numba compile (first call, excluded above): "
+          + ", ".join(f"{k} {v:.2f}s" for k, v in compile_times.items()))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+        print(f"rows written to {args.json}")
+    if args.plot:
+        os.makedirs(os.path.dirname(args.plot) or ".", exist_ok=True)
+        plot(rows, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
