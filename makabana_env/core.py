@@ -344,30 +344,30 @@ def _execute_season(state):
 
     # Rulebook "Game Ends": out of huts ends the game now; a beach full of huts or tikis (checked
     # before the tikis are lifted) gives exactly one more season.
-    over = False
+    over = state[LAST_SEASON] == 1
     for c in range(n):
         if state[RESERVE + c] == 0:
             over = True
-    if state[LAST_SEASON] == 1:
-        over = True
-    for b in range(NUM_BEACHES):
-        if (b != BIKINI or n != 3) and beach_full(state, b):
-            state[LAST_SEASON] = 1
+    if not over:
+        for b in range(NUM_BEACHES):
+            if (b != BIKINI or n != 3) and beach_full(state, b):
+                state[LAST_SEASON] = 1
 
     state[SEASON] += 1
-    for s in range(NUM_SPOTS):
-        state[TIKI + s] = -1
-    for c in range(n):
+    state[DECIDED] = 0
+    for c in range(n):  # revealed projects now live on in LAST_*
         state[PROJECT_KIND + c] = NO_PROJECT
         state[PROJECT_SPOT + c] = -1
         state[PROJECT_SHOWN + c] = -1
-    state[DECIDED] = 0
     if over or state[SEASON] >= state[MAX_TURNS]:
+        # the tikis stay where they are: they are taken back only "if the game has not ended"
         state[STATUS] = STATUS_TERMINATED if over else STATUS_TRUNCATED
         state[PHASE] = PHASE_OVER
         state[TO_ACT] = -1
         scores(state)
         return
+    for s in range(NUM_SPOTS):
+        state[TIKI + s] = -1
     state[FIRST] = (state[FIRST] + 1) % n
     state[TO_ACT] = state[FIRST]
     state[PHASE] = PHASE_PROJECT

@@ -86,14 +86,14 @@ def check_options(num_players, variant, max_turns, render_mode, reward):
 def describe_action(action):
     """A readable name for an action, e.g. 'construct Azzura-Rock-Flower showing the beach'."""
     shown = ("beach", "area", "theme")
-    if 0 <= action < core.TAKE_BACK_BASE:
+    if not 0 <= action < core.NUM_ACTIONS:
+        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1}"
+    if action < core.TAKE_BACK_BASE:
         return f"construct {SPOT_NAMES[action // 3]} showing the {shown[action % 3]}"
     if action < core.TIKI_BASE:
         a = action - core.TAKE_BACK_BASE
         return f"take back {SPOT_NAMES[a // 3]} showing paint and the {shown[a % 3]}"
-    if action < core.NUM_ACTIONS:
-        return f"tiki on {SPOT_NAMES[action - core.TIKI_BASE]}"
-    return f"action {action}"
+    return f"tiki on {SPOT_NAMES[action - core.TIKI_BASE]}"
 
 
 def env(**kwargs):
@@ -175,8 +175,9 @@ class raw_env(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        if action is None:
-            raise ValueError(f"{agent} must act in a running game; None is only for finished agents")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent} must give an integer action in 0 … {core.NUM_ACTIONS - 1}, got "
+                             f"{action!r}; None is only for agents whose game is over")
         action = int(action)
         result = core.step(self._state, action)
         if result != core.STEP_OK:
