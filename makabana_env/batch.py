@@ -35,6 +35,8 @@ from . import core
 from .env import REWARDS, VARIANTS, check_options, describe_action
 
 _DECISIONS = ("project", "tiki", "game over")
+# Below this many games one thread is faster than waking the pool (measured in benchmarks/).
+PARALLEL_FROM = 256
 
 
 @njit(cache=True)
@@ -72,27 +74,54 @@ def batch_first_illegal(states, actions, autoreset, bad):
     return -1
 
 
+@njit(cache=True)
+def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
+               terminated, truncated, scores):
+    state = states[g]
+    terminated[g] = False
+    truncated[g] = False
+    rewards[g, :] = 0.0
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        return  # finished and left finished (autoreset=False)
+    core.step(state, actions[g])
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        terminated[g] = state[core.STATUS] == core.STATUS_TERMINATED
+        truncated[g] = state[core.STATUS] == core.STATUS_TRUNCATED
+        core.rewards(state, reward_mode, rewards[g])
+        core.player_scores(state, scores[g])
+        if autoreset:
+            core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
+                      core.next_seed(state))
+    _write_outputs(state, g, observations, masks, agent_to_act)
+
+
 @njit(cache=True, parallel=True)
 def batch_step(states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
                terminated, truncated, scores):
-    """Step every game by its action (already checked legal)."""
+    """Step every game by its action (already checked legal), in parallel."""
     for g in prange(states.shape[0]):
-        state = states[g]
-        terminated[g] = False
-        truncated[g] = False
-        rewards[g, :] = 0.0
-        if state[core.STATUS] != core.STATUS_RUNNING:
-            continue  # finished and left finished (autoreset=False)
-        core.step(state, actions[g])
-        if state[core.STATUS] != core.STATUS_RUNNING:
-            terminated[g] = state[core.STATUS] == core.STATUS_TERMINATED
-            truncated[g] = state[core.STATUS] == core.STATUS_TRUNCATED
-            core.rewards(state, reward_mode, rewards[g])
-            core.player_scores(state, scores[g])
-            if autoreset:
-                core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
-                          core.next_seed(state))
-        _write_outputs(state, g, observations, masks, agent_to_act)
+        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                   rewards, terminated, truncated, scores)
+
+
+@njit(cache=True)
+def batch_step_serial(states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                      rewards, terminated, truncated, scores):
+    """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
+    for g in range(states.shape[0]):
+        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                   rewards, terminated, truncated, scores)
+
+
+@njit(cache=True)
+def first_illegal_serial(states, actions, autoreset):
+    for g in range(states.shape[0]):
+        if states[g, core.STATUS] != core.STATUS_RUNNING and not autoreset:
+            if actions[g] != -1:
+                return g
+        elif not core.is_legal(states[g], actions[g]):
+            return g
+    return -1
 
 
 @njit(cache=True, parallel=True)
@@ -164,16 +193,21 @@ class BatchEnv:
         if actions.dtype != np.int64:
             self._actions[:] = actions
             actions = self._actions
-        g = batch_first_illegal(self.states, actions, self.autoreset, self._bad)
+        parallel = self.num_envs >= PARALLEL_FROM
+        if parallel:
+            g = batch_first_illegal(self.states, actions, self.autoreset, self._bad)
+        else:
+            g = first_illegal_serial(self.states, actions, self.autoreset)
         if g >= 0:
             a = int(actions[g])
             decision = _DECISIONS[self.states[g, core.PHASE]]
             allowed = "-1 (the game is over)" if decision == "game over" else "an action its action_mask allows"
             raise ValueError(f"game {g}: illegal action {a} ({describe_action(a)}); the {decision} decision "
                              f"is asked and it accepts {allowed}. No game was changed.")
-        batch_step(self.states, actions, self.autoreset, REWARDS[self.reward], self.observations,
-                   self.action_masks, self.agent_to_act, self.rewards, self.terminated, self.truncated,
-                   self.scores)
+        kernel = batch_step if parallel else batch_step_serial
+        kernel(self.states, actions, self.autoreset, REWARDS[self.reward], self.observations,
+               self.action_masks, self.agent_to_act, self.rewards, self.terminated, self.truncated,
+               self.scores)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def random_actions(self, out=None):

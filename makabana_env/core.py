@@ -595,10 +595,13 @@ def random_action(state):
 
 
 
+NEXT_SEED_STEP = 0x1E3779B97F4A7C15
+
+
 @njit(cache=True)
 def next_seed(state):
     """Seed of the game that follows this one when nobody gives a new seed (autoreset, unseeded reset)."""
-    return (state[SEED] + 0x1E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
+    return (state[SEED] + NEXT_SEED_STEP) & 0x7FFFFFFFFFFFFFFF
 
 
 @njit(cache=True)
