@@ -581,18 +581,15 @@ def random_action(state):
             spot += 12  # skip over the Bikini spots, which are out of play
         return kind * TAKE_BACK_BASE + 3 * spot + k % 3
     paint_is_shown = paint_shown(state)
-    count = 0
+    legal = 0  # bit set of the spots where the tiki may go
     for s in range(NUM_SPOTS):
         if tiki_allowed(state, colour, s, paint_is_shown):
-            count += 1
-    k = next_random(state, count)
-    for s in range(NUM_SPOTS):
-        if tiki_allowed(state, colour, s, paint_is_shown):
-            if k == 0:
-                return TIKI_BASE + s
-            k -= 1
-    return -1
-
+            legal |= 1 << s
+    if legal == 0:
+        return -1
+    for _ in range(next_random(state, popcount(legal))):
+        legal &= legal - 1  # drop the lowest spot until the chosen one is lowest
+    return TIKI_BASE + popcount((legal & -legal) - 1)
 
 
 NEXT_SEED_STEP = 0x1E3779B97F4A7C15
