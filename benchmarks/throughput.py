@@ -67,6 +67,7 @@ def aec_loop(make_env, timer, seed=0):
         env.reset()
         return steps
 
+    chunk()  # a first game outside the clock: compiles or loads the Numba functions it meets
     return timer.rate(chunk)
 
 

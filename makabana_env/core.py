@@ -539,6 +539,17 @@ def observe(state, view, obs):
     obs[OBS_SEASON] = min(state[SEASON], OBS_MAX)
 
 
+@njit(cache=True)
+def observe_player(state, player, obs, mask):
+    """What a player gets from the AEC environment, in one call: the observation from its viewpoint
+    colour, and the legal-action mask if one of its colours is to act (zeros otherwise)."""
+    observe(state, viewpoint(state, player), obs)
+    if state[TO_ACT] >= 0 and owner(state, state[TO_ACT]) == player:
+        legal_action_mask(state, mask)
+    else:
+        mask[:] = 0
+
+
 # ---------------------------------------------------------------------------------------------------
 # Random generator (xorshift64*), kept in the state so that copies replay identically.
 @njit(cache=True)

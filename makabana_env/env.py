@@ -119,6 +119,7 @@ class raw_env(AECEnv):
         self.reward = reward
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, core.OBS_MAX, (core.OBS_SIZE,), np.int8),
@@ -160,15 +161,12 @@ class raw_env(AECEnv):
         self.agent_selection = self._agent_to_act()
 
     def _agent_to_act(self):
-        return self.possible_agents[core.owner(self._state, self._state[core.TO_ACT])]
+        return self.possible_agents[int(self._state[core.TO_ACT]) % self.num_players]
 
     def observe(self, agent):
-        player = self.possible_agents.index(agent)
         observation = np.empty(core.OBS_SIZE, dtype=np.int8)
-        core.observe(self._state, core.viewpoint(self._state, player), observation)
-        mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection:
-            core.legal_action_mask(self._state, mask)
+        mask = np.empty(core.NUM_ACTIONS, dtype=np.int8)
+        core.observe_player(self._state, self._agent_index[agent], observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
