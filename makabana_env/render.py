@@ -14,12 +14,7 @@ from .board import (
     THEMES,
 )
 
-_PHASES = ("project phase", "tiki phase", "game over")
-
-
-def _in_play(state, spot):
-    # core.spot_in_play is jitted; this plain copy keeps rendering free of compilation.
-    return not (state[core.NUM_COLOURS] == 3 and BEACHES[SPOT_BEACH[spot]] == "Bikini")
+_PHASES = ("project phase", "tiki phase")
 
 
 def _shown_name(spot, shown):
@@ -33,7 +28,7 @@ def _project_text(state, colour, viewer_player):
         return "none yet" if state[core.PHASE] == core.PHASE_PROJECT else "none"
     spot, shown = state[core.PROJECT_SPOT + colour], state[core.PROJECT_SHOWN + colour]
     paint = " + Paint" if kind == core.TAKE_BACK else ""
-    if viewer_player is not None and colour % state[core.NUM_PLAYERS] == viewer_player:
+    if viewer_player is not None and core.owner(state, colour) == viewer_player:
         verb = "take back" if kind == core.TAKE_BACK else "construct"
         return f"{verb} {SPOT_NAMES[spot]} (showing {_shown_name(spot, shown)}{paint})"
     # Hints are revealed together, so before the tiki phase even the shown card stays secret.
@@ -46,70 +41,85 @@ def render_ansi(state, viewer_player: int | None) -> str:
     """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
     information).  Lines stay within 100 characters."""
     n, players = int(state[core.NUM_COLOURS]), int(state[core.NUM_PLAYERS])
-    name = lambda c: f"{COLOUR_NAMES[c]} (player {c % players})"  # noqa: E731
+
+    def name(c):
+        return f"{COLOUR_NAMES[c]} (player {core.owner(state, c)})"
+
     phase = int(state[core.PHASE])
-    head = f"Maka Bana - season {state[core.SEASON] + 1 if phase != core.PHASE_OVER else state[core.SEASON]}"
-    if state[core.LAST_SEASON]:
-        head += " (last season)"
-    lines = [f"{head} - {_PHASES[phase]}"]
+    if phase == core.PHASE_OVER:
+        head = f"Maka Bana - game over after {state[core.SEASON]} seasons"
+    else:
+        last = " (last season)" if state[core.LAST_SEASON] else ""
+        head = f"Maka Bana - season {state[core.SEASON] + 1}{last} - {_PHASES[phase]}"
+    lines = [head]
     if phase != core.PHASE_OVER:
-        lines.append(f"First player: {name(state[core.FIRST])}   To act: {name(state[core.TO_ACT])}")
-    lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: player {viewer_player}")
+        first, to_act = name(state[core.FIRST]), name(state[core.TO_ACT])
+        lines.append(f"First player: {first}   To act: {to_act}")
+    if viewer_player is None:
+        lines.append("Viewer: spectator")
+    else:
+        mine = ", ".join(COLOUR_NAMES[c] for c in range(n) if core.owner(state, c) == viewer_player)
+        lines.append(f"Viewer: player {viewer_player} ({mine})")
 
     for b, beach in enumerate(BEACHES):
         spots = [s for s in range(NUM_SPOTS) if SPOT_BEACH[s] == b]
-        if not _in_play(state, spots[0]):
+        if not core.spot_in_play(state, spots[0]):
             lines.append(f"\n{beach}: out of play")
         else:
             counts = [sum(state[core.HUT + s] == c for s in spots) for c in range(n)]
             tally = ", ".join(f"{COLOUR_NAMES[c]} {k}" for c, k in enumerate(counts) if k)
             lines.append(f"\n{beach} (huts: {tally or 'none'})")
         for s in spots:
-            if not _in_play(state, s):
+            if not core.spot_in_play(state, s):
                 lines.append(f"  {SPOT_NAMES[s]:<22} out of play")
                 continue
             hut, tiki = state[core.HUT + s], state[core.TIKI + s]
             text = f"  {SPOT_NAMES[s]:<22} hut {COLOUR_NAMES[hut] if hut >= 0 else '-':<7}"
-            lines.append(text + (f" tiki {COLOUR_NAMES[tiki]}" if tiki >= 0 else ""))
+            lines.append((text + (f" tiki {COLOUR_NAMES[tiki]}" if tiki >= 0 else "")).rstrip())
 
     lines.append("\nColours")
     for c in range(n):
-        text = f"  {name(c):<18} reserve {state[core.RESERVE + c]:>2}  paint {state[core.PAINTS + c]}"
-        if phase != core.PHASE_OVER:
-            text += f"  project: {_project_text(state, c, viewer_player)}"
-        lines.append(text)
+        lines.append(f"  {name(c):<18} huts in reserve {state[core.RESERVE + c]:>2}   "
+                     f"paint cards {state[core.PAINTS + c]}")
+    if phase != core.PHASE_OVER:
+        lines.append("\nProjects this season")
+        for c in range(n):
+            lines.append(f"  {COLOUR_NAMES[c]:<7} {_project_text(state, c, viewer_player)}")
 
     # Last season's projects were turned face up at execution, so everybody may see them.
     if any(state[core.LAST_KIND + c] != core.NO_PROJECT for c in range(n)):
-        lines.append("\nLast season")
+        lines.append("\nProjects revealed last season")
         for c in range(n):
             kind = state[core.LAST_KIND + c]
             if kind == core.NO_PROJECT:
                 continue
             verb = "take back" if kind == core.TAKE_BACK else "construct"
             result = "success" if state[core.LAST_SUCCESS + c] == 1 else "failed"
-            lines.append(f"  {COLOUR_NAMES[c]:<7} {verb} {SPOT_NAMES[state[core.LAST_SPOT + c]]}: {result}")
+            spot = SPOT_NAMES[state[core.LAST_SPOT + c]]
+            lines.append(f"  {COLOUR_NAMES[c]:<7} {verb} {spot}: {result}")
 
     if phase == core.PHASE_OVER:
-        ended = "truncated" if state[core.STATUS] == core.STATUS_TRUNCATED else "finished"
-        lines.append(f"\nGame {ended}. Scores:")
+        truncated = state[core.STATUS] == core.STATUS_TRUNCATED
+        cut = " (game truncated at the season limit)" if truncated else ""
+        lines.append(f"\nFinal scores{cut}")
         for c in range(n):
             lines.append(f"  {name(c):<18} {state[core.SCORE + c]:>3}")
         if players != n:
-            totals = [sum(state[core.SCORE + c] for c in range(n) if c % players == p) for p in range(players)]
+            totals = [sum(state[core.SCORE + c] for c in range(n) if core.owner(state, c) == p)
+                      for p in range(players)]
             lines.append("  Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(totals)))
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------
 # Picture.  Each spot is drawn as one CELL x CELL tile, built from boolean masks made once below.
 CELL, MARGIN = 40, 20
 _SEA = (38, 92, 150)
 _AREA_RGB = np.array([(240, 224, 150), (118, 184, 84), (158, 158, 150), (160, 222, 240)], np.uint8)
 # Beach frames avoid the player colours so that a frame is never mistaken for a hut.
 _BEACH_RGB = np.array([(0, 150, 150), (214, 70, 170), (240, 130, 20), (110, 50, 150)], np.uint8)
-_PLAYER_RGB = np.array([(250, 208, 0), (30, 90, 230), (20, 150, 40), (220, 30, 30), (250, 250, 250)],
-                       np.uint8)
+_PLAYER_RGB = np.array(
+    [(250, 208, 0), (30, 90, 230), (20, 150, 40), (220, 30, 30), (250, 250, 250)], np.uint8)
 _DARK, _WOOD = np.array((30, 30, 30), np.uint8), np.array((120, 72, 30), np.uint8)
 _Y, _X = np.mgrid[0:CELL, 0:CELL]
 
@@ -137,9 +147,17 @@ _THEME = (
     _box(7, 9, 15, 12),
     _box(9, 7, 12, 15) | _box(7, 9, 15, 12),
 )
-_HUT = _box(12, 20, 27, 33) | ((_Y >= 11) & (_Y < 20) & (np.abs(_X - 19) <= _Y - 11))
-_TIKI = _box(29, 8, 35, 34) | _box(27, 8, 37, 11)  # a totem with a wider head
-_TIKI_STRIPE = _box(30, 18, 34, 25)
+# The beach's initial in the bottom-left corner: the frame colours alone would need a key to read.
+_LETTER = {}
+_FONT = {"A": ("###", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
+         "C": (".##", "#..", "#..", "#..", ".##"), "D": ("##.", "#.#", "#.#", "#.#", "##.")}
+for _b, _rows in _FONT.items():
+    _LETTER[_b] = np.zeros((CELL, CELL), bool)
+    _pixels = np.array([[ch == "#" for ch in r] for r in _rows])
+    _LETTER[_b][22:32, 7:13] = np.kron(_pixels, np.ones((2, 2), bool))  # 3x5 font at double size
+_HUT = _box(15, 22, 27, 32) | ((_Y >= 12) & (_Y < 22) & (np.abs(_X - 20.5) <= (_Y - 12) * 0.7 + 1))
+_TIKI = _box(28, 9, 34, 32) | _box(27, 7, 35, 11)  # a totem with a wider head
+_TIKI_STRIPE = _box(29, 16, 33, 24)
 _HATCH = ((_X + _Y) % 6 < 2) & _SPOT
 
 
@@ -155,6 +173,7 @@ def render_rgb(state) -> np.ndarray:
         tile[_FRAME] = _BEACH_RGB[SPOT_BEACH[s]]
         tile[_AREA_EDGE] = _AREA_RGB[SPOT_AREA[s]] // 2
         tile[_THEME[SPOT_THEME[s]]] = _DARK
+        tile[_LETTER[BEACHES[SPOT_BEACH[s]][0]]] = _DARK
         hut, tiki = state[core.HUT + s], state[core.TIKI + s]
         if hut >= 0:
             tile[_HUT] = _PLAYER_RGB[hut]
@@ -163,10 +182,11 @@ def render_rgb(state) -> np.ndarray:
             tile[_TIKI] = _WOOD
             tile[_edge(_TIKI)] = _DARK
             tile[_TIKI_STRIPE] = _PLAYER_RGB[tiki]
-        if not _in_play(state, s):
+        if not core.spot_in_play(state, s):
             # Wash out the colours and hatch, so the spot reads as "not part of this game".
             tile[_SPOT] = (tile[_SPOT].astype(np.uint16) + 2 * 120) // 3
             tile[_HATCH] = (90, 90, 90)
         x, y = SPOT_XY[s]
-        img[MARGIN + y * CELL: MARGIN + (y + 1) * CELL, MARGIN + x * CELL: MARGIN + (x + 1) * CELL] = tile
+        top, left = MARGIN + y * CELL, MARGIN + x * CELL
+        img[top: top + CELL, left: left + CELL] = tile
     return img
