@@ -394,55 +394,65 @@ def huts_of(state, colour):
 
 
 @njit(cache=True)
-def scores(state):
-    """Rulebook "Final Scoring": group points plus beach bonuses, written to state[SCORE + colour].
-
+def colour_score(state, colour):
+    """Rulebook "Final Scoring" for one colour: group points plus beach bonuses, read off the board.
     Works on bit sets of spots so that scoring allocates nothing."""
     n = state[NUM_COLOURS]
-    for c in range(MAX_COLOURS):
-        state[SCORE + c] = 0
-    for c in range(n):
-        left = huts_of(state, c)
-        while left != 0:
-            group = left & -left
-            while True:  # grow the group through shared sides until it stops growing
-                grown = group
-                rest = group
-                while rest != 0:
-                    s = popcount((rest & -rest) - 1)
-                    grown |= NEIGHBOUR_BITS[s]
-                    rest &= rest - 1
-                grown &= left
-                if grown == group:
-                    break
-                group = grown
-            state[SCORE + c] += GROUP_POINTS[popcount(group)]
-            left &= ~group
+    points = 0
+    left = huts_of(state, colour)
+    while left != 0:
+        group = left & -left
+        while True:  # grow the group through shared sides until it stops growing
+            grown = group
+            rest = group
+            while rest != 0:
+                grown |= NEIGHBOUR_BITS[popcount((rest & -rest) - 1)]
+                rest &= rest - 1
+            grown &= left
+            if grown == group:
+                break
+            group = grown
+        points += GROUP_POINTS[popcount(group)]
+        left &= ~group
     for b in range(NUM_BEACHES):
         if b == BIKINI and n == 3:
             continue
-        best = 0
+        mine = popcount(huts_of(state, colour) & BEACH_BITS[b])
+        if mine == 0:
+            continue  # a leader needs at least one hut there
         leaders = 0
         for c in range(n):
-            count = popcount(huts_of(state, c) & BEACH_BITS[b])
-            if count > best:
-                best = count
-                leaders = 1
-            elif count == best and count > 0:
+            other = popcount(huts_of(state, c) & BEACH_BITS[b])
+            if other > mine:
+                leaders = 99
+            elif other == mine:
                 leaders += 1
-        if best == 0 or leaders > 2:
-            continue
-        for c in range(n):
-            if popcount(huts_of(state, c) & BEACH_BITS[b]) == best:
-                state[SCORE + c] += 4 if leaders == 1 else 2
+        if leaders == 1:
+            points += 4
+        elif leaders == 2:
+            points += 2
+    return points
+
+
+@njit(cache=True)
+def scores(state):
+    """Write every colour's points to state[SCORE + colour] (done when the game ends)."""
+    for c in range(MAX_COLOURS):
+        state[SCORE + c] = colour_score(state, c) if c < state[NUM_COLOURS] else 0
 
 
 @njit(cache=True)
 def player_scores(state, out):
-    """Points per player (the sum of a player's colours in the two-player game)."""
+    """Points per player as the board stands (the sum of a player's colours in the two-player game)."""
     out[:] = 0
     for c in range(state[NUM_COLOURS]):
-        out[owner(state, c)] += state[SCORE + c]
+        out[owner(state, c)] += colour_score(state, c)
+
+
+@njit(cache=True)
+def player_to_act(state):
+    """The player whose decision is asked, -1 once the game is over."""
+    return -1 if state[TO_ACT] < 0 else owner(state, state[TO_ACT])
 
 
 @njit(cache=True)

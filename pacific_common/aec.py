@@ -1,0 +1,178 @@
+"""The PettingZoo AEC environment over a game's Numba core.
+
+A game's ``raw_env`` subclasses ``CoreAECEnv`` and names its core module, its options and its
+presentation; everything else -- agents, spaces, rewards, seeding, illegal actions, ``state()`` -- is
+the same for every game.  The core module provides ``STATE_SIZE``, ``OBS_SIZE``, ``OBS_MAX``,
+``NUM_ACTIONS``, the ``STATUS``/``PHASE``/``NUM_PLAYERS``/``SEASON or TURN`` offsets, and the Numba
+functions ``init``, ``step``, ``observe_player``, ``player_to_act``, ``player_scores``, ``rewards``
+and ``next_seed``.
+"""
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer
+
+
+def wrap(env):
+    """Wrap a raw environment the way PettingZoo's classic games are: an illegal action ends the game
+    with −1 for the offender and 0 for the others, an action outside the space fails an assertion,
+    and calls out of order are caught."""
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+class CoreAECEnv(AECEnv):
+    core = None                # the game's Numba core module
+    players = (2, 5)           # allowed num_players
+    variants = {}              # variant name -> core constant
+    decisions = ()             # names of the core's phases, for messages and ``decision()``
+
+    def __init__(self, num_players, variant, max_turns, render_mode, reward):
+        super().__init__()
+        check_options(num_players, variant, max_turns, render_mode, reward, players=self.players,
+                      variants=self.variants)
+        core = self.core
+        self.num_players = int(num_players)
+        self.variant = variant
+        self.max_turns = int(max_turns)
+        self.render_mode = render_mode
+        self.reward = reward
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agents = self.possible_agents[:]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0, core.OBS_MAX, (core.OBS_SIZE,), np.int8),
+            "action_mask": spaces.Box(0, 1, (core.NUM_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.state_space = spaces.Box(np.iinfo(np.int64).min, np.iinfo(np.int64).max, (core.STATE_SIZE,),
+                                      np.int64)
+        self._state = np.zeros(core.STATE_SIZE, dtype=np.int64)
+        self._reward_buffer = np.zeros(self.num_players, dtype=np.float64)
+        self._score_buffer = np.zeros(self.num_players, dtype=np.int64)
+        self._seed = None
+        self.reset()
+
+    # -- spaces ------------------------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- core API ----------------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        check_seed(seed)
+        if seed is not None:
+            self._seed = int(seed) & 0x7FFFFFFFFFFFFFFF
+        elif self._seed is None:
+            self._seed = fresh_seed()
+        else:
+            # an unseeded reset moves on to the next seed, as the batched environment's autoreset does
+            self._seed = int(self.core.next_seed(self._state))
+        self.core.init(self._state, self.num_players, self.variants[self.variant], self.max_turns, self._seed)
+        self._sync_agents()
+
+    def _sync_agents(self):
+        """Rebuild PettingZoo's bookkeeping from the core state (after reset or set_state)."""
+        status = int(self._state[self.core.STATUS])
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: status == self.core.STATUS_TERMINATED for a in self.agents}
+        self.truncations = {a: status == self.core.STATUS_TRUNCATED for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_to_act() if status == self.core.STATUS_RUNNING else self.agents[0]
+
+    def _agent_to_act(self):
+        return self.possible_agents[self.core.player_to_act(self._state)]
+
+    def observe(self, agent):
+        observation = np.empty(self.core.OBS_SIZE, dtype=np.int8)
+        mask = np.empty(self.core.NUM_ACTIONS, dtype=np.int8)
+        self.core.observe_player(self._state, self._agent_index[agent], observation, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        core = self.core
+        if not is_integer(action):
+            raise ValueError(f"{agent} must give an integer action in 0 … {core.NUM_ACTIONS - 1}, got "
+                             f"{action!r}; None is only for agents whose game is over")
+        action = int(action)
+        if core.step(self._state, action) != core.STEP_OK:
+            raise ValueError(f"illegal action {action} ({self.describe_action(action)}) for {agent}: "
+                             f"the {self.decision()} decision is asked; see the action_mask")
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: 0 for a in self.agents}
+        status = int(self._state[core.STATUS])
+        if status == core.STATUS_RUNNING:
+            self.agent_selection = self._agent_to_act()
+        else:
+            core.rewards(self._state, REWARD_MODES.index(self.reward), self._reward_buffer)
+            info = self.final_info()
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = float(self._reward_buffer[i])
+                self.terminations[a] = status == core.STATUS_TERMINATED
+                self.truncations[a] = status == core.STATUS_TRUNCATED
+                self.infos[a] = dict(info)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- information -------------------------------------------------------------------------------
+    def decision(self):
+        """The kind of decision asked now, in the game's words."""
+        return self.decisions[self._state[self.core.PHASE]]
+
+    def scores(self):
+        """Points per agent as they stand (final once the game is over)."""
+        self.core.player_scores(self._state, self._score_buffer)
+        return {a: int(self._score_buffer[i]) for i, a in enumerate(self.possible_agents)}
+
+    def final_info(self):
+        """What ``infos`` carries for every agent once the game is over."""
+        return {"scores": self.scores()}
+
+    def describe_action(self, action):
+        return f"action {action}"
+
+    def state(self):
+        """The complete game state: a copy of the core's int64 row, hidden information included."""
+        return self._state.copy()
+
+    def set_state(self, state):
+        """Restore a state returned by ``state()`` (same game, same number of players)."""
+        state = np.asarray(state)
+        if state.shape != (self.core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
+            raise ValueError(f"state must be an integer array of shape ({self.core.STATE_SIZE},), got "
+                             f"{state.dtype} {state.shape}")
+        if state[self.core.NUM_PLAYERS] != self.num_players:
+            raise ValueError(f"state is a {state[self.core.NUM_PLAYERS]}-player game; this environment has "
+                             f"{self.num_players} players")
+        self._state[:] = state
+        self._sync_agents()
+
+    # -- presentation ------------------------------------------------------------------------------
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env()")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb(self._state)
+        viewer = self._agent_index[self.agent_selection] if self.agents else None
+        text = self.render_ansi(self._state, viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
