@@ -19,6 +19,8 @@ pgx-cpu             Pgx ``jit(vmap(step))`` on the CPU, per batch size
 ==================  ==============================================================================
 """
 import argparse
+import importlib
+import inspect
 import json
 import os
 import platform
@@ -72,28 +74,34 @@ def aec_loop(make_env, timer, seed=0):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Our games.  Each entry knows how to build the four implementations of one game.
-def _makabana():
-    import makabana_env
-    from makabana_env import core
-    from makabana_env.reference import ReferenceGame
+# Our games: every package has the same parts, so one builder measures any of them.
+GAMES = {"makabana": ("makabana_env", {"num_players": 4}),
+         "makemake": ("makemake_env", {"num_players": 4})}
+
+
+def game_parts(package_name, options):
+    package = importlib.import_module(package_name)
+    core = importlib.import_module(f"{package_name}.core")
+    reference_game = importlib.import_module(f"{package_name}.reference").ReferenceGame
+    defaults = {name: p.default for name, p in inspect.signature(package.raw_env).parameters.items()}
+    variant = package.raw_env.variants[defaults["variant"]]
 
     def core_loop(timer):
         state = np.zeros(core.STATE_SIZE, dtype=np.int64)
-        core.init(state, 4, core.VARIANT_HAAPII, 100, 0)
+        core.init(state, options["num_players"], variant, defaults["max_turns"], 0)
         started = time.perf_counter()
         core.play_random_games(state, 10)
         compile_s = time.perf_counter() - started
-        n = 200_000
+        n = 100_000
         return timer.rate(lambda: (core.play_random_games(state, n), n)[1]), compile_s
 
     def reference(timer):
         rng = np.random.default_rng(0)
 
         def chunk():
-            game = ReferenceGame(num_players=4)
+            game = reference_game(num_players=options["num_players"])
             steps = 0
-            while game.phase != "over":
+            while game.phase != "over" and steps < 2000:
                 legal = game.legal_actions()
                 game.step(legal[rng.integers(len(legal))])
                 steps += 1
@@ -102,14 +110,11 @@ def _makabana():
         return timer.rate(chunk)
 
     return {
-        "aec": lambda timer: aec_loop(lambda: makabana_env.env(num_players=4), timer),
+        "aec": lambda timer: aec_loop(lambda: package.env(**options), timer),
         "core-loop": core_loop,
-        "batch_env": lambda n: makabana_env.BatchEnv(n, seed=0, num_players=4),
+        "batch_env": lambda n: package.BatchEnv(n, seed=0, **options),
         "reference": reference,
     }
-
-
-GAMES = {"makabana": _makabana}
 
 
 def batch_rate(make_batch, batch_size, timer):
@@ -244,8 +249,8 @@ def run(quick=False, say=print):
     timer = Timer(0.2 if quick else 2.0)
     batch_sizes = (1, 64) if quick else BATCH_SIZES
     rows, compile_times = [], {}
-    for game, build in GAMES.items():
-        parts = build()
+    for game, (package_name, options) in GAMES.items():
+        parts = game_parts(package_name, options)
         say(f"measuring {game} ...")
         rows.append(dict(game=game, implementation="aec", batch_size=1, steps_per_second=parts["aec"](timer)))
         rate, compile_times[f"{game} core-loop"] = parts["core-loop"](timer)

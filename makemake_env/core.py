@@ -95,6 +95,17 @@ OBS_TURN = OBS_MOAI_LEFT + 1                            # clan turns played, cap
 OBS_SIZE = OBS_TURN + 1
 OBS_MAX = 100
 
+# Bit sets over the 36 territories and 48 grounds (each fits in one int64), so that "are all these
+# territories the clan's?" is one mask test.
+def _bits(indices):
+    return sum(1 << int(i) for i in indices if i >= 0)
+
+
+GROUND_TERRITORY_BITS = np.array([_bits(ts) for ts in GROUND_TERRITORIES], dtype=np.int64)
+NEIGHBOUR_BITS = np.array([_bits(ns) for ns in NEIGHBOURS], dtype=np.int64)
+# grounds at a corner of t or of one of its neighbours: where a Tangata Manu enables a Moai on t
+NEAR_GROUND_BITS = np.array([_bits([g for u in [t, *NEIGHBOURS[t]] if u >= 0 for g in TERRITORY_GROUNDS[u]])
+                             for t in range(NUM_TERRITORIES)], dtype=np.int64)
 IS_SACRED = np.zeros(NUM_TERRITORIES, dtype=np.bool_)
 IS_SACRED[SACRED] = True
 IS_MOAI_SITE = np.zeros(NUM_TERRITORIES, dtype=np.bool_)
@@ -116,6 +127,31 @@ def strength(state, t):
 def counts_for(state, t, clan):
     """A Moai counts as a territory of every clan (Protection of the Moai)."""
     return state[MOAI + t] == 1 or state[OWNER + t] == clan
+
+
+@njit(cache=True)
+def territory_bits(state, clan):
+    """Bit set of the territories that count as the clan's: its own and every Moai."""
+    bits = 0
+    for t in range(NUM_TERRITORIES):
+        if state[MOAI + t] == 1 or state[OWNER + t] == clan:
+            bits |= 1 << t
+    return bits
+
+
+@njit(cache=True)
+def manu_bits(state, clan):
+    """Bit set of the grounds where the clan holds a ceremony."""
+    bits = 0
+    for g in range(NUM_GROUNDS):
+        if state[GROUND + g] == clan:
+            bits |= 1 << g
+    return bits
+
+
+@njit(cache=True, inline="always")
+def all_of(bits, required):
+    return (required & ~bits) == 0
 
 
 @njit(cache=True)
@@ -162,33 +198,28 @@ def moai_possible(state, clan, t):
     """Ceremonial Phase a: t is the clan's, every neighbour is the clan's or a Moai, the chief stands on
     t or a neighbour, and one of the clan's Tangata Manu holds a ceremony at a corner of t or of a
     neighbour."""
-    if not IS_MOAI_SITE[t] or state[OWNER + t] != clan:
+    return _moai_possible(state, clan, t, territory_bits(state, clan), manu_bits(state, clan))
+
+
+@njit(cache=True, inline="always")
+def _moai_possible(state, clan, t, mine, manu):
+    if not IS_MOAI_SITE[t] or state[OWNER + t] != clan or not all_of(mine, NEIGHBOUR_BITS[t]):
         return False
     chief = state[CHIEF_AT + clan]
-    chief_near = chief == t
-    manu_near = False
-    for j in range(6):
-        g = TERRITORY_GROUNDS[t, j]
-        if g >= 0 and state[GROUND + g] == clan:
-            manu_near = True
-    for i in range(6):
-        u = NEIGHBOURS[t, i]
-        if not counts_for(state, u, clan):
-            return False
-        if chief == u:
-            chief_near = True
-        for j in range(6):
-            g = TERRITORY_GROUNDS[u, j]
-            if g >= 0 and state[GROUND + g] == clan:
-                manu_near = True
-    return chief_near and manu_near
+    if chief < 0 or ((1 << chief) & (NEIGHBOUR_BITS[t] | (1 << t))) == 0:
+        return False
+    return (manu & NEAR_GROUND_BITS[t]) != 0
 
 
 @njit(cache=True)
 def moai_count(state, clan):
+    if state[CHIEF_AT + clan] < 0 or state[MANU_SUPPLY + clan] == TANGATA_MANU_PER_CLAN:
+        return 0  # no Moai without the chief and a Tangata Manu on the board
+    mine = territory_bits(state, clan)
+    manu = manu_bits(state, clan)
     n = 0
     for i in range(MOAI_SITES.shape[0]):
-        if moai_possible(state, clan, MOAI_SITES[i]):
+        if _moai_possible(state, clan, MOAI_SITES[i], mine, manu):
             n += 1
     return n
 
@@ -201,9 +232,10 @@ def ceremony_possible(state, clan, g):
 
 @njit(cache=True)
 def ceremony_count(state, clan):
+    mine = territory_bits(state, clan)
     n = 0
     for g in range(NUM_GROUNDS):
-        if ceremony_possible(state, clan, g):
+        if state[GROUND + g] < 0 and all_of(mine, GROUND_TERRITORY_BITS[g]):
             n += 1
     return n
 
@@ -327,16 +359,17 @@ def _end_unprotected_ceremonies(state):
 def _after_action(state):
     """Spiritual Supremacy and victory, checked after every action of every kind.  Returns True when
     somebody has won."""
+    best = 0
+    leaders = 0
+    leader = -1
     for c in range(state[NUM_PLAYERS]):
-        mine = sacred_count(state, c)
-        if mine < 3:
-            continue
-        ahead = True
-        for o in range(state[NUM_PLAYERS]):
-            if o != c and sacred_count(state, o) >= mine:
-                ahead = False
-        if ahead:
-            state[AMULET] = c
+        n = sacred_count(state, c)
+        if n > best:
+            best, leaders, leader = n, 1, c
+        elif n == best:
+            leaders += 1
+    if best >= 3 and leaders == 1:
+        state[AMULET] = leader
     holder = state[AMULET]
     if holder >= 0 and state[MANU_SUPPLY + holder] == 0:
         state[WINNER] = holder
