@@ -839,6 +839,6 @@ def test_demo_runs():
     result = subprocess.run([sys.executable, "-m", "makabana_env.demo", "--players", "3", "--seed", "1"],
                             cwd=ROOT, env=env_vars, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "Game over after" in result.stdout
+    assert "Final scores:" in result.stdout
     for p in range(3):
         assert f"player_{p}:" in result.stdout and "points" in result.stdout
