@@ -26,6 +26,8 @@ The shown card is 0 for the beach card, 1 for the area card and 2 for the theme 
 import numpy as np
 from numba import njit
 
+from pacific_common.rng import draw, following_seed, seed_rng
+
 from .board import (
     HUTS_PER_COLOUR, MAX_COLOURS, NEIGHBOURS, NUM_AREAS, NUM_BEACHES, NUM_PAINT_CARDS, NUM_SPOTS,
     NUM_THEMES, SPOT_AREA, SPOT_BEACH, SPOT_THEME, BIKINI,
@@ -561,30 +563,7 @@ def observe_player(state, player, obs, mask):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Random generator (xorshift64*), kept in the state so that copies replay identically.
-@njit(cache=True)
-def seed_rng(seed):
-    # splitmix64 scrambles small consecutive seeds into well-spread, non-zero states
-    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    if z == np.uint64(0):
-        z = np.uint64(1)
-    return np.int64(z)
-
-
-@njit(cache=True)
-def next_random(state, bound):
-    """A uniform integer in [0, bound) from the game's own generator."""
-    x = np.uint64(state[RNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[RNG] = np.int64(x)
-    return np.int64(((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)) % np.uint64(bound))
-
-
+# Random play, from the generator kept in the state (pacific_common.rng)
 @njit(cache=True)
 def random_action(state):
     """A uniformly random legal action, drawn with the game's own generator; -1 if none."""
@@ -594,7 +573,7 @@ def random_action(state):
     if state[PHASE] == PHASE_PROJECT:
         spots = NUM_SPOTS if state[NUM_COLOURS] != 3 else NUM_SPOTS - 12
         kinds = 2 if state[PAINTS + colour] > 0 else 1
-        k = next_random(state, spots * 3 * kinds)
+        k = draw(state, RNG, spots * 3 * kinds)
         kind = k // (spots * 3)
         k = k % (spots * 3)
         spot = k // 3
@@ -608,18 +587,15 @@ def random_action(state):
             legal |= 1 << s
     if legal == 0:
         return -1
-    for _ in range(next_random(state, popcount(legal))):
+    for _ in range(draw(state, RNG, popcount(legal))):
         legal &= legal - 1  # drop the lowest spot until the chosen one is lowest
     return TIKI_BASE + popcount((legal & -legal) - 1)
-
-
-NEXT_SEED_STEP = 0x1E3779B97F4A7C15
 
 
 @njit(cache=True)
 def next_seed(state):
     """Seed of the game that follows this one when nobody gives a new seed (autoreset, unseeded reset)."""
-    return (state[SEED] + NEXT_SEED_STEP) & 0x7FFFFFFFFFFFFFFF
+    return following_seed(state[SEED])
 
 
 @njit(cache=True)

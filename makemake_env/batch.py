@@ -2,6 +2,10 @@
 
 See ``pacific_common.batch`` for the attributes, autoreset and seeding of ``BatchEnv``.  The kernels
 run in parallel across games (``prange``); below ``PARALLEL_FROM`` games the serial twins run instead.
+
+Every game's batch module has these same kernels, word for word, over its own ``core``: a kernel that
+received the core's functions as arguments, or was built by a factory, would miss Numba's on-disk
+cache and be compiled again in every process.
 """
 import sys
 

@@ -24,6 +24,8 @@ A clan with no legal dominance action passes without being asked; its ceremonial
 import numpy as np
 from numba import njit
 
+from pacific_common.rng import draw, following_seed, seed_rng
+
 from .board import (
     CHIEF_STRENGTH, GROUND_TERRITORIES, MAX_CLANS, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI,
     NUM_TERRITORIES, SACRED, TANGATA_MANU_PER_CLAN, TERRITORY_GROUNDS, TOKENS_PER_CLAN,
@@ -582,28 +584,7 @@ def observe_player(state, player, obs, mask):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Random generator (xorshift64*), kept in the state so that copies replay identically.
-@njit(cache=True)
-def seed_rng(seed):
-    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    if z == np.uint64(0):
-        z = np.uint64(1)
-    return np.int64(z)
-
-
-@njit(cache=True)
-def next_random(state, bound):
-    x = np.uint64(state[RNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[RNG] = np.int64(x)
-    return np.int64(((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)) % np.uint64(bound))
-
-
+# Random play, from the generator kept in the state (pacific_common.rng)
 @njit(cache=True)
 def _placements(state, clan, t):
     """Number of legal placements on t, and the fewest tokens needed without / with the chief."""
@@ -628,7 +609,7 @@ def random_action(state):
         count = 0
         for t in range(NUM_TERRITORIES):
             count += _placements(state, clan, t)[0] + (1 if withdraw_legal(state, clan, t) else 0)
-        k = next_random(state, count)
+        k = draw(state, RNG, count)
         for t in range(NUM_TERRITORIES):
             n, need, need_with_chief = _placements(state, clan, t)
             if k < n:
@@ -647,7 +628,7 @@ def random_action(state):
     for i in range(size):
         if is_legal(state, base + i):
             count += 1
-    k = next_random(state, count)
+    k = draw(state, RNG, count)
     for i in range(size):
         if is_legal(state, base + i):
             if k == 0:
@@ -656,12 +637,10 @@ def random_action(state):
     return -1
 
 
-NEXT_SEED_STEP = 0x1E3779B97F4A7C15
-
-
 @njit(cache=True)
 def next_seed(state):
-    return (state[SEED] + NEXT_SEED_STEP) & 0x7FFFFFFFFFFFFFFF
+    """Seed of the game that follows this one when nobody gives a new seed (autoreset, unseeded reset)."""
+    return following_seed(state[SEED])
 
 
 @njit(cache=True)

@@ -7,6 +7,7 @@ import pytest
 import makabana_env
 from makabana_env import core
 from makabana_env.batch import PARALLEL_FROM, BatchEnv
+from pacific_common.rng import following_seed
 
 
 def single_game_trajectory(num_players, seed, num_steps):
@@ -83,7 +84,7 @@ def test_autoreset_reports_the_finished_game_and_starts_the_next():
     # ... while the row already holds a new game with the next seed
     state = batch.states[g]
     assert state[core.STATUS] == core.STATUS_RUNNING and state[core.SEASON] == 0
-    assert state[core.SEED] == (3 + g + core.NEXT_SEED_STEP) & 0x7FFFFFFFFFFFFFFF
+    assert state[core.SEED] == following_seed(3 + g)
     assert batch.action_masks[g].sum() > 0 and batch.agent_to_act[g] == 0
 
 
