@@ -8,6 +8,8 @@ nothing beyond the game's own dependencies.
 """
 import numpy as np
 
+from pacific_common.draw import outline
+
 from . import core
 from .board import (
     AREAS, BEACHES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
@@ -124,23 +126,13 @@ _DARK, _WOOD = np.array((30, 30, 30), np.uint8), np.array((120, 72, 30), np.uint
 _Y, _X = np.mgrid[0:CELL, 0:CELL]
 
 
-def _edge(mask):
-    """The outermost pixels of a mask, so that shapes get a dark outline on any background."""
-    inner = mask.copy()
-    inner[1:, :] &= mask[:-1, :]
-    inner[:-1, :] &= mask[1:, :]
-    inner[:, 1:] &= mask[:, :-1]
-    inner[:, :-1] &= mask[:, 1:]
-    return mask & ~inner
-
-
 def _box(x0, y0, x1, y1):
     return (_X >= x0) & (_X < x1) & (_Y >= y0) & (_Y < y1)
 
 
 _SPOT = _box(1, 1, CELL - 1, CELL - 1)  # a one-pixel strip of sea keeps neighbouring spots apart
 _FRAME = _SPOT & ~_box(5, 5, CELL - 5, CELL - 5)
-_AREA_EDGE = _edge(_box(5, 5, CELL - 5, CELL - 5))
+_AREA_EDGE = outline(_box(5, 5, CELL - 5, CELL - 5))
 # Theme glyphs in the top-left corner: Flower a dot, Fish a horizontal bar, Tattoo a cross.
 _THEME = (
     (_X - 10.5) ** 2 + (_Y - 10.5) ** 2 <= 9,
@@ -177,10 +169,10 @@ def render_rgb(state) -> np.ndarray:
         hut, tiki = state[core.HUT + s], state[core.TIKI + s]
         if hut >= 0:
             tile[_HUT] = _PLAYER_RGB[hut]
-            tile[_edge(_HUT)] = _DARK
+            tile[outline(_HUT)] = _DARK
         if tiki >= 0:
             tile[_TIKI] = _WOOD
-            tile[_edge(_TIKI)] = _DARK
+            tile[outline(_TIKI)] = _DARK
             tile[_TIKI_STRIPE] = _PLAYER_RGB[tiki]
         if not core.spot_in_play(state, s):
             # Wash out the colours and hatch, so the spot reads as "not part of this game".

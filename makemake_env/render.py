@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from pacific_common.draw import outline
+
 from . import core
 from .board import (
     CHIEF_STRENGTH, CLAN_NAMES, GROUND_NAMES, GROUND_TERRITORIES, NUM_GROUNDS, NUM_TERRITORIES,
@@ -144,16 +146,6 @@ def _box(x0, y0, x1, y1):
     return (_X >= x0) & (_X <= x1) & (_Y >= y0) & (_Y <= y1)
 
 
-def _edge(mask):
-    """The outermost pixels of a mask, so that shapes get a dark outline on any background."""
-    inner = mask.copy()
-    inner[1:, :] &= mask[:-1, :]
-    inner[:-1, :] &= mask[1:, :]
-    inner[:, 1:] &= mask[:, :-1]
-    inner[:, :-1] &= mask[:, 1:]
-    return mask & ~inner
-
-
 def _stamp(img, mask, xy, colour):
     """Paint ``mask`` (centred on its middle pixel) at pixel ``xy``."""
     x, y = xy
@@ -167,7 +159,7 @@ def _pip_masks(n):
         row, col = divmod(i, 4)
         in_row = min(4, n - 4 * row)
         disc |= _disc(9 * col - 4.5 * (in_row - 1), 4 + 9 * row, 3.5)
-    return disc, _edge(disc)
+    return disc, outline(disc)
 
 
 _PIPS = [_pip_masks(n) for n in range(12)]
@@ -176,7 +168,7 @@ _CHIEF_EYE = _disc(0, -15, 4) & ~_disc(0, -15, 2)
 # A Moai: red topknot, long stone head with deep eyes and nose, on a dark platform (ahu).
 _MOAI_STONE = _box(-7, -24, 7, 2) | _box(-10, 2, 10, 18)
 _MOAI_TOPKNOT = _box(-6, -29, 6, -25)
-_MOAI_DARK = (_box(-16, 19, 16, 24) | _edge(_MOAI_STONE | _MOAI_TOPKNOT) | _box(-5, -15, -2, -12)
+_MOAI_DARK = (_box(-16, 19, 16, 24) | outline(_MOAI_STONE | _MOAI_TOPKNOT) | _box(-5, -15, -2, -12)
               | _box(2, -15, 5, -12) | _box(-1, -13, 1, -5) | _box(-4, -2, 4, -2))
 _GROUND_EMPTY = _disc(0, 0, 4.5)
 _GROUND_FULL = _disc(0, 0, 6.5)
@@ -211,13 +203,13 @@ def render_rgb(state) -> np.ndarray:
             _stamp(img, rims, xy, _DARK)
             if state[core.CHIEF_AT + owner] == t:
                 _stamp(img, _CHIEF, xy, _CLAN_RGB[owner])
-                _stamp(img, _edge(_CHIEF), xy, _DARK)
+                _stamp(img, outline(_CHIEF), xy, _DARK)
                 _stamp(img, _CHIEF_EYE, xy, _PALE)
     for g, xy in enumerate(_GROUND_XY):
         clan = state[core.GROUND + g]
         mask = _GROUND_FULL if clan >= 0 else _GROUND_EMPTY
         _stamp(img, mask, xy, _CLAN_RGB[clan] if clan >= 0 else _PALE)
-        _stamp(img, _edge(mask), xy, _DARK)
+        _stamp(img, outline(mask), xy, _DARK)
 
     # The clan to act (or the winner, over a hatched bar once the game is over), then a swatch per
     # clan in turn order with its Tangata Manu still in supply, then the amulet.
@@ -232,14 +224,14 @@ def render_rgb(state) -> np.ndarray:
         if c == lead and not over:
             _stamp(img, _box(-39, -12, -15, 12), xy, _PALE)
         _stamp(img, swatch, xy, _CLAN_RGB[c])
-        _stamp(img, _edge(swatch), xy, _DARK)
+        _stamp(img, outline(swatch), xy, _DARK)
         for i in range(state[core.MANU_SUPPLY + c]):
             dot = _disc(9 * i - 4, 0, 4)
             _stamp(img, dot, xy, _CLAN_RGB[c])
-            _stamp(img, _edge(dot), xy, _DARK)
+            _stamp(img, outline(dot), xy, _DARK)
     holder, xy = state[core.AMULET], (WIDTH - _R - 12, BAR + _R + 6)
     _stamp(img, _BADGE, xy, _GOLD)
-    _stamp(img, _edge(_BADGE), xy, _DARK)
+    _stamp(img, outline(_BADGE), xy, _DARK)
     _stamp(img, _BADGE_RIM, xy, _DARK)
     _stamp(img, _BADGE_INNER, xy, _CLAN_RGB[holder] if holder >= 0 else _SEA)
     return img
