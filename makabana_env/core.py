@@ -126,6 +126,9 @@ for _s in range(NUM_SPOTS):
 BEACH_BITS = np.zeros(NUM_BEACHES, dtype=np.int64)
 for _s in range(NUM_SPOTS):
     BEACH_BITS[SPOT_BEACH[_s]] |= 1 << _s
+# IN_PLAY_BITS[num_colours]: the spots in play (Bikini is out with 3 colours)
+IN_PLAY_BITS = np.full(MAX_COLOURS + 1, (1 << NUM_SPOTS) - 1, dtype=np.int64)
+IN_PLAY_BITS[3] &= ~BEACH_BITS[BIKINI]
 # Bikini's 12 spots are consecutive, so random play can step over them in the 3-player game.
 FIRST_BIKINI_SPOT = int(np.nonzero(SPOT_BEACH == BIKINI)[0][0])
 assert np.all(np.nonzero(SPOT_BEACH == BIKINI)[0] == np.arange(FIRST_BIKINI_SPOT, FIRST_BIKINI_SPOT + 12))
@@ -142,6 +145,14 @@ def owner(state, colour):
 @njit(cache=True, inline="always")
 def spot_in_play(state, spot):
     return not (state[NUM_COLOURS] == 3 and SPOT_BEACH[spot] == BIKINI)
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
 @njit(cache=True, inline="always")
@@ -164,23 +175,29 @@ def paint_shown(state):
 
 
 @njit(cache=True)
-def tiki_allowed(state, colour, spot, paint_is_shown):
-    """Rulebook 3: a tiki goes on an empty spot, or under one of the player's own huts (3.b)."""
-    if not spot_in_play(state, spot) or state[TIKI + spot] >= 0:
-        return False
-    hut = state[HUT + spot]
-    if hut < 0:
-        return True
-    return paint_is_shown and owner(state, hut) == owner(state, colour)
+def tiki_spots(state, colour):
+    """Rulebook 3: the spots where the colour may place its tiki, as a bit set -- an empty in-play spot
+    without a tiki (3.a), or one of the player's own huts while some project shows paint (3.b)."""
+    # the player's colours: the colour itself, and its partner in the two-player game
+    mine = colour
+    partner = (colour + 2) % 4 if state[NUM_PLAYERS] == 2 else colour
+    huts = 0
+    own = 0
+    tikis = 0
+    for s in range(NUM_SPOTS):
+        hut = state[HUT + s]
+        huts |= np.int64(hut >= 0) << s
+        own |= np.int64(hut == mine or hut == partner) << s
+        tikis |= np.int64(state[TIKI + s] >= 0) << s
+    free = ~huts
+    if paint_shown(state):
+        free |= own
+    return free & ~tikis & IN_PLAY_BITS[state[NUM_COLOURS]]
 
 
 @njit(cache=True)
 def has_tiki_placement(state, colour):
-    paint_is_shown = paint_shown(state)
-    for s in range(NUM_SPOTS):
-        if tiki_allowed(state, colour, s, paint_is_shown):
-            return True
-    return False
+    return tiki_spots(state, colour) != 0
 
 
 @njit(cache=True)
@@ -199,7 +216,7 @@ def is_legal(state, action):
     if state[PHASE] == PHASE_TIKI:
         if action < TIKI_BASE:
             return False
-        return tiki_allowed(state, colour, action - TIKI_BASE, paint_shown(state))
+        return (tiki_spots(state, colour) >> (action - TIKI_BASE)) & 1 == 1
     return False
 
 
@@ -219,10 +236,10 @@ def legal_action_mask(state, mask):
                     if can_paint:
                         mask[TAKE_BACK_BASE + 3 * s + shown] = 1
     elif state[PHASE] == PHASE_TIKI:
-        paint_is_shown = paint_shown(state)
-        for s in range(NUM_SPOTS):
-            if tiki_allowed(state, colour, s, paint_is_shown):
-                mask[TIKI_BASE + s] = 1
+        spots = tiki_spots(state, colour)
+        while spots != 0:
+            mask[TIKI_BASE + popcount((spots & -spots) - 1)] = 1
+            spots &= spots - 1
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -377,14 +394,6 @@ def _execute_season(state):
 
 # ---------------------------------------------------------------------------------------------------
 # Scoring
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
 @njit(cache=True)
 def huts_of(state, colour):
     """Bit set of the spots holding this colour's huts (39 spots fit in one int64)."""
@@ -580,11 +589,7 @@ def random_action(state):
         if state[NUM_COLOURS] == 3 and spot >= FIRST_BIKINI_SPOT:
             spot += 12  # skip over the Bikini spots, which are out of play
         return kind * TAKE_BACK_BASE + 3 * spot + k % 3
-    paint_is_shown = paint_shown(state)
-    legal = 0  # bit set of the spots where the tiki may go
-    for s in range(NUM_SPOTS):
-        if tiki_allowed(state, colour, s, paint_is_shown):
-            legal |= 1 << s
+    legal = tiki_spots(state, colour)
     if legal == 0:
         return -1
     for _ in range(draw(state, RNG, popcount(legal))):
