@@ -114,6 +114,12 @@ def batch_random_actions(states, out):
         out[g] = core.random_action(states[g])
 
 
+@njit(cache=True)
+def random_actions_serial(states, out):
+    for g in range(states.shape[0]):
+        out[g] = core.random_action(states[g])
+
+
 class BatchEnv(CoreBatchEnv):
     """``num_envs`` Make Make games stepped together; see ``pacific_common.batch``."""
 

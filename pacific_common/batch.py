@@ -127,7 +127,10 @@ class CoreBatchEnv:
         finished game)."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
-        self.kernels.batch_random_actions(self.states, out)
+        if self._parallel:
+            self.kernels.batch_random_actions(self.states, out)
+        else:
+            self.kernels.random_actions_serial(self.states, out)
         return out
 
     def play_random(self, num_steps):
