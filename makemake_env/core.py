@@ -100,7 +100,11 @@ OBS_MAX = 100
 # Bit sets over the 36 territories and 48 grounds (each fits in one int64), so that "are all these
 # territories the clan's?" is one mask test.
 def _bits(indices):
-    return sum(1 << int(i) for i in indices if i >= 0)
+    bits = 0
+    for i in indices:
+        if i >= 0:
+            bits |= 1 << int(i)
+    return bits
 
 
 GROUND_TERRITORY_BITS = np.array([_bits(ts) for ts in GROUND_TERRITORIES], dtype=np.int64)
@@ -416,12 +420,13 @@ def _start_ceremony(state, clan, g):
 
 
 @njit(cache=True)
-def _run_ceremonial_phase(state):
-    """Carry out the ceremonial phase of the clan to act as far as it goes without a choice (Moai
-    first, then ceremonies).  Returns True when it stopped: a choice is asked (PHASE_MOAI /
+def _run_ceremonial_phase(state, moai_done):
+    """Carry out the ceremonial phase of the clan to act as far as it goes without a choice: Moai
+    first, then ceremonies (``moai_done`` once the ceremonies have begun: a Moai made possible by a
+    ceremony waits for a later turn).  Returns True when it stopped: a choice is asked (PHASE_MOAI /
     PHASE_CEREMONY) or somebody won; False when the phase is complete."""
     clan = state[TO_ACT]
-    while state[MOAI_LEFT] > 0:
+    while state[MOAI_LEFT] > 0 and not moai_done:
         n = moai_count(state, clan)
         if n == 0:
             break
@@ -450,13 +455,21 @@ def _run_ceremonial_phase(state):
 
 
 @njit(cache=True)
-def _finish_turn(state):
+def has_ceremonial_work(state, clan):
+    """Whether the clan's ceremonial phase would build or celebrate anything."""
+    return ((state[MOAI_LEFT] > 0 and moai_count(state, clan) > 0)
+            or (state[MANU_SUPPLY + clan] > 0 and ceremony_count(state, clan) > 0))
+
+
+@njit(cache=True)
+def _finish_turn(state, moai_done):
     """Continue the ceremonial phase; once it is complete, the turn passes to the left.  A clan with no
     legal dominance action passes without being asked, and its ceremonial phase still takes place.
-    When every clan in a row has passed and changed nothing, nothing can ever change again: the game
-    ends in a stalemate (RULES.md)."""
+    When every clan in a row has passed with nothing to build or celebrate, nothing can ever change
+    again: the game ends in a stalemate (RULES.md)."""
     idle = 0
-    while not _run_ceremonial_phase(state):
+    while not _run_ceremonial_phase(state, moai_done):
+        moai_done = False
         state[TURN] += 1
         if state[TURN] >= state[MAX_TURNS]:
             state[STATUS] = STATUS_TRUNCATED
@@ -466,7 +479,7 @@ def _finish_turn(state):
         state[PHASE] = PHASE_DOMINANCE
         if has_dominance_action(state, state[TO_ACT]):
             return
-        if moai_count(state, state[TO_ACT]) > 0 or ceremony_count(state, state[TO_ACT]) > 0:
+        if has_ceremonial_work(state, state[TO_ACT]):
             idle = 0
         else:
             idle += 1
@@ -494,7 +507,7 @@ def step(state, action):
         _start_ceremony(state, clan, action - CEREMONY_BASE)
     if _after_action(state):
         return STEP_OK
-    _finish_turn(state)
+    _finish_turn(state, phase == PHASE_CEREMONY)
     return STEP_OK
 
 

@@ -1,0 +1,280 @@
+"""Small helpers that let the Make Make rules tests read like the rulebook.
+
+Everything goes through the public API of ``makemake_env.raw_env``: ``reset``, ``step``, ``observe``,
+``state`` and ``set_state``.  Crafted positions are written into a copy of ``env.state()`` with the
+offsets of ``makemake_env.core`` and restored with ``set_state``; the pieces are conserved: dominance
+tokens on the board + in supply = 11 per clan, Tangata Manu in ceremonies + in supply = 5, the chief is
+on the board or in supply, Moai built + Moai left = 12.
+
+Clans are numbered as in the core (0 Red, 1 Blue, 2 Green, 3 Yellow); clan ``c`` is ``player_c``.
+Territories and grounds are named as in ``makemake_env.board``: ``"Sacred-1"``, ``"Inner-3"``,
+``"Coast-7"``, ``"Ground-12"``.
+"""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # plain ``pytest`` from the repository root, without an installed package
+    sys.path.insert(0, str(ROOT))
+
+import makemake_env  # noqa: E402
+from makemake_env import core  # noqa: E402
+from makemake_env.board import (  # noqa: E402
+    GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI,
+    NUM_TERRITORIES, SACRED, TANGATA_MANU_PER_CLAN, TERRITORY_AXIAL, TERRITORY_GROUNDS, TERRITORY_INDEX,
+    TERRITORY_NAMES, TOKENS_PER_CLAN,
+)
+
+RED, BLUE, GREEN, YELLOW = range(4)
+
+
+# -- names and actions -------------------------------------------------------------------------------
+def territory(name):
+    return TERRITORY_INDEX[name]
+
+
+def ground(name):
+    return GROUND_INDEX[name]
+
+
+def place(name, k, chief=False):
+    """Dominance Phase a/b: place ``k`` tokens (and the chief) on the named territory."""
+    assert k >= 1
+    return 22 * territory(name) + 2 * (k - 1) + (1 if chief else 0)
+
+
+def withdraw(name):
+    """Dominance Phase c: withdraw from the named territory, leaving one token."""
+    return 792 + territory(name)
+
+
+def build_moai(name):
+    """Ceremonial Phase a: build the next Moai on the named territory (asked only with a choice)."""
+    return 828 + territory(name)
+
+
+def ceremony(name):
+    """Ceremonial Phase b: start a ceremony on the named ground (asked only when supply is short)."""
+    return 864 + ground(name)
+
+
+def grounds_of(*names):
+    """Names of the grounds whose three territories are all among ``names``."""
+    ts = {territory(n) for n in names}
+    return sorted((GROUND_NAMES[g] for g in range(NUM_GROUNDS) if set(GROUND_TERRITORIES[g].tolist()) <= ts),
+                  key=ground)
+
+
+def corners(name):
+    """Names of the grounds at the corners of a territory."""
+    return [GROUND_NAMES[g] for g in TERRITORY_GROUNDS[territory(name)] if g >= 0]
+
+
+def neighbours(name):
+    return [TERRITORY_NAMES[u] for u in NEIGHBOURS[territory(name)] if u >= 0]
+
+
+def hex_colour(name):
+    """A proper 3-colouring of the hex grid: neighbouring territories never share a colour, so
+    territories of one colour never enclose a ground."""
+    q, r = TERRITORY_AXIAL[territory(name)].tolist()
+    return (q - r) % 3
+
+
+# -- games and positions -----------------------------------------------------------------------------
+def new_game(num_players=4, seed=0, **options):
+    env = makemake_env.raw_env(num_players=num_players, **options)
+    env.reset(seed=seed)
+    return env
+
+
+def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None, to_act=0, turn=0,
+             check=True):
+    """Set the start of ``to_act``'s turn (dominance phase).
+
+    ``territories`` maps a territory name to a clan (one token) or to ``(clan, tokens)``; ``chiefs``
+    maps a clan to the territory of its chief (else in supply); ``manu`` maps a ground name to the clan
+    holding a ceremony there; ``moai`` lists territories with a Moai; ``amulet`` is the clan holding
+    it.  Supplies follow from the board.  With ``check`` the position must obey the rules (chief on its
+    own territory, ceremonies protected, Moai on Moai sites)."""
+    territories = territories or {}
+    chiefs = chiefs or {}
+    manu = manu or {}
+    s = env.state()
+    n = int(s[core.NUM_PLAYERS])
+    s[core.OWNER:core.OWNER + NUM_TERRITORIES] = -1
+    s[core.TOKENS:core.TOKENS + NUM_TERRITORIES] = 0
+    s[core.MOAI:core.MOAI + NUM_TERRITORIES] = 0
+    s[core.GROUND:core.GROUND + NUM_GROUNDS] = -1
+    s[core.CHIEF_AT:core.CHIEF_AT + 4] = -1
+    s[core.TOKEN_SUPPLY:core.TOKEN_SUPPLY + 4] = 0
+    s[core.MANU_SUPPLY:core.MANU_SUPPLY + 4] = 0
+    for name, value in territories.items():
+        clan, tokens = value if isinstance(value, tuple) else (value, 1)
+        assert 0 <= clan < n and tokens >= 1 and name not in moai
+        s[core.OWNER + territory(name)] = clan
+        s[core.TOKENS + territory(name)] = tokens
+    for name in moai:
+        assert not check or territory(name) in MOAI_SITES
+        s[core.MOAI + territory(name)] = 1
+    assert len(moai) <= NUM_MOAI
+    s[core.MOAI_LEFT] = NUM_MOAI - len(moai)
+    for clan, name in chiefs.items():
+        assert not check or territories.get(name) is not None
+        owner = territories[name]
+        assert (owner[0] if isinstance(owner, tuple) else owner) == clan
+        s[core.CHIEF_AT + clan] = territory(name)
+    for name, clan in manu.items():
+        s[core.GROUND + ground(name)] = clan
+    for c in range(n):
+        on_board = sum(s[core.TOKENS + t] for t in range(NUM_TERRITORIES) if s[core.OWNER + t] == c)
+        assert on_board <= TOKENS_PER_CLAN, f"clan {c} has {on_board} tokens on the board"
+        s[core.TOKEN_SUPPLY + c] = TOKENS_PER_CLAN - on_board
+        celebrating = sum(1 for clan in manu.values() if clan == c)
+        assert celebrating <= TANGATA_MANU_PER_CLAN
+        s[core.MANU_SUPPLY + c] = TANGATA_MANU_PER_CLAN - celebrating
+    s[core.AMULET] = -1 if amulet is None else amulet
+    s[core.WINNER] = -1
+    s[core.TO_ACT] = to_act
+    s[core.TURN] = turn
+    s[core.PHASE] = core.PHASE_DOMINANCE
+    s[core.STATUS] = core.STATUS_RUNNING
+    env.set_state(s)
+    if check:
+        for name, clan in manu.items():
+            assert protected(env, name, clan), f"{name} is not protected for clan {clan}"
+    return env
+
+
+# -- reading the board -------------------------------------------------------------------------------
+def owner(env, name):
+    c = int(env.state()[core.OWNER + territory(name)])
+    return None if c < 0 else c
+
+
+def tokens(env, name):
+    return int(env.state()[core.TOKENS + territory(name)])
+
+
+def is_moai(env, name):
+    return bool(env.state()[core.MOAI + territory(name)])
+
+
+def moai_left(env):
+    return int(env.state()[core.MOAI_LEFT])
+
+
+def chief_at(env, clan):
+    t = int(env.state()[core.CHIEF_AT + clan])
+    return None if t < 0 else TERRITORY_NAMES[t]
+
+
+def manu_at(env, name):
+    c = int(env.state()[core.GROUND + ground(name)])
+    return None if c < 0 else c
+
+
+def ceremonies(env, clan):
+    s = env.state()
+    return {GROUND_NAMES[g] for g in range(NUM_GROUNDS) if s[core.GROUND + g] == clan}
+
+
+def token_supply(env, clan):
+    return int(env.state()[core.TOKEN_SUPPLY + clan])
+
+
+def manu_supply(env, clan):
+    return int(env.state()[core.MANU_SUPPLY + clan])
+
+
+def amulet(env):
+    c = int(env.state()[core.AMULET])
+    return None if c < 0 else c
+
+
+def sacred_count(env, clan):
+    s = env.state()
+    return int(sum(1 for t in SACRED if s[core.OWNER + t] == clan))
+
+
+def protected(env, ground_name, clan):
+    s = env.state()
+    return all(s[core.MOAI + t] == 1 or s[core.OWNER + t] == clan
+               for t in GROUND_TERRITORIES[ground(ground_name)])
+
+
+def clan_to_act(env):
+    return int(env.state()[core.TO_ACT])
+
+
+def turn(env):
+    return int(env.state()[core.TURN])
+
+
+def running(env):
+    return int(env.state()[core.STATUS]) == core.STATUS_RUNNING
+
+
+def mask(env):
+    return env.observe(env.agent_selection)["action_mask"]
+
+
+def legal(env):
+    return set(np.flatnonzero(mask(env)).tolist())
+
+
+def legal_placements(env, name):
+    """(k, chief) pairs offered on the named territory."""
+    base = 22 * territory(name)
+    return {((a - base) // 2 + 1, bool((a - base) % 2)) for a in legal(env) if base <= a < base + 22}
+
+
+def legal_moai(env):
+    return {TERRITORY_NAMES[a - 828] for a in legal(env) if 828 <= a < 864}
+
+
+def legal_ceremonies(env):
+    return {GROUND_NAMES[a - 864] for a in legal(env) if a >= 864}
+
+
+# -- playing -----------------------------------------------------------------------------------------
+def act(env, action):
+    """Step the clan to act, checking that it is the agent asked and that the action is offered.
+    Returns the clan that acted."""
+    clan = clan_to_act(env)
+    assert running(env)
+    assert env.agent_selection == f"player_{clan}"
+    assert mask(env)[action] == 1, f"{env.describe_action(action)} is not offered to clan {clan}"
+    env.step(action)
+    return clan
+
+
+def harmless_placement(env, avoid=()):
+    """A placement of one token (no chief) on a neutral coast territory that encloses no new ground
+    for the clan to act and is not a sacred territory, away from the territories named in ``avoid``
+    and their neighbours."""
+    s = env.state()
+    clan = clan_to_act(env)
+    near = set(avoid)
+    for name in avoid:
+        near.update(neighbours(name))
+    mine = [TERRITORY_NAMES[u] for u in range(NUM_TERRITORIES)
+            if s[core.OWNER + u] == clan or s[core.MOAI + u] == 1]
+    before = grounds_of(*mine)
+    for t in range(NUM_TERRITORIES - 1, -1, -1):
+        name = TERRITORY_NAMES[t]
+        if name in near or s[core.OWNER + t] >= 0 or s[core.MOAI + t] == 1 or not name.startswith("Coast"):
+            continue
+        if grounds_of(*mine, name) != before:
+            continue
+        action = place(name, 1)
+        if mask(env)[action]:
+            return action
+    raise AssertionError("no harmless placement left")
+
+
+def play_harmless_turns(env, count, avoid=()):
+    """``count`` clans in turn make a harmless placement; returns the clans that acted."""
+    return [act(env, harmless_placement(env, avoid)) for _ in range(count)]
