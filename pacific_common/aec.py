@@ -99,6 +99,8 @@ class CoreAECEnv(AECEnv):
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left; call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)

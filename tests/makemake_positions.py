@@ -10,18 +10,11 @@ Clans are numbered as in the core (0 Red, 1 Blue, 2 Green, 3 Yellow); clan ``c``
 Territories and grounds are named as in ``makemake_env.board``: ``"Sacred-1"``, ``"Inner-3"``,
 ``"Coast-7"``, ``"Ground-12"``.
 """
-import sys
-from pathlib import Path
-
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # plain ``pytest`` from the repository root, without an installed package
-    sys.path.insert(0, str(ROOT))
-
-import makemake_env  # noqa: E402
-from makemake_env import core  # noqa: E402
-from makemake_env.board import (  # noqa: E402
+import makemake_env
+from makemake_env import core
+from makemake_env.board import (
     GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI,
     NUM_TERRITORIES, SACRED, TANGATA_MANU_PER_CLAN, TERRITORY_AXIAL, TERRITORY_GROUNDS, TERRITORY_INDEX,
     TERRITORY_NAMES, TOKENS_PER_CLAN,

@@ -15,16 +15,14 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-import pettingzoo  # noqa: E402
-from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
-from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
+import pettingzoo
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.env_logger import EnvLogger
 
-import makabana_env  # noqa: E402  (registers "makabana-v0")
-from makabana_env import core  # noqa: E402
-from makabana_env.board import BIKINI, HUTS_PER_COLOUR, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES  # noqa: E402
+import makabana_env  # registers "makabana-v0"
+from makabana_env import core
+from makabana_env.board import BIKINI, HUTS_PER_COLOUR, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES
 
 PLAYER_COUNTS = [2, 3, 4, 5]
 SHOW_BEACH, SHOW_AREA, SHOW_THEME = core.SHOWN_BEACH, core.SHOWN_AREA, core.SHOWN_THEME

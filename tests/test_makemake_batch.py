@@ -1,21 +1,14 @@
 """Make Make BatchEnv: the batched engine must play exactly like single games, reuse its arrays, reject
 illegal actions without touching any game, and reset finished games as documented."""
-import sys
-from pathlib import Path
-
 import numba
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import makemake_env  # noqa: E402
-from makemake_env import core  # noqa: E402
-from makemake_env.batch import PARALLEL_FROM, BatchEnv  # noqa: E402
-from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES  # noqa: E402
-from pacific_common.rng import following_seed  # noqa: E402
+import makemake_env
+from makemake_env import core
+from makemake_env.batch import PARALLEL_FROM, BatchEnv
+from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES
+from pacific_common.rng import following_seed
 
 
 def single_game_trajectory(num_players, seed, num_steps, max_turns):

@@ -13,16 +13,14 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-import pettingzoo  # noqa: E402
-from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
-from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
+import pettingzoo
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.env_logger import EnvLogger
 
-import makemake_env  # noqa: E402  (registers "makemake-v0")
-from makemake_env import core  # noqa: E402
-from makemake_env.board import (  # noqa: E402
+import makemake_env  # registers "makemake-v0"
+from makemake_env import core
+from makemake_env.board import (
     GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI, NUM_TERRITORIES, SACRED,
     TANGATA_MANU_PER_CLAN, TERRITORY_NAMES, TOKENS_PER_CLAN,
 )
