@@ -186,9 +186,12 @@ def tiki_spots(state, colour):
     tikis = 0
     for s in range(NUM_SPOTS):
         hut = state[HUT + s]
-        huts |= np.int64(hut >= 0) << s
-        own |= np.int64(hut == mine or hut == partner) << s
-        tikis |= np.int64(state[TIKI + s] >= 0) << s
+        if hut >= 0:
+            huts |= 1 << s
+            if hut == mine or hut == partner:
+                own |= 1 << s
+        if state[TIKI + s] >= 0:
+            tikis |= 1 << s
     free = ~huts
     if paint_shown(state):
         free |= own

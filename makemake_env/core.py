@@ -599,17 +599,18 @@ def observe_player(state, player, obs, mask):
 # ---------------------------------------------------------------------------------------------------
 # Random play, from the generator kept in the state (pacific_common.rng)
 @njit(cache=True)
-def _placements(state, clan, t):
-    """Number of legal placements on t, and the fewest tokens needed without / with the chief."""
-    if state[MOAI + t] == 1 or state[OWNER + t] == clan:
-        return 0, 0, 0
-    supply = state[TOKEN_SUPPLY + clan]
-    need = strength(state, t) + 1 if state[OWNER + t] >= 0 else 1
-    need_with_chief = max(1, need - CHIEF_STRENGTH)
-    n = max(0, supply - need + 1)
-    if state[CHIEF_AT + clan] < 0:
-        n += max(0, supply - need_with_chief + 1)
-    return n, need, need_with_chief
+def _dominance_choices(state, clan, t, supply, chief_free):
+    """The legal dominance actions on t, counted: placements without the chief (k from ``need`` up to
+    the supply), with it (k from ``need_chief``), and a withdrawal (0 or 1)."""
+    owner = state[OWNER + t]
+    open_to_clan = 1 if state[MOAI + t] == 0 and owner != clan else 0
+    defence = strength(state, t)
+    need = defence + 1
+    need_chief = max(1, need - CHIEF_STRENGTH)
+    without = max(0, supply - need + 1) * open_to_clan
+    with_chief = max(0, supply - need_chief + 1) * open_to_clan * chief_free
+    withdraw = 1 if owner == clan and defence > 1 else 0
+    return without, with_chief, withdraw, need, need_chief
 
 
 @njit(cache=True)
@@ -619,22 +620,25 @@ def random_action(state):
         return -1
     clan = state[TO_ACT]
     if state[PHASE] == PHASE_DOMINANCE:
+        supply = state[TOKEN_SUPPLY + clan]
+        chief_free = 1 if state[CHIEF_AT + clan] < 0 else 0
         count = 0
         for t in range(NUM_TERRITORIES):
-            count += _placements(state, clan, t)[0] + (1 if withdraw_legal(state, clan, t) else 0)
+            without, with_chief, withdraw, _, _ = _dominance_choices(state, clan, t, supply, chief_free)
+            count += without + with_chief + withdraw
         k = draw(state, RNG, count)
         for t in range(NUM_TERRITORIES):
-            n, need, need_with_chief = _placements(state, clan, t)
-            if k < n:
-                without = max(0, state[TOKEN_SUPPLY + clan] - need + 1)
-                if k < without:
-                    return t * PLACE_CHOICES + 2 * (need + k - 1)
-                return t * PLACE_CHOICES + 2 * (need_with_chief + k - without - 1) + 1
-            k -= n
-            if withdraw_legal(state, clan, t):
-                if k == 0:
-                    return WITHDRAW_BASE + t
-                k -= 1
+            without, with_chief, withdraw, need, need_chief = _dominance_choices(
+                state, clan, t, supply, chief_free)
+            if k < without:
+                return t * PLACE_CHOICES + 2 * (need + k - 1)
+            k -= without
+            if k < with_chief:
+                return t * PLACE_CHOICES + 2 * (need_chief + k - 1) + 1
+            k -= with_chief
+            if k < withdraw:
+                return WITHDRAW_BASE + t
+            k -= withdraw
         return -1
     base, size = (MOAI_BASE, NUM_TERRITORIES) if state[PHASE] == PHASE_MOAI else (CEREMONY_BASE, NUM_GROUNDS)
     count = 0
