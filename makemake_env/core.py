@@ -121,6 +121,21 @@ IS_MOAI_SITE[MOAI_SITES] = True
 # ---------------------------------------------------------------------------------------------------
 # Small queries
 @njit(cache=True, inline="always")
+def relative(seat, view, n):
+    """Seats clockwise from ``view`` to ``seat``.  Seat arithmetic avoids ``%``: an integer division
+    costs tens of cycles, more than the rest of a typical rules check."""
+    r = seat - view
+    return r + n if r < 0 else r
+
+
+@njit(cache=True, inline="always")
+def seat_after(seat, k, n):
+    """The seat ``k`` places clockwise (0 <= k <= n) from ``seat``."""
+    r = seat + k
+    return r - n if r >= n else r
+
+
+@njit(cache=True, inline="always")
 def strength(state, t):
     """Tokens plus 3 for a chief (rulebook, Dominance Phase b)."""
     owner = state[OWNER + t]
@@ -279,6 +294,21 @@ def is_legal(state, action):
 
 
 @njit(cache=True)
+def _dominance_choices(state, clan, t, supply, chief_free):
+    """The legal dominance actions on t, counted: placements without the chief (k from ``need`` up to
+    the supply), with it (k from ``need_chief``), and a withdrawal (0 or 1)."""
+    owner = state[OWNER + t]
+    open_to_clan = 1 if state[MOAI + t] == 0 and owner != clan else 0
+    defence = strength(state, t)
+    need = defence + 1
+    need_chief = max(1, need - CHIEF_STRENGTH)
+    without = max(0, supply - need + 1) * open_to_clan
+    with_chief = max(0, supply - need_chief + 1) * open_to_clan * chief_free
+    withdraw = 1 if owner == clan and defence > 1 else 0
+    return without, with_chief, withdraw, need, need_chief
+
+
+@njit(cache=True)
 def legal_action_mask(state, mask):
     """Write the int8 legal-action mask of the clan to act into ``mask``."""
     mask[:] = 0
@@ -287,19 +317,17 @@ def legal_action_mask(state, mask):
     clan = state[TO_ACT]
     phase = state[PHASE]
     if phase == PHASE_DOMINANCE:
-        chief_free = state[CHIEF_AT + clan] < 0
         supply = state[TOKEN_SUPPLY + clan]
+        chief_free = 1 if state[CHIEF_AT + clan] < 0 else 0
         for t in range(NUM_TERRITORIES):
-            if withdraw_legal(state, clan, t):
-                mask[WITHDRAW_BASE + t] = 1
-            if state[MOAI + t] == 1 or state[OWNER + t] == clan:
-                continue
-            need = strength(state, t) + 1 if state[OWNER + t] >= 0 else 1
-            for k in range(1, supply + 1):
-                if k >= need:
-                    mask[t * PLACE_CHOICES + 2 * (k - 1)] = 1
-                if chief_free and k + CHIEF_STRENGTH >= need:
-                    mask[t * PLACE_CHOICES + 2 * (k - 1) + 1] = 1
+            without, with_chief, withdraw, need, need_chief = _dominance_choices(
+                state, clan, t, supply, chief_free)
+            base = t * PLACE_CHOICES
+            for k in range(need, need + without):
+                mask[base + 2 * (k - 1)] = 1
+            for k in range(need_chief, need_chief + with_chief):
+                mask[base + 2 * (k - 1) + 1] = 1
+            mask[WITHDRAW_BASE + t] = withdraw
     elif phase == PHASE_MOAI:
         for i in range(MOAI_SITES.shape[0]):
             if moai_possible(state, clan, MOAI_SITES[i]):
@@ -475,7 +503,7 @@ def _finish_turn(state, moai_done):
             state[STATUS] = STATUS_TRUNCATED
             state[PHASE] = PHASE_OVER
             return
-        state[TO_ACT] = (state[TO_ACT] + 1) % state[NUM_PLAYERS]
+        state[TO_ACT] = seat_after(state[TO_ACT], 1, state[NUM_PLAYERS])
         state[PHASE] = PHASE_DOMINANCE
         if has_dominance_action(state, state[TO_ACT]):
             return
@@ -562,15 +590,15 @@ def observe(state, view, obs):
     for t in range(NUM_TERRITORIES):
         owner = state[OWNER + t]
         if owner >= 0:
-            obs[OBS_CONTROL + ((owner - view) % p) * NUM_TERRITORIES + t] = 1
+            obs[OBS_CONTROL + relative(owner, view, p) * NUM_TERRITORIES + t] = 1
         obs[OBS_TOKENS + t] = state[TOKENS + t]
         obs[OBS_MOAI + t] = state[MOAI + t]
     for g in range(NUM_GROUNDS):
         clan = state[GROUND + g]
         if clan >= 0:
-            obs[OBS_MANU + ((clan - view) % p) * NUM_GROUNDS + g] = 1
+            obs[OBS_MANU + relative(clan, view, p) * NUM_GROUNDS + g] = 1
     for k in range(p):
-        c = (view + k) % p
+        c = seat_after(view, k, p)
         if state[CHIEF_AT + c] >= 0:
             obs[OBS_CHIEF + k * NUM_TERRITORIES + state[CHIEF_AT + c]] = 1
         base = OBS_CLAN + k * CLAN_FEATURES
@@ -598,21 +626,6 @@ def observe_player(state, player, obs, mask):
 
 # ---------------------------------------------------------------------------------------------------
 # Random play, from the generator kept in the state (pacific_common.rng)
-@njit(cache=True)
-def _dominance_choices(state, clan, t, supply, chief_free):
-    """The legal dominance actions on t, counted: placements without the chief (k from ``need`` up to
-    the supply), with it (k from ``need_chief``), and a withdrawal (0 or 1)."""
-    owner = state[OWNER + t]
-    open_to_clan = 1 if state[MOAI + t] == 0 and owner != clan else 0
-    defence = strength(state, t)
-    need = defence + 1
-    need_chief = max(1, need - CHIEF_STRENGTH)
-    without = max(0, supply - need + 1) * open_to_clan
-    with_chief = max(0, supply - need_chief + 1) * open_to_clan * chief_free
-    withdraw = 1 if owner == clan and defence > 1 else 0
-    return without, with_chief, withdraw, need, need_chief
-
-
 @njit(cache=True)
 def random_action(state):
     """A uniformly random legal action from the game's own generator; -1 if the game is over."""
