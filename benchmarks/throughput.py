@@ -8,7 +8,8 @@ with the optional extra ``bench`` (``pip install -e ".[bench]"``) and are skippe
 missing.  Implementations:
 
 ==================  ==============================================================================
-aec                 the game's PettingZoo AEC env: ``agent_iter``/``last``/``step``, masked random
+aec                 the game's PettingZoo AEC env, ``env()``: ``agent_iter``/``last``/``step``, masked random
+aec-raw             the same loop on ``raw_env``, without PettingZoo's three wrappers
 core-loop           the Numba core playing random games inside one Numba call, one thread
 batch               ``BatchEnv.step`` called from Python with random legal actions, per batch size
 reference           the plain-Python reference rules, random legal actions
@@ -111,6 +112,7 @@ def game_parts(package_name, options):
 
     return {
         "aec": lambda timer: aec_loop(lambda: package.env(**options), timer),
+        "aec-raw": lambda timer: aec_loop(lambda: package.raw_env(**options), timer),
         "core-loop": core_loop,
         "batch_env": lambda n: package.BatchEnv(n, seed=0, **options),
         "reference": reference,
@@ -252,7 +254,9 @@ def run(quick=False, say=print):
     for game, (package_name, options) in GAMES.items():
         parts = game_parts(package_name, options)
         say(f"measuring {game} ...")
-        rows.append(dict(game=game, implementation="aec", batch_size=1, steps_per_second=parts["aec"](timer)))
+        for implementation in ("aec", "aec-raw"):
+            rows.append(dict(game=game, implementation=implementation, batch_size=1,
+                             steps_per_second=parts[implementation](timer)))
         rate, compile_times[f"{game} core-loop"] = parts["core-loop"](timer)
         rows.append(dict(game=game, implementation="core-loop", batch_size=1, steps_per_second=rate))
         for n in batch_sizes:
@@ -287,20 +291,25 @@ def plot(rows, path):
     except ImportError:
         print("no plot: matplotlib is not installed (it comes with the 'bench' extra)")
         return
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(10, 5.5))
     series = {}
     for r in rows:
         series.setdefault((r["game"], r["implementation"]), []).append((r["batch_size"], r["steps_per_second"]))
-    for (game, impl), points in sorted(series.items()):
+    # one colour per series and a marker per implementation, so that no two series look alike
+    markers = {"aec": "s", "aec-raw": "D", "core-loop": "*", "batch": "o", "reference": "v",
+               "pettingzoo-aec": "s", "openspiel-python": "^", "openspiel-cpp": "*", "pgx-cpu": "o"}
+    colours = plt.cm.tab20(np.linspace(0, 1, max(len(series), 2)))
+    for colour, ((game, impl), points) in zip(colours, sorted(series.items())):
         points.sort()
         xs, ys = zip(*points)
-        ax.plot(xs, ys, marker="o", linestyle="-" if len(xs) > 1 else "none", label=f"{game} {impl}")
+        ax.plot(xs, ys, marker=markers.get(impl, "o"), color=colour, markersize=7,
+                linestyle="-" if len(xs) > 1 else "none", label=f"{game} {impl}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("batch size (games stepped per call)")
     ax.set_ylabel("steps per second")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"plot written to {path}")
