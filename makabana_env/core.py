@@ -160,7 +160,7 @@ def seat_after(seat, k, n):
 
 @njit(cache=True, inline="always")
 def spot_in_play(state, spot):
-    return not (state[NUM_COLOURS] == 3 and SPOT_BEACH[spot] == BIKINI)
+    return (IN_PLAY_BITS[state[NUM_COLOURS]] >> spot) & 1 == 1
 
 
 @njit(cache=True, inline="always")

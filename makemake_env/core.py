@@ -147,7 +147,9 @@ def strength(state, t):
 @njit(cache=True, inline="always")
 def counts_for(state, t, clan):
     """A Moai counts as a territory of every clan (Protection of the Moai)."""
-    return state[MOAI + t] == 1 or state[OWNER + t] == clan
+    if state[MOAI + t] == 1:
+        return True
+    return state[OWNER + t] == clan
 
 
 @njit(cache=True)
@@ -211,7 +213,9 @@ def placement_legal(state, clan, t, k, chief):
 @njit(cache=True)
 def withdraw_legal(state, clan, t):
     """Dominance Phase c: only from one's own territory holding more than a single token."""
-    return state[OWNER + t] == clan and strength(state, t) > 1
+    if state[OWNER + t] != clan:
+        return False
+    return strength(state, t) > 1
 
 
 @njit(cache=True)
@@ -248,7 +252,9 @@ def moai_count(state, clan):
 @njit(cache=True)
 def ceremony_possible(state, clan, g):
     """Ceremonial Phase b: a free ground whose three territories are the clan's (or Moai)."""
-    return state[GROUND + g] < 0 and protected(state, g, clan)
+    if state[GROUND + g] >= 0:
+        return False
+    return protected(state, g, clan)
 
 
 @njit(cache=True)
@@ -287,9 +293,13 @@ def is_legal(state, action):
             return withdraw_legal(state, clan, action - WITHDRAW_BASE)
         return False
     if phase == PHASE_MOAI:
-        return MOAI_BASE <= action < CEREMONY_BASE and moai_possible(state, clan, action - MOAI_BASE)
+        if action < MOAI_BASE or action >= CEREMONY_BASE:
+            return False
+        return moai_possible(state, clan, action - MOAI_BASE)
     if phase == PHASE_CEREMONY:
-        return action >= CEREMONY_BASE and ceremony_possible(state, clan, action - CEREMONY_BASE)
+        if action < CEREMONY_BASE:
+            return False
+        return ceremony_possible(state, clan, action - CEREMONY_BASE)
     return False
 
 
@@ -485,8 +495,11 @@ def _run_ceremonial_phase(state, moai_done):
 @njit(cache=True)
 def has_ceremonial_work(state, clan):
     """Whether the clan's ceremonial phase would build or celebrate anything."""
-    return ((state[MOAI_LEFT] > 0 and moai_count(state, clan) > 0)
-            or (state[MANU_SUPPLY + clan] > 0 and ceremony_count(state, clan) > 0))
+    if state[MOAI_LEFT] > 0 and moai_count(state, clan) > 0:
+        return True
+    if state[MANU_SUPPLY + clan] > 0 and ceremony_count(state, clan) > 0:
+        return True
+    return False
 
 
 @njit(cache=True)
