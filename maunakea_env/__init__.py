@@ -1,0 +1,1 @@
+"""Mauna Kea (work in progress): component data."""
