@@ -1,0 +1,672 @@
+"""The Numba rules core of Mauna Kea (the basic game), as ``maunakea_env/RULES.md`` describes it.
+
+A game is one row of an ``int64`` array of length ``STATE_SIZE``; a batch of games is a 2-D array with
+one row per game, as in the other games' cores.  Chance (dealing, the bag, lava) comes from the
+generator kept in the row, drawn in the order RULES.md fixes.
+
+Action encoding (``Discrete(NUM_ACTIONS)``, see RULES.md): place an explorer on square ``a``; lay hand
+tile ``h`` on field ``f`` turned ``r`` (``324 + 4 (81 h + f) + r``); spend hand tile ``h``; move
+explorer ``e`` north/east/south/west; pick up or drop an artifact of colour ``c``; board the boat at
+landing ``l``; end the turn.
+"""
+import numpy as np
+from numba import njit
+
+from pacific_common.rng import draw, following_seed, seed_rng
+
+from .board import (
+    ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
+    FIELD_SQUARES, FIRST_LAVA_TILE, HAND_POINTS, INITIAL_TERRAIN, IS_START_SQUARE, IS_TILE_FIELD,
+    LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION, LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS,
+    LAVA_TILE_FLOW, LAVA_TILE_SHAPE, FORK, MAX_CARRIED, MOVE_COST, NUM_BOATS, NUM_FIELDS,
+    NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES, SQUARE_FIELD,
+    SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES, START_TILE_SQUARES,
+    TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
+)
+
+MAX_PLAYERS = 4
+MAX_EXPLORERS = 5
+HAND_SLOTS = 5            # a hand drawn up to 5 points holds at most 5 tiles (every tile is worth >= 1)
+NUM_COLOURS = 3           # artifact colours: white, gray, black (board codes 1, 2, 3)
+NUM_TILES = NUM_ISLAND_TILES + NUM_START_TILES   # 118: island tiles 0..93, start tile s is 94 + s
+
+# ---------------------------------------------------------------------------------------------------
+# Action encoding
+PLACE_BASE = 0
+LAY_BASE = NUM_SQUARES
+SPEND_BASE = LAY_BASE + HAND_SLOTS * NUM_FIELDS * 4
+MOVE_BASE = SPEND_BASE + HAND_SLOTS
+PICK_BASE = MOVE_BASE + MAX_EXPLORERS * 4
+DROP_BASE = PICK_BASE + MAX_EXPLORERS * NUM_COLOURS
+BOARD_BASE = DROP_BASE + MAX_EXPLORERS * NUM_COLOURS
+END_TURN = BOARD_BASE + MAX_EXPLORERS * NUM_LANDINGS
+NUM_ACTIONS = END_TURN + 1
+
+PHASE_PLACEMENT = 0
+PHASE_TURN = 1
+PHASE_OVER = 2
+
+STATUS_RUNNING = 0
+STATUS_TERMINATED = 1
+STATUS_TRUNCATED = 2
+
+STEP_OK = 0
+STEP_ILLEGAL = 1
+STEP_GAME_OVER = 2
+
+REWARD_WIN_LOSS = 0
+REWARD_SCORE = 1
+REWARD_MARGIN = 2
+
+VARIANT_BASIC = 0
+
+# where a tile is
+IN_BAG, IN_HAND, ON_BOARD, REMOVED, SET_ASIDE = range(5)
+# what an explorer is doing
+UNPLACED, ON_ISLAND, IN_BOAT, LOST = range(4)
+
+# ---------------------------------------------------------------------------------------------------
+# State layout
+NUM_PLAYERS = 0
+VARIANT = 1
+MAX_TURNS = 2            # player turns after which the game is truncated
+PHASE = 3
+TO_ACT = 4
+TURN = 5                 # player turns completed
+STATUS = 6
+RNG = 7
+SEED = 8
+POOL = 9                 # movement points of the current turn
+END_TRIGGERED = 10
+FINAL_TURNS_LEFT = 11    # after the trigger turn: turns the other players still have
+PLACED = 12              # explorers placed so far
+EXPLORERS_EACH = 13
+TERRAIN = 14                                            # [square] board terrain code
+ARTIFACTS = TERRAIN + NUM_SQUARES                       # [square][colour] artifacts lying there
+OCCUPANT = ARTIFACTS + NUM_SQUARES * NUM_COLOURS        # [square] player * 8 + explorer, -1
+FIELD_TILE = OCCUPANT + NUM_SQUARES                     # [field] tile lying there (0..117), -1
+FIELD_ROTATION = FIELD_TILE + NUM_FIELDS                # [field] its quarter turns
+TILE_WHERE = FIELD_ROTATION + NUM_FIELDS                # [tile] IN_BAG / IN_HAND / ...
+HAND = TILE_WHERE + NUM_TILES                           # [player][slot] island tile, -1
+HAND_SIZE = HAND + MAX_PLAYERS * HAND_SLOTS             # [player]
+EXPLORER_SQUARE = HAND_SIZE + MAX_PLAYERS               # [player][explorer] square, -1
+EXPLORER_STATUS = EXPLORER_SQUARE + MAX_PLAYERS * MAX_EXPLORERS
+CARRIED = EXPLORER_STATUS + MAX_PLAYERS * MAX_EXPLORERS  # [player][explorer][colour]
+LANDING_BOAT = CARRIED + MAX_PLAYERS * MAX_EXPLORERS * NUM_COLOURS   # [landing] boat there, -1
+BOAT_OWNER = LANDING_BOAT + NUM_LANDINGS                # [boat] player who took it, -1
+BOAT_LOAD = BOAT_OWNER + NUM_BOATS                      # [boat][colour] artifacts aboard
+BRANCH_FIELD = BOAT_LOAD + NUM_BOATS * NUM_COLOURS      # [flow][branch] field of the branch's end
+BRANCH_DIRECTION = BRANCH_FIELD + NUM_LAVA_FLOWS * 2    # [flow][branch] direction of flow there
+BRANCH_LENGTH = BRANCH_DIRECTION + NUM_LAVA_FLOWS * 2   # [flow][branch] tiles since the fork
+BRANCH_OPEN = BRANCH_LENGTH + NUM_LAVA_FLOWS * 2        # [flow][branch] 1 while it can grow
+REMOVED_ARTIFACTS = BRANCH_OPEN + NUM_LAVA_FLOWS * 2    # [colour] lost to lava
+STATE_SIZE = REMOVED_ARTIFACTS + NUM_COLOURS
+
+
+# ---------------------------------------------------------------------------------------------------
+# Small queries
+@njit(cache=True, inline="always")
+def explorer_index(player, e):
+    return player * MAX_EXPLORERS + e
+
+
+@njit(cache=True, inline="always")
+def seat_after(seat, k, n):
+    r = seat + k
+    return r - n if r >= n else r
+
+
+@njit(cache=True)
+def hand_points(state, player):
+    total = 0
+    for h in range(state[HAND_SIZE + player]):
+        total += TERRAIN_TILE_POINTS[state[HAND + player * HAND_SLOTS + h]]
+    return total
+
+
+@njit(cache=True)
+def explorers_on_island(state, player):
+    n = 0
+    for e in range(state[EXPLORERS_EACH]):
+        if state[EXPLORER_STATUS + explorer_index(player, e)] == ON_ISLAND:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def carried_total(state, player, e):
+    base = CARRIED + explorer_index(player, e) * NUM_COLOURS
+    return state[base] + state[base + 1] + state[base + 2]
+
+
+@njit(cache=True)
+def field_is_lava(state, f):
+    """Lava already lies there (a lava tile, a printed exit field or the volcano): a new lava tile
+    tunnels under it."""
+    t = FIELD_SQUARES[f, 0]
+    return state[TERRAIN + t] == LAVA or state[TERRAIN + t] == VOLCANO
+
+
+# ---------------------------------------------------------------------------------------------------
+# Legality
+@njit(cache=True)
+def is_legal(state, action):
+    if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS:
+        return False
+    player = state[TO_ACT]
+    if state[PHASE] == PHASE_PLACEMENT:
+        if action >= LAY_BASE:
+            return False
+        return IS_START_SQUARE[action] and state[OCCUPANT + action] < 0
+    if action < LAY_BASE:
+        return False
+    if action < SPEND_BASE:
+        a = action - LAY_BASE
+        r = a % 4
+        f = (a // 4) % NUM_FIELDS
+        h = a // (4 * NUM_FIELDS)
+        return h < state[HAND_SIZE + player] and IS_TILE_FIELD[f] and state[FIELD_TILE + f] < 0
+    if action < MOVE_BASE:
+        return action - SPEND_BASE < state[HAND_SIZE + player]
+    if action == END_TURN:
+        return state[HAND_SIZE + player] == 0
+    if action < PICK_BASE:
+        e = (action - MOVE_BASE) // 4
+        return move_cost(state, player, e, (action - MOVE_BASE) % 4) > 0
+    if action < BOARD_BASE:
+        drop = action >= DROP_BASE
+        a = action - (DROP_BASE if drop else PICK_BASE)
+        e = a // NUM_COLOURS
+        c = a % NUM_COLOURS
+        if e >= state[EXPLORERS_EACH]:
+            return False
+        x = explorer_index(player, e)
+        if state[EXPLORER_STATUS + x] != ON_ISLAND:
+            return False
+        if drop:
+            return state[CARRIED + x * NUM_COLOURS + c] > 0
+        square = state[EXPLORER_SQUARE + x]
+        return state[ARTIFACTS + square * NUM_COLOURS + c] > 0 and carried_total(state, player, e) < MAX_CARRIED
+    e = (action - BOARD_BASE) // NUM_LANDINGS
+    landing = (action - BOARD_BASE) % NUM_LANDINGS
+    if e >= state[EXPLORERS_EACH] or state[POOL] < BOARDING_COST:
+        return False
+    x = explorer_index(player, e)
+    if state[EXPLORER_STATUS + x] != ON_ISLAND or state[LANDING_BOAT + landing] < 0:
+        return False
+    return SQUARE_LANDING[state[EXPLORER_SQUARE + x]] == landing
+
+
+@njit(cache=True)
+def move_cost(state, player, e, direction):
+    """Points a step costs (jungle 1, water 2), or 0 if the step is not allowed [Moving explorers]."""
+    if e >= state[EXPLORERS_EACH]:
+        return 0
+    x = explorer_index(player, e)
+    if state[EXPLORER_STATUS + x] != ON_ISLAND:
+        return 0
+    target = SQUARE_NEIGHBOURS[state[EXPLORER_SQUARE + x], direction]
+    if target < 0 or state[OCCUPANT + target] >= 0:
+        return 0
+    cost = MOVE_COST[state[TERRAIN + target]]
+    if cost <= 0 or cost > state[POOL]:
+        return 0
+    return cost
+
+
+@njit(cache=True)
+def legal_action_mask(state, mask):
+    mask[:] = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(state, a):
+            mask[a] = 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Set-up
+@njit(cache=True)
+def _lay(state, tile, f, rotation, squares, artifacts):
+    """Put a tile's (rotated) squares, and any artifacts it is marked with, on field f."""
+    state[FIELD_TILE + f] = tile
+    state[FIELD_ROTATION + f] = rotation
+    state[TILE_WHERE + tile] = ON_BOARD
+    for i in range(4):
+        square = FIELD_SQUARES[f, i]
+        source = TILE_ROTATION_SOURCE[rotation, i]
+        state[TERRAIN + square] = squares[source]
+        if artifacts is not None:
+            colour = artifacts[source]
+            if colour > 0:
+                state[ARTIFACTS + square * NUM_COLOURS + colour - 1] += 1
+
+
+@njit(cache=True)
+def init(state, num_players, variant, max_turns, seed):
+    state[:] = 0
+    state[NUM_PLAYERS] = num_players
+    state[VARIANT] = variant
+    state[MAX_TURNS] = max_turns
+    state[PHASE] = PHASE_PLACEMENT
+    state[TO_ACT] = 0
+    state[SEED] = seed
+    state[RNG] = seed_rng(seed)
+    state[EXPLORERS_EACH] = 5 if num_players == 2 else (4 if num_players == 3 else 3)
+    for s in range(NUM_SQUARES):
+        state[TERRAIN + s] = INITIAL_TERRAIN[s]
+        state[OCCUPANT + s] = -1
+    for f in range(NUM_FIELDS):
+        state[FIELD_TILE + f] = -1
+    for x in range(MAX_PLAYERS * MAX_EXPLORERS):
+        state[EXPLORER_SQUARE + x] = -1
+    for p in range(MAX_PLAYERS):
+        for h in range(HAND_SLOTS):
+            state[HAND + p * HAND_SLOTS + h] = -1
+    for b in range(NUM_BOATS):
+        state[BOAT_OWNER + b] = -1
+    for flow in range(NUM_LAVA_FLOWS):
+        state[BRANCH_FIELD + 2 * flow] = LAVA_FLOW_EXIT_FIELD[flow]
+        state[BRANCH_DIRECTION + 2 * flow] = LAVA_FLOW_DIRECTION[flow]
+        state[BRANCH_OPEN + 2 * flow] = 1
+        state[BRANCH_FIELD + 2 * flow + 1] = -1
+    for t in range(NUM_ISLAND_TILES):
+        state[TILE_WHERE + t] = IN_BAG
+    # deal the start tiles, then the boats, in the order RULES.md fixes
+    for i in range(START_TILE_SPACES.shape[0]):
+        k = draw(state, RNG, NUM_START_TILES - i)
+        for s in range(NUM_START_TILES):
+            tile = NUM_ISLAND_TILES + s
+            if state[TILE_WHERE + tile] == ON_BOARD:
+                continue
+            if k == 0:
+                _lay(state, tile, START_TILE_SPACES[i], draw(state, RNG, 4), START_TILE_SQUARES[s],
+                     START_TILE_ARTIFACTS[s])
+                break
+            k -= 1
+    placed = 0
+    for landing in range(NUM_LANDINGS):
+        k = draw(state, RNG, NUM_BOATS - landing)
+        for b in range(NUM_BOATS):
+            if (placed >> b) & 1:
+                continue
+            if k == 0:
+                state[LANDING_BOAT + landing] = b
+                placed |= 1 << b
+                break
+            k -= 1
+    state[STATUS] = STATUS_RUNNING
+
+
+@njit(cache=True)
+def _draw_from_bag(state):
+    """The next island tile out of the bag, or -1 when it is empty."""
+    in_bag = 0
+    for t in range(NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == IN_BAG:
+            in_bag += 1
+    if in_bag == 0:
+        return -1
+    k = draw(state, RNG, in_bag)
+    for t in range(NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == IN_BAG:
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _take_into_hand(state, player, tile):
+    state[HAND + player * HAND_SLOTS + state[HAND_SIZE + player]] = tile
+    state[HAND_SIZE + player] += 1
+    state[TILE_WHERE + tile] = IN_HAND
+
+
+@njit(cache=True)
+def _initial_draw(state):
+    """Counter-clockwise from the starting player, one tile per player per round until everybody has
+    5 points; lava is set aside (the same player draws again) and returned at the end."""
+    n = state[NUM_PLAYERS]
+    while True:
+        drew = False
+        for i in range(n):
+            player = seat_after(0, n - i, n) if i > 0 else 0
+            if hand_points(state, player) >= HAND_POINTS:
+                continue
+            while True:
+                tile = _draw_from_bag(state)
+                if tile < 0:
+                    break
+                drew = True
+                if tile >= FIRST_LAVA_TILE:
+                    state[TILE_WHERE + tile] = SET_ASIDE
+                    continue
+                _take_into_hand(state, player, tile)
+                break
+        if not drew:
+            break
+    for t in range(FIRST_LAVA_TILE, NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == SET_ASIDE:
+            state[TILE_WHERE + t] = IN_BAG
+
+
+# ---------------------------------------------------------------------------------------------------
+# Volcanic eruption
+@njit(cache=True)
+def _lose_explorer(state, player, e):
+    x = explorer_index(player, e)
+    for c in range(NUM_COLOURS):
+        state[REMOVED_ARTIFACTS + c] += state[CARRIED + x * NUM_COLOURS + c]
+        state[CARRIED + x * NUM_COLOURS + c] = 0
+    state[OCCUPANT + state[EXPLORER_SQUARE + x]] = -1
+    state[EXPLORER_SQUARE + x] = -1
+    state[EXPLORER_STATUS + x] = LOST
+
+
+@njit(cache=True)
+def _place_lava(state, tile):
+    """Extend the tile's flow as RULES.md says: the shorter open branch (• on ties), tunnelling under
+    lava, discarded off the board; the lava covers terrain, explorers and artifacts."""
+    lava = tile - FIRST_LAVA_TILE
+    flow = LAVA_TILE_FLOW[lava]
+    branch = -1
+    for b in range(2):
+        k = 2 * flow + b
+        if state[BRANCH_OPEN + k] == 1:
+            if branch < 0 or state[BRANCH_LENGTH + k] < state[BRANCH_LENGTH + 2 * flow + branch]:
+                branch = b
+    state[TILE_WHERE + tile] = REMOVED
+    if branch < 0:
+        return
+    k = 2 * flow + branch
+    direction = state[BRANCH_DIRECTION + k]
+    target = FIELD_NEIGHBOURS[state[BRANCH_FIELD + k], direction]
+    while target >= 0 and field_is_lava(state, target):
+        target = FIELD_NEIGHBOURS[target, direction]
+    if target < 0:
+        state[BRANCH_OPEN + k] = 0
+        return
+    covered = state[FIELD_TILE + target]
+    if covered >= 0:
+        state[TILE_WHERE + covered] = REMOVED
+    state[FIELD_TILE + target] = tile
+    state[FIELD_ROTATION + target] = direction
+    state[TILE_WHERE + tile] = ON_BOARD
+    for i in range(4):
+        square = FIELD_SQUARES[target, i]
+        state[TERRAIN + square] = LAVA
+        for c in range(NUM_COLOURS):
+            state[REMOVED_ARTIFACTS + c] += state[ARTIFACTS + square * NUM_COLOURS + c]
+            state[ARTIFACTS + square * NUM_COLOURS + c] = 0
+        occupant = state[OCCUPANT + square]
+        if occupant >= 0:
+            _lose_explorer(state, occupant // 8, occupant % 8)
+    shape = LAVA_TILE_SHAPE[lava]
+    state[BRANCH_FIELD + k] = target
+    state[BRANCH_LENGTH + k] += 1
+    if shape == FORK:
+        for b in range(2):
+            state[BRANCH_FIELD + 2 * flow + b] = target
+            state[BRANCH_DIRECTION + 2 * flow + b] = (direction + LAVA_SHAPE_EXIT_TURNS[FORK, b]) % 4
+            state[BRANCH_LENGTH + 2 * flow + b] = 0
+            state[BRANCH_OPEN + 2 * flow + b] = 1
+    else:
+        state[BRANCH_DIRECTION + k] = (direction + LAVA_SHAPE_EXIT_TURNS[shape, 0]) % 4
+    _check_end_trigger(state)
+
+
+@njit(cache=True)
+def _check_end_trigger(state):
+    """End of the Game: a player with no explorer left on the island triggers the end."""
+    if state[END_TRIGGERED] == 1 or state[PHASE] != PHASE_TURN:
+        return
+    for p in range(state[NUM_PLAYERS]):
+        if explorers_on_island(state, p) == 0:
+            state[END_TRIGGERED] = 1
+            state[FINAL_TURNS_LEFT] = state[NUM_PLAYERS]   # this turn and one more for each other
+            return
+
+
+# ---------------------------------------------------------------------------------------------------
+# Game flow
+@njit(cache=True)
+def _remove_from_hand(state, player, h):
+    base = HAND + player * HAND_SLOTS
+    tile = state[base + h]
+    for i in range(h, state[HAND_SIZE + player] - 1):
+        state[base + i] = state[base + i + 1]
+    state[HAND_SIZE + player] -= 1
+    state[base + state[HAND_SIZE + player]] = -1
+    return tile
+
+
+@njit(cache=True)
+def _board(state, player, e, landing):
+    """Reaching the boats: the boat takes the explorer and as many artifacts as it has places, the
+    most valuable first; the rest stay on the square.  The boat is the player's."""
+    x = explorer_index(player, e)
+    boat = state[LANDING_BOAT + landing]
+    square = state[EXPLORER_SQUARE + x]
+    places = BOAT_CAPACITY[boat]
+    for c in range(NUM_COLOURS - 1, -1, -1):
+        carried = state[CARRIED + x * NUM_COLOURS + c]
+        loaded = min(carried, places)
+        places -= loaded
+        state[BOAT_LOAD + boat * NUM_COLOURS + c] = loaded
+        state[ARTIFACTS + square * NUM_COLOURS + c] += carried - loaded
+        state[CARRIED + x * NUM_COLOURS + c] = 0
+    state[LANDING_BOAT + landing] = -1
+    state[BOAT_OWNER + boat] = player
+    state[OCCUPANT + square] = -1
+    state[EXPLORER_SQUARE + x] = -1
+    state[EXPLORER_STATUS + x] = IN_BOAT
+    state[POOL] -= BOARDING_COST
+    _check_end_trigger(state)
+
+
+@njit(cache=True)
+def _draw_up(state, player):
+    """Drawing other tiles: up to 5 points; every lava tile drawn is placed at once.  Drawing stops if
+    the bag is empty or the lava triggers the end."""
+    while hand_points(state, player) < HAND_POINTS:
+        tile = _draw_from_bag(state)
+        if tile < 0:
+            return
+        if tile >= FIRST_LAVA_TILE:
+            _place_lava(state, tile)
+            if state[END_TRIGGERED] == 1:
+                return
+        else:
+            _take_into_hand(state, player, tile)
+
+
+@njit(cache=True)
+def _end_turn(state):
+    """Ending your turn: draw (not once the end is triggered), then the next player clockwise.  After
+    the trigger, the trigger turn and one more turn of every other player are played, then scoring."""
+    player = state[TO_ACT]
+    state[POOL] = 0
+    if state[END_TRIGGERED] == 0:
+        _draw_up(state, player)
+    state[TURN] += 1
+    if state[END_TRIGGERED] == 1:
+        state[FINAL_TURNS_LEFT] -= 1
+        if state[FINAL_TURNS_LEFT] == 0:
+            _finish(state, STATUS_TERMINATED)
+            return
+    if state[TURN] >= state[MAX_TURNS]:
+        _finish(state, STATUS_TRUNCATED)
+        return
+    state[TO_ACT] = seat_after(player, 1, state[NUM_PLAYERS])
+
+
+@njit(cache=True)
+def _finish(state, status):
+    state[STATUS] = status
+    state[PHASE] = PHASE_OVER
+    state[TO_ACT] = -1
+
+
+@njit(cache=True)
+def step(state, action):
+    """Apply the decision of the player to act.  Returns STEP_OK, or STEP_ILLEGAL / STEP_GAME_OVER with
+    the state left untouched."""
+    if state[STATUS] != STATUS_RUNNING:
+        return STEP_GAME_OVER
+    if not is_legal(state, action):
+        return STEP_ILLEGAL
+    player = state[TO_ACT]
+    n = state[NUM_PLAYERS]
+    if state[PHASE] == PHASE_PLACEMENT:
+        e = state[PLACED] // n
+        x = explorer_index(player, e)
+        state[EXPLORER_SQUARE + x] = action
+        state[EXPLORER_STATUS + x] = ON_ISLAND
+        state[OCCUPANT + action] = player * 8 + e
+        state[PLACED] += 1
+        if state[PLACED] < n * state[EXPLORERS_EACH]:
+            state[TO_ACT] = seat_after(player, n - 1, n)   # counter-clockwise
+        else:
+            _initial_draw(state)
+            state[PHASE] = PHASE_TURN
+            state[TO_ACT] = player                         # the last to place begins
+        return STEP_OK
+    if action < SPEND_BASE:
+        a = action - LAY_BASE
+        tile = _remove_from_hand(state, player, a // (4 * NUM_FIELDS))
+        _lay(state, tile, (a // 4) % NUM_FIELDS, a % 4, TERRAIN_TILE_SQUARES[tile], None)
+    elif action < MOVE_BASE:
+        tile = _remove_from_hand(state, player, action - SPEND_BASE)
+        state[POOL] += TERRAIN_TILE_POINTS[tile]
+        state[TILE_WHERE + tile] = IN_BAG
+    elif action == END_TURN:
+        _end_turn(state)
+    elif action < PICK_BASE:
+        e = (action - MOVE_BASE) // 4
+        direction = (action - MOVE_BASE) % 4
+        x = explorer_index(player, e)
+        state[POOL] -= move_cost(state, player, e, direction)
+        square = state[EXPLORER_SQUARE + x]
+        target = SQUARE_NEIGHBOURS[square, direction]
+        state[OCCUPANT + square] = -1
+        state[OCCUPANT + target] = player * 8 + e
+        state[EXPLORER_SQUARE + x] = target
+    elif action < BOARD_BASE:
+        drop = action >= DROP_BASE
+        a = action - (DROP_BASE if drop else PICK_BASE)
+        x = explorer_index(player, a // NUM_COLOURS)
+        c = a % NUM_COLOURS
+        square = state[EXPLORER_SQUARE + x]
+        moved = -1 if drop else 1
+        state[CARRIED + x * NUM_COLOURS + c] += moved
+        state[ARTIFACTS + square * NUM_COLOURS + c] -= moved
+    else:
+        _board(state, player, (action - BOARD_BASE) // NUM_LANDINGS, (action - BOARD_BASE) % NUM_LANDINGS)
+    return STEP_OK
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scoring
+@njit(cache=True)
+def score(state, player):
+    """Scoring: per boat taken, 3 for the explorer, 1 / 2 / 3 per white / gray / black artifact and
+    -1 per unoccupied place."""
+    points = 0
+    for b in range(NUM_BOATS):
+        if state[BOAT_OWNER + b] == player:
+            loaded = 0
+            points += EXPLORER_POINTS
+            for c in range(NUM_COLOURS):
+                points += ARTIFACT_POINTS[c + 1] * state[BOAT_LOAD + b * NUM_COLOURS + c]
+                loaded += state[BOAT_LOAD + b * NUM_COLOURS + c]
+            points += EMPTY_PLACE_POINTS * (BOAT_CAPACITY[b] - loaded)
+    return points
+
+
+@njit(cache=True)
+def standing(state, player):
+    """Score, then the tie-breaks (explorers on the island, then the artifacts they carry), as one
+    number to compare."""
+    carried = 0
+    for e in range(state[EXPLORERS_EACH]):
+        if state[EXPLORER_STATUS + explorer_index(player, e)] == ON_ISLAND:
+            carried += carried_total(state, player, e)
+    return (score(state, player) * 64 + explorers_on_island(state, player)) * 64 + carried
+
+
+@njit(cache=True)
+def player_scores(state, out):
+    for p in range(state[NUM_PLAYERS]):
+        out[p] = score(state, p)
+
+
+@njit(cache=True)
+def rewards(state, mode, out):
+    """End-of-game reward per player; all zero while the game runs or after truncation."""
+    out[:] = 0.0
+    if state[STATUS] != STATUS_TERMINATED:
+        return
+    n = state[NUM_PLAYERS]
+    if mode == REWARD_WIN_LOSS:
+        best = -(1 << 40)
+        winners = 0
+        for p in range(n):
+            v = standing(state, p)
+            if v > best:
+                best, winners = v, 1
+            elif v == best:
+                winners += 1
+        for p in range(n):
+            out[p] = (1.0 if winners == 1 else 0.0) if standing(state, p) == best else -1.0
+        return
+    player_scores(state, out)
+    if mode == REWARD_MARGIN:
+        best = -1e18
+        second = -1e18
+        for p in range(n):
+            if out[p] > best:
+                second, best = best, out[p]
+            elif out[p] > second:
+                second = out[p]
+        for p in range(n):
+            out[p] -= second if out[p] == best else best
+
+
+@njit(cache=True)
+def player_to_act(state):
+    return state[TO_ACT] if state[STATUS] == STATUS_RUNNING else -1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Random play
+@njit(cache=True)
+def random_action(state):
+    """A uniformly random legal action from the game's own generator; -1 if the game is over."""
+    if state[STATUS] != STATUS_RUNNING:
+        return -1
+    count = 0
+    for a in range(NUM_ACTIONS):
+        if is_legal(state, a):
+            count += 1
+    k = draw(state, RNG, count)
+    for a in range(NUM_ACTIONS):
+        if is_legal(state, a):
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def next_seed(state):
+    return following_seed(state[SEED])
+
+
+@njit(cache=True)
+def play_random_games(state, num_steps):
+    finished = 0
+    for _ in range(num_steps):
+        step(state, random_action(state))
+        if state[STATUS] != STATUS_RUNNING:
+            finished += 1
+            init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))
+    return finished
