@@ -102,6 +102,31 @@ BRANCH_OPEN = BRANCH_LENGTH + NUM_LAVA_FLOWS * 2        # [flow][branch] 1 while
 REMOVED_ARTIFACTS = BRANCH_OPEN + NUM_LAVA_FLOWS * 2    # [colour] lost to lava
 STATE_SIZE = REMOVED_ARTIFACTS + NUM_COLOURS
 
+# ---------------------------------------------------------------------------------------------------
+# Observation layout (int8) from one player's point of view: relative player k is k seats clockwise.
+# Everything in Mauna Kea is public (hands lie face up, the bag can be counted) except the order of
+# the tiles in the bag.
+NUM_TERRAINS = 6
+OBS_TERRAIN = 0                                             # [terrain][square] one-hot board terrain
+OBS_EXPLORERS = OBS_TERRAIN + NUM_TERRAINS * NUM_SQUARES    # [k][square] explorer of relative player k
+OBS_ARTIFACTS = OBS_EXPLORERS + MAX_PLAYERS * NUM_SQUARES   # [colour][square] artifacts lying there
+OBS_BOAT_ENTRY = OBS_ARTIFACTS + NUM_COLOURS * NUM_SQUARES  # [square] entry square of a boat still there
+OBS_OWN_EXPLORERS = OBS_BOAT_ENTRY + NUM_SQUARES            # [e][EXPLORER_FEATURES] the viewer's explorers
+EXPLORER_FEATURES = 8   # on island, in boat, lost, x, y, white, gray, black carried
+OBS_HANDS = OBS_OWN_EXPLORERS + MAX_EXPLORERS * EXPLORER_FEATURES   # [k][slot][HAND_FEATURES]
+HAND_FEATURES = 13      # present, points, 4 squares × one-hot jungle / water / mountain
+OBS_PLAYERS = OBS_HANDS + MAX_PLAYERS * HAND_SLOTS * HAND_FEATURES  # [k][PLAYER_FEATURES]
+PLAYER_FEATURES = 5     # present, to act, explorers on island, boats taken, score (clipped)
+OBS_LANDINGS = OBS_PLAYERS + MAX_PLAYERS * PLAYER_FEATURES  # [landing] places of the boat there, 0
+OBS_BAG = OBS_LANDINGS + NUM_LANDINGS                       # terrain tiles worth 1/2/3, lava per flow
+OBS_LAVA = OBS_BAG + 3 + NUM_LAVA_FLOWS                     # [flow][branch] open, length, direction 4
+OBS_PHASE = OBS_LAVA + NUM_LAVA_FLOWS * 2 * 6               # one-hot: placement, turn, over
+OBS_POOL = OBS_PHASE + 3
+OBS_END_TRIGGERED = OBS_POOL + 1
+OBS_TURN = OBS_END_TRIGGERED + 1                            # player turns played, capped at OBS_MAX
+OBS_SIZE = OBS_TURN + 1
+OBS_MIN, OBS_MAX = -100, 100   # a score can be negative
+
 
 # ---------------------------------------------------------------------------------------------------
 # Small queries
@@ -670,3 +695,91 @@ def play_random_games(state, num_steps):
             finished += 1
             init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))
     return finished
+
+
+# ---------------------------------------------------------------------------------------------------
+# Observation
+@njit(cache=True, inline="always")
+def relative(seat, view, n):
+    r = seat - view
+    return r + n if r < 0 else r
+
+
+@njit(cache=True)
+def observe(state, view, obs):
+    """Write player ``view``'s observation into the int8 ``obs`` (see the layout above)."""
+    obs[:] = 0
+    n = state[NUM_PLAYERS]
+    for s in range(NUM_SQUARES):
+        obs[OBS_TERRAIN + state[TERRAIN + s] * NUM_SQUARES + s] = 1
+        occupant = state[OCCUPANT + s]
+        if occupant >= 0:
+            obs[OBS_EXPLORERS + relative(occupant // 8, view, n) * NUM_SQUARES + s] = 1
+        for c in range(NUM_COLOURS):
+            obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = state[ARTIFACTS + s * NUM_COLOURS + c]
+        landing = SQUARE_LANDING[s]
+        if landing >= 0 and state[LANDING_BOAT + landing] >= 0:
+            obs[OBS_BOAT_ENTRY + s] = 1
+    for e in range(state[EXPLORERS_EACH]):
+        x = explorer_index(view, e)
+        base = OBS_OWN_EXPLORERS + e * EXPLORER_FEATURES
+        status = state[EXPLORER_STATUS + x]
+        if status == ON_ISLAND:
+            obs[base] = 1
+            square = state[EXPLORER_SQUARE + x]
+            obs[base + 3] = square % 18
+            obs[base + 4] = square // 18
+        elif status == IN_BOAT:
+            obs[base + 1] = 1
+        elif status == LOST:
+            obs[base + 2] = 1
+        for c in range(NUM_COLOURS):
+            obs[base + 5 + c] = state[CARRIED + x * NUM_COLOURS + c]
+    for k in range(n):
+        p = seat_after(view, k, n)
+        for h in range(state[HAND_SIZE + p]):
+            tile = state[HAND + p * HAND_SLOTS + h]
+            base = OBS_HANDS + (k * HAND_SLOTS + h) * HAND_FEATURES
+            obs[base] = 1
+            obs[base + 1] = TERRAIN_TILE_POINTS[tile]
+            for i in range(4):
+                obs[base + 2 + 3 * i + TERRAIN_TILE_SQUARES[tile, i] - 1] = 1
+        base = OBS_PLAYERS + k * PLAYER_FEATURES
+        obs[base] = 1
+        obs[base + 1] = 1 if state[TO_ACT] == p else 0
+        obs[base + 2] = explorers_on_island(state, p)
+        boats = 0
+        for b in range(NUM_BOATS):
+            if state[BOAT_OWNER + b] == p:
+                boats += 1
+        obs[base + 3] = boats
+        obs[base + 4] = max(-OBS_MAX, min(OBS_MAX, score(state, p)))
+    for landing in range(NUM_LANDINGS):
+        boat = state[LANDING_BOAT + landing]
+        if boat >= 0:
+            obs[OBS_LANDINGS + landing] = BOAT_CAPACITY[boat]
+    for t in range(NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == IN_BAG:
+            if t >= FIRST_LAVA_TILE:
+                obs[OBS_BAG + 3 + LAVA_TILE_FLOW[t - FIRST_LAVA_TILE]] += 1
+            else:
+                obs[OBS_BAG + TERRAIN_TILE_POINTS[t] - 1] += 1
+    for k in range(2 * NUM_LAVA_FLOWS):
+        base = OBS_LAVA + 6 * k
+        if state[BRANCH_OPEN + k] == 1:
+            obs[base] = 1
+            obs[base + 1] = state[BRANCH_LENGTH + k]
+            obs[base + 2 + state[BRANCH_DIRECTION + k]] = 1
+    obs[OBS_PHASE + state[PHASE]] = 1
+    obs[OBS_POOL] = min(state[POOL], OBS_MAX)
+    obs[OBS_END_TRIGGERED] = state[END_TRIGGERED]
+    obs[OBS_TURN] = min(state[TURN], OBS_MAX)
+
+
+@njit(cache=True)
+def observe_player(state, player, obs, mask):
+    observe(state, player, obs)
+    if state[STATUS] == STATUS_RUNNING and state[TO_ACT] == player:
+        legal_action_mask(state, mask)
+    else:
+        mask[:] = 0

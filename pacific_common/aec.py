@@ -46,7 +46,7 @@ class CoreAECEnv(AECEnv):
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0, core.OBS_MAX, (core.OBS_SIZE,), np.int8),
+            "observation": spaces.Box(getattr(core, "OBS_MIN", 0), core.OBS_MAX, (core.OBS_SIZE,), np.int8),
             "action_mask": spaces.Box(0, 1, (core.NUM_ACTIONS,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
