@@ -1,1 +1,13 @@
-"""Mauna Kea (work in progress): component data."""
+"""Mauna Kea: tile laying and escape from a volcano, as a PettingZoo environment.
+
+``env()`` / ``raw_env`` are the AEC environment (see ``maunakea_env.env`` for the spaces);
+``maunakea_env.core`` is the Numba rules core; ``maunakea_env.reference`` the plain-Python rules.
+"""
+from pacific_common.registry import register
+
+from .batch import BatchEnv
+from .env import env, raw_env
+
+__all__ = ["BatchEnv", "env", "raw_env"]
+
+register("maunakea-v0", "maunakea_env:env")

@@ -1,0 +1,136 @@
+"""Numba kernels that step many Mauna Kea games at once, and ``BatchEnv`` over them.
+
+See ``pacific_common.batch`` for the attributes, autoreset and seeding of ``BatchEnv``.  The kernels
+run in parallel across games (``prange``); below ``PARALLEL_FROM`` games the serial twins run instead.
+
+Every game's batch module has these same kernels, word for word, over its own ``core``: a kernel that
+received the core's functions as arguments, or was built by a factory, would miss Numba's on-disk
+cache and be compiled again in every process.
+"""
+import sys
+
+import numpy as np
+from numba import njit, prange
+
+from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PARALLEL_FROM: re-exported)
+
+from . import core
+from .env import describe_action, raw_env
+
+
+@njit(cache=True)
+def _write_outputs(state, g, observations, masks, agent_to_act):
+    player = core.player_to_act(state)
+    agent_to_act[g] = player
+    core.observe_player(state, max(player, 0), observations[g], masks[g])
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(states, seeds, num_players, variant, max_turns, observations, masks, agent_to_act):
+    for g in prange(states.shape[0]):
+        core.init(states[g], num_players, variant, max_turns, seeds[g])
+        _write_outputs(states[g], g, observations, masks, agent_to_act)
+
+
+@njit(cache=True, parallel=True)
+def batch_first_illegal(states, actions, autoreset, bad):
+    """Index of the first game whose action is illegal, or -1.  A finished game (without autoreset)
+    accepts only -1."""
+    for g in prange(states.shape[0]):
+        if states[g, core.STATUS] != core.STATUS_RUNNING and not autoreset:
+            bad[g] = actions[g] != -1
+        else:
+            bad[g] = not core.is_legal(states[g], actions[g])
+    for g in range(states.shape[0]):
+        if bad[g]:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
+               terminated, truncated, scores):
+    state = states[g]
+    terminated[g] = False
+    truncated[g] = False
+    rewards[g, :] = 0.0
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        return  # finished and left finished (autoreset=False)
+    core.step(state, actions[g])
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        terminated[g] = state[core.STATUS] == core.STATUS_TERMINATED
+        truncated[g] = state[core.STATUS] == core.STATUS_TRUNCATED
+        core.rewards(state, reward_mode, rewards[g])
+        core.player_scores(state, scores[g])
+        if autoreset:
+            core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
+                      core.next_seed(state))
+    _write_outputs(state, g, observations, masks, agent_to_act)
+
+
+@njit(cache=True, parallel=True)
+def batch_step(states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
+               terminated, truncated, scores):
+    """Step every game by its action (already checked legal), in parallel."""
+    for g in prange(states.shape[0]):
+        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                   rewards, terminated, truncated, scores)
+
+
+@njit(cache=True)
+def batch_step_serial(states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                      rewards, terminated, truncated, scores):
+    """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
+    for g in range(states.shape[0]):
+        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
+                   rewards, terminated, truncated, scores)
+
+
+@njit(cache=True)
+def first_illegal_serial(states, actions, autoreset):
+    for g in range(states.shape[0]):
+        if states[g, core.STATUS] != core.STATUS_RUNNING and not autoreset:
+            if actions[g] != -1:
+                return g
+        elif not core.is_legal(states[g], actions[g]):
+            return g
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def batch_play_random(states, num_steps):
+    """Play ``num_steps`` random legal decisions in every game, entirely inside Numba, starting new
+    games as they end.  Returns the number of finished games per row."""
+    finished = np.zeros(states.shape[0], dtype=np.int64)
+    for g in prange(states.shape[0]):
+        finished[g] = core.play_random_games(states[g], num_steps)
+    return finished
+
+
+@njit(cache=True, parallel=True)
+def batch_random_actions(states, out):
+    """A uniformly random legal action per game from each game's own generator (-1 if finished)."""
+    for g in prange(states.shape[0]):
+        out[g] = core.random_action(states[g])
+
+
+@njit(cache=True)
+def random_actions_serial(states, out):
+    for g in range(states.shape[0]):
+        out[g] = core.random_action(states[g])
+
+
+class BatchEnv(CoreBatchEnv):
+    """``num_envs`` Mauna Kea games stepped together; see ``pacific_common.batch``."""
+
+    core = core
+    kernels = sys.modules[__name__]
+    players = raw_env.players
+    variants = raw_env.variants
+    decisions = raw_env.decisions
+
+    def __init__(self, num_envs, seed=None, autoreset=True, num_players=4, variant="basic",
+                 max_turns=300, reward="win_loss"):
+        super().__init__(num_envs, seed, autoreset, num_players, variant, max_turns, reward)
+
+    describe_action = staticmethod(describe_action)

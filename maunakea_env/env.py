@@ -1,0 +1,130 @@
+"""PettingZoo AEC environment for Mauna Kea (the basic game).
+
+=====================  ==========================================================================
+Import                 ``from maunakea_env import env, raw_env``
+Agents                 ``player_0`` … ``player_{n-1}``; n = ``num_players`` in 2 … 4
+Action space           ``Discrete(2040)`` — every decision kind in one space (below)
+Observation space      ``Dict(observation=Box(-100, 100, (OBS_SIZE,), int8),
+                       action_mask=Box(0, 1, (2040,), int8))``
+Rewards                at the end only: ``win_loss`` (default) +1 sole winner after the tie-breaks,
+                       0 for players still tied, −1 others; ``score``: victory points; ``margin``:
+                       points − best other
+Termination            a player has no explorer left on the island; that turn and one more turn of
+                       every other player are played, then scoring
+Truncation             after ``max_turns`` player turns (default 300); rewards 0
+=====================  ==========================================================================
+
+Actions
+-------
+=============  ================================================================================
+0 … 323        placement phase: put the next explorer on square ``a`` (a free starting space)
+324 … 1943     lay hand tile ``h`` on field ``f`` turned ``r`` quarter turns: ``324 + 4 (81 h + f) + r``
+1944 … 1948    spend hand tile ``a − 1944`` for its movement points
+1949 … 1968    move explorer ``e`` one square N/E/S/W: ``1949 + 4 e + d``
+1969 … 1983    pick up an artifact (white, gray, black): ``1969 + 3 e + c``
+1984 … 1998    drop an artifact: ``1984 + 3 e + c``
+1999 … 2038    board the boat at landing ``l``: ``1999 + 8 e + l``
+2039           end the turn (only with no tile left in hand); the environment then draws, and
+               places every lava tile drawn
+=============  ================================================================================
+
+Squares, fields and landings are numbered and named in ``maunakea_env.board``; explorer ``e`` is the
+player's ``e``-th explorer in placement order. Chance (dealing, the bag, lava) happens inside the step
+from the game's own generator, so ``state()`` copies replay identically.
+
+Observation (int8, from the observing player's point of view; relative player k = k seats clockwise)
+-----------------------------------------------------------------------------------------------------
+========================  ===========  =======================================================
+block                     size         content
+========================  ===========  =======================================================
+``OBS_TERRAIN``           6 × 324      one-hot terrain per square: no tile, jungle, water,
+                                       mountain, lava, volcano
+``OBS_EXPLORERS``         4 × 324      explorer of relative player k
+``OBS_ARTIFACTS``         3 × 324      white / gray / black artifacts lying on the square
+``OBS_BOAT_ENTRY``        324          entry square of a landing whose boat is still there
+``OBS_OWN_EXPLORERS``     5 × 8        own explorer e: on island, in boat, lost, x, y, carried
+                                       white / gray / black
+``OBS_HANDS``             4 × 5 × 13   tiles in front of relative player k: present, points, and
+                                       the terrain of its 4 squares (one-hot)
+``OBS_PLAYERS``           4 × 5        present, to act, explorers on island, boats, score
+``OBS_LANDINGS``          8            artifact places of the boat at each landing (0: gone)
+``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
+``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
+``OBS_PHASE``, …          6            phase (placement / turn / over), movement pool, end
+                                       triggered, turns played (capped at 100)
+========================  ===========  =======================================================
+
+Everything in Mauna Kea is public except the order of the tiles in the bag.
+
+Illegal actions
+---------------
+``raw_env`` raises ``ValueError`` naming the action and the decision asked, and changes nothing.
+``env()`` is wrapped like PettingZoo's classic games.
+
+Version history
+---------------
+* v0: the basic game for 2 – 4 players.
+"""
+from pacific_common.aec import CoreAECEnv, wrap
+
+from . import core
+from .board import BOAT_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
+from .render import render_ansi, render_rgb
+
+_DIRECTIONS = ("north", "east", "south", "west")
+_COLOURS = ("white", "gray", "black")
+
+
+def describe_action(action):
+    """A readable name for an action, e.g. 'move explorer 2 north'."""
+    if not 0 <= action < core.NUM_ACTIONS:
+        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1}"
+    if action < core.LAY_BASE:
+        return f"place an explorer on {SQUARE_NAMES[action]}"
+    if action < core.SPEND_BASE:
+        a = action - core.LAY_BASE
+        return f"lay hand tile {a // (4 * 81)} on {FIELD_NAMES[(a // 4) % 81]} turned {a % 4} quarter turns"
+    if action < core.MOVE_BASE:
+        return f"spend hand tile {action - core.SPEND_BASE} for its movement points"
+    if action < core.PICK_BASE:
+        e, d = divmod(action - core.MOVE_BASE, 4)
+        return f"move explorer {e} {_DIRECTIONS[d]}"
+    if action < core.DROP_BASE:
+        e, c = divmod(action - core.PICK_BASE, 3)
+        return f"explorer {e} picks up a {_COLOURS[c]} artifact"
+    if action < core.BOARD_BASE:
+        e, c = divmod(action - core.DROP_BASE, 3)
+        return f"explorer {e} drops a {_COLOURS[c]} artifact"
+    if action < core.END_TURN:
+        e, landing = divmod(action - core.BOARD_BASE, 8)
+        return f"explorer {e} boards the boat at {LANDING_NAMES[landing]}"
+    return "end the turn"
+
+
+def env(**kwargs):
+    """The Mauna Kea AEC environment, wrapped like PettingZoo's classic games."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(CoreAECEnv):
+    """Mauna Kea as a PettingZoo AEC environment; see the module docstring."""
+
+    metadata = {"name": "maunakea_v0", "render_modes": ["human", "ansi", "rgb_array"],
+                "is_parallelizable": False, "render_fps": 1}
+    core = core
+    players = (2, 4)
+    variants = {"basic": core.VARIANT_BASIC}
+    decisions = ("placement", "turn", "over")
+
+    def __init__(self, num_players=4, variant="basic", max_turns=300, render_mode=None, reward="win_loss"):
+        super().__init__(num_players, variant, max_turns, render_mode, reward)
+
+    describe_action = staticmethod(describe_action)
+    render_ansi = staticmethod(render_ansi)
+    render_rgb = staticmethod(render_rgb)
+
+    def final_info(self):
+        state = self._state
+        boats = {a: [BOAT_NAMES[b] for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
+                 for i, a in enumerate(self.possible_agents)}
+        return {"scores": self.scores(), "boats": boats}
