@@ -26,6 +26,8 @@ from .board import (
 
 MAX_PLAYERS = 4
 MAX_EXPLORERS = 5
+START_SQUARE_LIST = np.sort(np.flatnonzero(IS_START_SQUARE)).astype(np.int64)
+TILE_FIELD_LIST = np.flatnonzero(IS_TILE_FIELD).astype(np.int64)     # fields a tile may be laid on
 HAND_SLOTS = 5            # a hand drawn up to 5 points holds at most 5 tiles (every tile is worth >= 1)
 NUM_COLOURS = 3           # artifact colours: white, gray, black (board codes 1, 2, 3)
 NUM_TILES = NUM_ISLAND_TILES + NUM_START_TILES   # 118: island tiles 0..93, start tile s is 94 + s
@@ -240,11 +242,83 @@ def move_cost(state, player, e, direction):
 
 
 @njit(cache=True)
+def _walk_legal(state, mask, write, pick):
+    """Walk the legal actions in increasing order without testing all 2040: write them into ``mask``
+    (if ``write``) and return the ``pick``-th one, or -1 and the count when ``pick`` is negative or
+    beyond the end.  ``legal_action_mask`` and ``random_action`` share this walk so that they agree."""
+    count = 0
+    player = state[TO_ACT]
+    if state[PHASE] == PHASE_PLACEMENT:
+        for i in range(START_SQUARE_LIST.shape[0]):
+            square = START_SQUARE_LIST[i]
+            if state[OCCUPANT + square] < 0:
+                if write:
+                    mask[square] = 1
+                if count == pick:
+                    return square, count
+                count += 1
+        return -1, count
+    hand = state[HAND_SIZE + player]
+    for h in range(hand):
+        for i in range(TILE_FIELD_LIST.shape[0]):
+            f = TILE_FIELD_LIST[i]
+            if state[FIELD_TILE + f] < 0:
+                first = LAY_BASE + 4 * (NUM_FIELDS * h + f)
+                if write:
+                    mask[first:first + 4] = 1
+                if pick >= count and pick < count + 4:
+                    return first + pick - count, count
+                count += 4
+    for h in range(hand):
+        if write:
+            mask[SPEND_BASE + h] = 1
+        if count == pick:
+            return SPEND_BASE + h, count
+        count += 1
+    explorers = state[EXPLORERS_EACH]
+    for e in range(explorers):
+        for d in range(4):
+            if move_cost(state, player, e, d) > 0:
+                if write:
+                    mask[MOVE_BASE + 4 * e + d] = 1
+                if count == pick:
+                    return MOVE_BASE + 4 * e + d, count
+                count += 1
+    for first in (PICK_BASE, DROP_BASE):
+        for e in range(explorers):
+            for c in range(NUM_COLOURS):
+                a = first + NUM_COLOURS * e + c
+                if is_legal(state, a):
+                    if write:
+                        mask[a] = 1
+                    if count == pick:
+                        return a, count
+                    count += 1
+    for e in range(explorers):
+        x = explorer_index(player, e)
+        if state[EXPLORER_STATUS + x] == ON_ISLAND:
+            landing = SQUARE_LANDING[state[EXPLORER_SQUARE + x]]
+            if landing >= 0 and state[LANDING_BOAT + landing] >= 0 and state[POOL] >= BOARDING_COST:
+                a = BOARD_BASE + NUM_LANDINGS * e + landing
+                if write:
+                    mask[a] = 1
+                if count == pick:
+                    return a, count
+                count += 1
+    if hand == 0:
+        if write:
+            mask[END_TURN] = 1
+        if count == pick:
+            return END_TURN, count
+        count += 1
+    return -1, count
+
+
+@njit(cache=True)
 def legal_action_mask(state, mask):
     mask[:] = 0
-    for a in range(NUM_ACTIONS):
-        if is_legal(state, a):
-            mask[a] = 1
+    if state[STATUS] == STATUS_RUNNING:
+        _walk_legal(state, mask, True, -1)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -668,17 +742,9 @@ def random_action(state):
     """A uniformly random legal action from the game's own generator; -1 if the game is over."""
     if state[STATUS] != STATUS_RUNNING:
         return -1
-    count = 0
-    for a in range(NUM_ACTIONS):
-        if is_legal(state, a):
-            count += 1
-    k = draw(state, RNG, count)
-    for a in range(NUM_ACTIONS):
-        if is_legal(state, a):
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    # the walk writes nothing here, so the state row can stand in for the mask argument
+    count = _walk_legal(state, state, False, -1)[1]
+    return _walk_legal(state, state, False, draw(state, RNG, count))[0]
 
 
 @njit(cache=True)
