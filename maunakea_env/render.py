@@ -1,10 +1,389 @@
-"""Placeholder until the drawing lands."""
+"""Human-readable views of a Mauna Kea game row: a text board and an RGB picture.
+
+Both functions only read the state (one row as laid out in ``core``) and never change it.  Mauna
+Kea has no hidden information (hands lie face up, the bag can be counted), so both show everything;
+``render_ansi``'s ``viewer_player`` only marks which player is "you".  The picture is drawn with
+numpy alone, so that rendering needs nothing beyond the game's own dependencies.
+"""
 import numpy as np
 
+from pacific_common.draw import outline
 
-def render_ansi(state, viewer_player=None):
-    return "Mauna Kea"
+from . import core
+from .board import (
+    BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, DIRECTIONS, EXPLORER_COLOURS, FIELD_NAMES,
+    FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
+    LANDING_ENTRY_SQUARES, LANDING_NAMES, LANDING_XY, LAVA, LAVA_FLOW_DIRECTION,
+    LAVA_FLOW_EXIT_FIELD, LAVA_FLOW_NAMES, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE,
+    MOUNTAIN, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_LAVA_TILES,
+    NUM_SQUARES, NUM_TERRAIN_TILES, SQUARES_PER_SIDE, SQUARE_FIELD, SQUARE_NAMES, STRAIGHT,
+    TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, VOLCANO, VOLCANO_FIELD, WATER,
+)
+
+_STATUS = ("unplaced", "on the island", "in a boat", "lost to lava")
+_COLOURS = ("white", "gray", "black")
+_TERRAIN_CHAR = ".jw^#V"   # no tile, jungle, water, mountain, lava, volcano
+_ARTIFACT_CHAR = "*+@"     # white, gray, black: a square shows the most valuable lying there
+_TILE_LETTER = "?JWM"      # hand tiles as "top row/bottom row": J(ungle) W(ater) M(ountain)
+_SIDE = SQUARES_PER_SIDE
 
 
-def render_rgb(state):
-    return np.zeros((8, 8, 3), dtype=np.uint8)
+def _pieces(state, base, index):
+    """The artifacts counted at ``state[base + 3 * index + colour]``, most valuable first."""
+    return [c for c in (2, 1, 0) for _ in range(state[base + 3 * index + c])]
+
+
+def _board_lines(state):
+    """The 18 x 18 squares, a space between fields, in a frame of sea ('~') that shows each
+    landing's boat (its places) beside the landing's entry squares."""
+    grid = [[_TERRAIN_CHAR[state[core.TERRAIN + y * _SIDE + x]] for x in range(_SIDE)]
+            for y in range(_SIDE)]
+    for s in range(NUM_SQUARES):
+        occupant, lying = state[core.OCCUPANT + s], _pieces(state, core.ARTIFACTS, s)
+        if occupant >= 0:
+            grid[s // _SIDE][s % _SIDE] = str(occupant // 8)
+        elif lying:
+            grid[s // _SIDE][s % _SIDE] = _ARTIFACT_CHAR[lying[0]]
+    top, bottom, left, right = (["~"] * _SIDE for _ in range(4))
+    for k, squares in enumerate(LANDING_ENTRY_SQUARES.tolist()):
+        boat = state[core.LANDING_BOAT + k]
+        for s in squares:
+            x, y = s % _SIDE, s // _SIDE
+            mark = str(BOAT_CAPACITY[boat]) if boat >= 0 else "-"
+            if y in (0, _SIDE - 1):
+                (top if y == 0 else bottom)[x] = mark
+            else:
+                (left if x == 0 else right)[y] = mark
+
+    def row(cells):
+        return " ".join("".join(cells[i:i + 2]) for i in range(0, _SIDE, 2))
+
+    lines = ["        " + "  ".join("ABCDEFGHI"), f"      ~ {row(top)} ~"]
+    for y in range(_SIDE):
+        label = f"{y // 2 + 1:>2}" if y % 2 == 0 else "  "
+        lines.append(f"  {label}  {left[y]} {row(grid[y])} {right[y]}  {label}".rstrip())
+    lines.append(f"      ~ {row(bottom)} ~")
+    return lines + [
+        "  . no tile  j jungle  w water  ^ mountain  # lava  V volcano  0-3 a player's explorer",
+        "  * white  + gray  @ black artifact (the most valuable lying there)",
+        "  ~ sea; beside a landing: its boat's places (1-3), '-' once the boat is taken"]
+
+
+def _tile_text(t):
+    letters = "".join(_TILE_LETTER[c] for c in TERRAIN_TILE_SQUARES[t])
+    return f"[{TERRAIN_TILE_POINTS[t]} {letters[:2]}/{letters[2:]}]"
+
+
+def _boat_text(state, b):
+    load = [int(state[core.BOAT_LOAD + 3 * b + c]) for c in range(3)]
+    cargo = ", ".join(f"{k} {_COLOURS[c]}" for c, k in enumerate(load) if k) or "no artifacts"
+    empty = int(BOAT_CAPACITY[b]) - sum(load)
+    return f"{BOAT_NAMES[b]}: {cargo}" + (f", {empty} empty" if empty else "")
+
+
+def _bag_lines(state):
+    in_bag = np.array([state[core.TILE_WHERE + t] == core.IN_BAG for t in range(NUM_ISLAND_TILES)])
+    terrain = [np.sum(in_bag[:NUM_TERRAIN_TILES] & (TERRAIN_TILE_POINTS == v)) for v in (1, 2, 3)]
+    lava = [f"{LAVA_FLOW_NAMES[f]} {np.sum(in_bag[FIRST_LAVA_TILE:] & (LAVA_TILE_FLOW == f))}"
+            for f in range(NUM_LAVA_FLOWS)]
+    lines = [f"Bag: {int(in_bag.sum())} tiles",
+             f"  terrain tiles worth 1 / 2 / 3 points: {terrain[0]} / {terrain[1]} / {terrain[2]}",
+             f"  lava tiles: {', '.join(lava)}",
+             "Lava flows (where each open branch ends, and its heading)"]
+    for f in range(NUM_LAVA_FLOWS):
+        heads = [f"{FIELD_NAMES[state[core.BRANCH_FIELD + k]]} heading "
+                 f"{DIRECTIONS[state[core.BRANCH_DIRECTION + k]]}"
+                 for k in (2 * f, 2 * f + 1) if state[core.BRANCH_OPEN + k]]
+        lines.append(f"  {LAVA_FLOW_NAMES[f]:<13} {', '.join(heads) or 'stopped (left the board)'}")
+    lost = [f"{state[core.REMOVED_ARTIFACTS + c]} {_COLOURS[c]}" for c in range(3)
+            if state[core.REMOVED_ARTIFACTS + c]]
+    return lines + (["Artifacts lost to lava: " + ", ".join(lost)] if lost else [])
+
+
+def render_ansi(state, viewer_player: int | None = None) -> str:
+    """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
+    "you".  Lines stay within 100 characters."""
+    n, phase, turn = int(state[core.NUM_PLAYERS]), int(state[core.PHASE]), int(state[core.TURN])
+
+    def name(p):
+        you = ", you" if viewer_player is not None and p == viewer_player else ""
+        return f"{EXPLORER_COLOURS[p]} (player {p}{you})"
+
+    if phase == core.PHASE_OVER:
+        lines = [f"Mauna Kea - game over after {turn} player turns"]
+        if state[core.STATUS] == core.STATUS_TRUNCATED:
+            lines.append(f"No winner: game truncated at the limit of {state[core.MAX_TURNS]} turns")
+        else:
+            standing = [core.standing(state, p) for p in range(n)]
+            winners = [name(p) for p in range(n) if standing[p] == max(standing)]
+            head = "Winner: " if len(winners) == 1 else "Draw between: "
+            lines.append(head + ", ".join(winners))
+    elif phase == core.PHASE_PLACEMENT:
+        total = n * state[core.EXPLORERS_EACH]
+        lines = [f"Mauna Kea - placing explorers ({state[core.PLACED]} of {total} placed)",
+                 f"To act: {name(state[core.TO_ACT])}"]
+    else:
+        lines = [f"Mauna Kea - player turn {turn + 1}",
+                 f"To act: {name(state[core.TO_ACT])}   Movement pool: {state[core.POOL]}"]
+        if state[core.END_TRIGGERED]:
+            turns_left = state[core.FINAL_TURNS_LEFT]
+            lines.append(f"End triggered: {turns_left} turn(s) left, this one included")
+    lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: {name(viewer_player)}")
+
+    lines += [""] + _board_lines(state) + ["Landings"]
+    for k in range(NUM_LANDINGS):
+        boat = state[core.LANDING_BOAT + k]
+        lines.append(f"  {LANDING_NAMES[k]:<16} {BOAT_NAMES[boat] if boat >= 0 else '- (taken)'}")
+
+    lines.append("\nPlayers")
+    for p in range(n):
+        act = "  <- to act" if phase != core.PHASE_OVER and p == state[core.TO_ACT] else ""
+        lines.append(f"  {name(p):<22} score {core.score(state, p):>3}   "
+                     f"explorers on the island {core.explorers_on_island(state, p)}{act}")
+        hand = [state[core.HAND + p * core.HAND_SLOTS + h]
+                for h in range(state[core.HAND_SIZE + p])]
+        lines.append(f"    hand ({core.hand_points(state, p)} points): "
+                     f"{'  '.join(_tile_text(t) for t in hand) or 'empty'}")
+        for e in range(state[core.EXPLORERS_EACH]):
+            x = p * core.MAX_EXPLORERS + e
+            status = int(state[core.EXPLORER_STATUS + x])
+            where = (SQUARE_NAMES[state[core.EXPLORER_SQUARE + x]] if status == core.ON_ISLAND
+                     else _STATUS[status])
+            carried = ", ".join(f"{state[core.CARRIED + 3 * x + c]} {_COLOURS[c]}" for c in range(3)
+                                if state[core.CARRIED + 3 * x + c])
+            lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}")
+        lines += [f"    boat {_boat_text(state, b)}" for b in range(NUM_BOATS)
+                  if state[core.BOAT_OWNER + b] == p]
+    return "\n".join(lines + [""] + _bag_lines(state))
+
+
+# ------------------------------------------------------------------------------------------------
+# Picture.  The squares are coloured from a table, then the fields' grid, lava, the volcano,
+# artifacts, explorers and boats are stamped as small boolean masks made once below.  A panel under
+# the board shows each player's explorers, hand and boats; the top bar is the player to act.
+CELL, BAR, ROW, MINI = 24, 12, 30, 9       # square, top bar, panel row, hand-tile square (pixels)
+FIELD = 2 * CELL
+BOARD = _SIDE * CELL
+MARGIN = 2 * CELL                           # room for the boats, one square off the edge
+WIDTH = BOARD + 2 * MARGIN
+_TOP = BAR + MARGIN                         # the board's first pixel row
+_SEA = np.array((28, 58, 104), np.uint8)
+_DARK = np.array((34, 28, 26), np.uint8)
+_PALE = np.array((246, 240, 222), np.uint8)
+_LOST = np.array((110, 104, 100), np.uint8)
+_TERRAIN_RGB = np.array([(226, 212, 168), (58, 138, 62), (96, 166, 222), (138, 116, 96),
+                         (226, 88, 32), (64, 52, 50)], np.uint8)   # by terrain code
+_START_JUNGLE = np.array((128, 186, 82), np.uint8)                 # the printed start fields
+_CHANNEL = np.array((160, 34, 18), np.uint8)
+_ARROW = np.array((255, 214, 72), np.uint8)
+_PLAYER_RGB = np.array([(222, 34, 34), (250, 210, 0), (36, 84, 226), (150, 56, 180)], np.uint8)
+_ARTIFACT_RGB = np.array([(250, 250, 250), (150, 150, 150), (20, 20, 20)], np.uint8)
+_BOAT_RGB = np.array([(40, 170, 80), (132, 84, 44), (246, 142, 30), (244, 140, 190)], np.uint8)
+assert len(BOAT_COLOURS) == len(_BOAT_RGB) and len(EXPLORER_COLOURS) == len(_PLAYER_RGB)
+
+
+def _grid(h, w):
+    """Pixel-centre coordinates (y, x) of an h x w stamp, relative to its centre."""
+    y, x = np.mgrid[0:h, 0:w] + 0.5
+    return y - h / 2, x - w / 2
+
+
+def _paint(img, top, left, mask, colour, edge=_DARK):
+    """Paint ``mask`` with its top-left corner at pixel (top, left), outlined in ``edge``."""
+    view = img[top: top + mask.shape[0], left: left + mask.shape[1]]
+    view[mask] = colour
+    if edge is not None:
+        view[outline(mask)] = edge
+
+
+# One square: explorers, artifacts, terrain marks.
+_SY, _SX = _grid(CELL, CELL)
+
+
+def _diamond(x, y, r=3.5):
+    return np.abs(_SX - x) + np.abs(_SY - y) <= r
+
+
+_EXPLORER = _SX ** 2 + (_SY + 3) ** 2 <= 7.5 ** 2
+_CARRIED = {k: [_diamond(7 * i - 3.5 * (k - 1), 7.5) for i in range(k)] for k in (1, 2, 3)}
+_CORNERS = [_diamond(x, y) for x, y in ((-7, -7), (7, -7), (-7, 7), (7, 7))]
+_ALONE = [_diamond(0, 0, 5)]               # a single artifact on a free square is drawn big
+_PEAK = (_SY >= -6 + 1.4 * np.abs(_SX)) & (_SY <= 5)
+_SNOW = _PEAK & (_SY <= -2.5)
+_WAVE = (np.abs(_SY - 2 * np.sin(_SX * 0.6)) <= 0.8) & (np.abs(_SX) <= 7)
+
+# One field (2 x 2 squares): lava channels and the flows' arrows, drawn pointing north and turned.
+_FY, _FX = _grid(FIELD, FIELD)
+_RING = np.maximum(np.abs(_FX), np.abs(_FY))
+_INSIDE = _RING < FIELD / 2 - 1            # the field without its share of the thick grid line
+_START_FRAME = (_RING > FIELD / 2 - 6) & (_RING <= FIELD / 2 - 4)
+_VOLCANO_CONE = _FX ** 2 + _FY ** 2 <= 14 ** 2
+_VOLCANO_CORE = _FX ** 2 + _FY ** 2 <= 7 ** 2
+
+
+def _turned(mask_north):
+    """A north-pointing field mask turned to N, E, S, W (clockwise quarter turns)."""
+    return [np.rot90(mask_north, -d) for d in range(4)]
+
+
+def _chevron(tip):
+    return (_FY - tip >= np.abs(_FX)) & (_FY - tip <= np.abs(_FX) + 4) & (np.abs(_FX) <= 8)
+
+
+_HUB = _FX ** 2 + _FY ** 2 <= 6 ** 2
+_HALF_CHANNEL = _turned((np.abs(_FX) <= 6) & (_FY <= 0))      # from the centre to one side
+_OPEN_ARROW = ((_FY + 22 >= 1.2 * np.abs(_FX)) & (_FY <= -11)
+               & ~((_FY + 19 >= 1.2 * np.abs(_FX)) & (_FY <= -13)))
+# Each flow's symbol at every exit of its fields: one, two or three chevrons, or an open arrowhead.
+_FLOW_ARROWS = [_turned(m) for m in (
+    _chevron(-22), _chevron(-22) | _chevron(-15), _chevron(-22) | _chevron(-15) | _chevron(-8),
+    _OPEN_ARROW)]
+
+# The board's pixels: square column (or row) of each, and the grid lines (thick around fields).
+_PIX = np.arange(BOARD) // CELL
+_THIN = np.arange(BOARD) % CELL == 0
+_THICK = (np.arange(BOARD) % FIELD == 0) | (np.arange(BOARD) % FIELD == FIELD - 1)
+
+
+def _boat_masks(capacity, vertical):
+    """A boat of 3.4 x 1.1 squares with rounded ends and a pip per artifact place."""
+    h, w = 27, 81
+    y, x = _grid(h, w)
+    hull = np.abs(x) <= w / 2 - 0.5 - np.maximum(0, 4 - (h / 2 - np.abs(y)))
+    pips = np.zeros_like(hull)
+    for i in range(capacity):
+        pips |= (x - 16 * (i - (capacity - 1) / 2)) ** 2 + y ** 2 <= 4.5 ** 2
+    return (hull.T, pips.T) if vertical else (hull, pips)
+
+
+_BOATS = {(c, v): _boat_masks(c, v) for c in (1, 2, 3) for v in (False, True)}
+
+# The panel: a row per player with a swatch, explorers, hand tiles and boats taken.
+_PY, _PX = _grid(ROW - 4, 40)
+_PANEL_EXPLORER = (_PX + 14) ** 2 + _PY ** 2 <= 6 ** 2
+_MINI_HULL = (np.abs(_PY) <= 8) & (np.abs(_PX) <= 19)
+_MINI_SEAT = (_PX + 12) ** 2 + _PY ** 2 <= 5 ** 2
+_MINI_PLACES = [np.abs(_PX - dx) + np.abs(_PY) <= 4 for dx in (-1, 7, 15)]
+_MINI_TILE_EDGE = outline(np.ones((2 * MINI, 2 * MINI), bool))
+_SWATCH = np.ones((ROW - 8, ROW - 8), bool)
+_HAND_LEFT = 40 + 14 * core.MAX_EXPLORERS + 10
+_BOATS_LEFT = _HAND_LEFT + core.HAND_SLOTS * (2 * MINI + 4) + 10
+
+
+def _square_at(s):
+    return _TOP + (s // _SIDE) * CELL, MARGIN + (s % _SIDE) * CELL
+
+
+def _draw_board(img, state):
+    terrain = np.array([state[core.TERRAIN + s] for s in range(NUM_SQUARES)])
+    colours = _TERRAIN_RGB[terrain]
+    colours[IS_START_FIELD[SQUARE_FIELD] & (terrain == JUNGLE)] = _START_JUNGLE
+    board = colours.reshape(_SIDE, _SIDE, 3)[_PIX][:, _PIX]
+    board[_THIN] = board[_THIN] * 3 // 4
+    board[:, _THIN] = board[:, _THIN] * 3 // 4
+    board[_THICK] = _DARK
+    board[:, _THICK] = _DARK
+    img[_TOP: _TOP + BOARD, MARGIN: MARGIN + BOARD] = board
+    for s in np.flatnonzero(terrain == MOUNTAIN):
+        _paint(img, *_square_at(s), _PEAK, (98, 80, 66), edge=None)
+        _paint(img, *_square_at(s), _SNOW, (236, 236, 232), edge=None)
+    for s in np.flatnonzero(terrain == WATER):
+        _paint(img, *_square_at(s), _WAVE, (170, 210, 240), edge=None)
+
+    for f in range(NUM_FIELDS):
+        top, left = _TOP + FIELD_XY[f, 1] * FIELD, MARGIN + FIELD_XY[f, 0] * FIELD
+        lava = state[core.FIELD_TILE + f] - FIRST_LAVA_TILE
+        if f == VOLCANO_FIELD:
+            img[top: top + FIELD, left: left + FIELD][_INSIDE] = _TERRAIN_RGB[VOLCANO]
+            _paint(img, top, left, _VOLCANO_CONE, (200, 40, 20))
+            _paint(img, top, left, _VOLCANO_CORE, (255, 160, 40), edge=None)
+        elif 0 <= lava < NUM_LAVA_TILES or IS_LAVA_EXIT[f]:
+            if 0 <= lava < NUM_LAVA_TILES:
+                flow, shape = LAVA_TILE_FLOW[lava], LAVA_TILE_SHAPE[lava]
+                heading = state[core.FIELD_ROTATION + f]
+            else:                           # a printed exit field: straight, away from the volcano
+                flow = int(np.flatnonzero(LAVA_FLOW_EXIT_FIELD == f)[0])
+                shape, heading = STRAIGHT, LAVA_FLOW_DIRECTION[flow]
+            exits = [(heading + t) % 4 for t in LAVA_SHAPE_EXIT_TURNS[shape] if t >= 0]
+            channel = _HUB | _HALF_CHANNEL[(heading + 2) % 4]
+            for d in exits:
+                channel = channel | _HALF_CHANNEL[d]
+            img[top: top + FIELD, left: left + FIELD][_INSIDE] = _TERRAIN_RGB[LAVA]
+            _paint(img, top, left, channel, _CHANNEL, edge=None)
+            for d in exits:
+                _paint(img, top, left, _FLOW_ARROWS[flow][d], _ARROW, edge=None)
+        elif IS_START_FIELD[f] and state[core.TERRAIN + FIELD_SQUARES[f, 0]] == JUNGLE:
+            _paint(img, top, left, _START_FRAME, _PALE, edge=None)
+
+
+def _draw_pieces(img, state):
+    for s in range(NUM_SQUARES):
+        occupant, lying = state[core.OCCUPANT + s], _pieces(state, core.ARTIFACTS, s)
+        spots = _ALONE if occupant < 0 and len(lying) == 1 else _CORNERS
+        for mask, c in zip(spots, lying):
+            _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
+        if occupant >= 0:
+            p = occupant // 8
+            carried = _pieces(state, core.CARRIED, p * core.MAX_EXPLORERS + occupant % 8)
+            _paint(img, *_square_at(s), _EXPLORER, _PLAYER_RGB[p])
+            for mask, c in zip(_CARRIED.get(len(carried), []), carried):
+                _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
+    for k, (bx, by) in enumerate(LANDING_XY.tolist()):
+        boat = state[core.LANDING_BOAT + k]
+        if boat < 0:
+            continue                        # taken: the boat has left
+        hull, pips = _BOATS[int(BOAT_CAPACITY[boat]), not 0 < bx < _SIDE]
+        top = _TOP + int(round(by * CELL)) - hull.shape[0] // 2
+        left = MARGIN + int(round(bx * CELL)) - hull.shape[1] // 2
+        _paint(img, top, left, hull, _BOAT_RGB[BOAT_COLOUR[boat]])
+        _paint(img, top, left, pips, _PALE)
+
+
+def _draw_panel(img, state):
+    for p in range(int(state[core.NUM_PLAYERS])):
+        top = _TOP + BOARD + MARGIN + p * ROW
+        if p == state[core.TO_ACT]:
+            img[top: top + ROW - 2, 6: WIDTH - 6] = _PALE
+        _paint(img, top + 3, 10, _SWATCH, _PLAYER_RGB[p])
+        status = [state[core.EXPLORER_STATUS + p * core.MAX_EXPLORERS + e]
+                  for e in range(state[core.EXPLORERS_EACH])]
+        discs = [_PLAYER_RGB[p]] * status.count(core.ON_ISLAND) + [_LOST] * status.count(core.LOST)
+        for i, colour in enumerate(discs):   # explorers still on the island, then those lost
+            _paint(img, top + 2, 40 + 14 * i, _PANEL_EXPLORER, colour)
+        for h in range(state[core.HAND_SIZE + p]):
+            squares = TERRAIN_TILE_SQUARES[state[core.HAND + p * core.HAND_SLOTS + h]]
+            tile = img[top + 4: top + 4 + 2 * MINI, _HAND_LEFT + h * (2 * MINI + 4):][:, :2 * MINI]
+            tile[:] = _TERRAIN_RGB[squares].reshape(2, 2, 3).repeat(MINI, 0).repeat(MINI, 1)
+            tile[_MINI_TILE_EDGE] = _DARK
+        left = _BOATS_LEFT
+        for b in range(NUM_BOATS):          # boats taken: the explorer's seat, then the places
+            if state[core.BOAT_OWNER + b] != p:
+                continue
+            _paint(img, top + 2, left, _MINI_HULL, _BOAT_RGB[BOAT_COLOUR[b]])
+            _paint(img, top + 2, left, _MINI_SEAT, _PLAYER_RGB[p])
+            load = _pieces(state, core.BOAT_LOAD, b)
+            for i in range(BOAT_CAPACITY[b]):   # an empty place in the boat's own colour
+                colour = _ARTIFACT_RGB[load[i]] if i < len(load) else _BOAT_RGB[BOAT_COLOUR[b]]
+                _paint(img, top + 2, left, _MINI_PLACES[i], colour)
+            left += 46
+
+
+def render_rgb(state) -> np.ndarray:
+    """An (H, W, 3) uint8 picture: the island (terrain, lava flows with their arrows, the volcano),
+    artifacts, explorers, the boats still at their landings, a panel with each player's explorers,
+    hand and boats, and the player to act (top bar and highlighted panel row).  Once the game is
+    over the bar is hatched, in the sole winner's colour if there is one."""
+    n = int(state[core.NUM_PLAYERS])
+    img = np.empty((_TOP + BOARD + MARGIN + n * ROW + 4, WIDTH, 3), np.uint8)
+    img[:] = _SEA
+    _draw_board(img, state)
+    _draw_pieces(img, state)
+    _draw_panel(img, state)
+    over, lead = state[core.PHASE] == core.PHASE_OVER, int(state[core.TO_ACT])
+    if over and state[core.STATUS] == core.STATUS_TERMINATED:
+        standing = [core.standing(state, p) for p in range(n)]
+        lead = standing.index(max(standing)) if standing.count(max(standing)) == 1 else -1
+    img[:BAR] = _PLAYER_RGB[lead] if lead >= 0 else _LOST
+    if over:
+        img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % 12) < 4] = _DARK
+    return img

@@ -1,0 +1,634 @@
+"""Mauna Kea (basic game) in slow, plain Python: the rules as a second, independent implementation.
+
+This module follows the rulebook (``shared/rulebooks/maunakea-rulebook-en.txt``, basic game only),
+``shared/RULINGS.md`` and ``maunakea_env/RULES.md`` step by step, section by section, and was written
+without reading the Numba core (``maunakea_env/core.py``).  The two are meant to be played against each
+other: a rule misread in either shows up as a disagreement.  Speed is no aim here; every rule is spelt
+out where the rulebook states it.
+
+Only the component data (board, tiles, boats) comes from ``maunakea_env/board.py``; it is turned into
+plain Python lists below so that nothing depends on numpy semantics.
+
+Actions (``Discrete(2040)``, shared with the core, RULES.md "Action encoding"):
+
+- ``0 .. 323``      placement: put an explorer on square ``a``;
+- ``324 .. 1943``   lay hand tile ``h`` on field ``f`` turned ``r``: ``324 + 4 * (81 * h + f) + r``;
+- ``1944 .. 1948``  spend hand tile ``a - 1944`` for its movement points;
+- ``1949 .. 1968``  move explorer ``e`` one square in direction ``d`` (N, E, S, W): ``1949 + 4 * e + d``;
+- ``1969 .. 1983``  pick up an artifact of colour ``c`` (white, gray, black): ``1969 + 3 * e + c``;
+- ``1984 .. 1998``  drop an artifact of colour ``c``: ``1984 + 3 * e + c``;
+- ``1999 .. 2038``  board the boat at landing ``l``: ``1999 + 8 * e + l``;
+- ``2039``          end the turn.
+
+Explorer ``e`` is the player's ``e``-th explorer in placement order.  Artifact colours are indexed
+``c = 0, 1, 2`` for white, gray, black (``board.WHITE - 1`` ...), in ``artifacts``, ``carried`` and boat
+loads alike.
+"""
+from . import board as B
+
+# ----------------------------------------------------------------------------------------------------
+# Component data as plain Python
+# ----------------------------------------------------------------------------------------------------
+NUM_SQUARES = B.NUM_SQUARES
+NUM_FIELDS = B.NUM_FIELDS
+NUM_LANDINGS = B.NUM_LANDINGS
+NUM_BOATS = B.NUM_BOATS
+NUM_ISLAND_TILES = B.NUM_ISLAND_TILES
+FIRST_LAVA_TILE = B.FIRST_LAVA_TILE
+NUM_COLOURS = 3                       # white, gray, black
+WHITE, GRAY, BLACK = 0, 1, 2          # artifact colour indices used here (board codes minus one)
+
+_SQUARE_NEIGHBOURS = B.SQUARE_NEIGHBOURS.tolist()
+_FIELD_NEIGHBOURS = B.FIELD_NEIGHBOURS.tolist()
+_FIELD_SQUARES = B.FIELD_SQUARES.tolist()
+_SQUARE_FIELD = B.SQUARE_FIELD.tolist()
+_SQUARE_LANDING = B.SQUARE_LANDING.tolist()
+_MOVE_COST = B.MOVE_COST.tolist()
+_ROTATION_SOURCE = B.TILE_ROTATION_SOURCE.tolist()
+_START_TILE_SPACES = B.START_TILE_SPACES.tolist()
+_START_TILE_SQUARES = B.START_TILE_SQUARES.tolist()
+_START_TILE_ARTIFACTS = B.START_TILE_ARTIFACTS.tolist()
+_TERRAIN_TILE_SQUARES = B.TERRAIN_TILE_SQUARES.tolist()
+_TERRAIN_TILE_POINTS = B.TERRAIN_TILE_POINTS.tolist()
+_LAVA_TILE_FLOW = B.LAVA_TILE_FLOW.tolist()
+_LAVA_TILE_SHAPE = B.LAVA_TILE_SHAPE.tolist()
+_LAVA_TILE_DOT_BRANCH = B.LAVA_TILE_DOT_BRANCH.tolist()
+_LAVA_SHAPE_EXIT_TURNS = B.LAVA_SHAPE_EXIT_TURNS.tolist()
+_LAVA_FLOW_EXIT_FIELD = B.LAVA_FLOW_EXIT_FIELD.tolist()
+_LAVA_FLOW_DIRECTION = B.LAVA_FLOW_DIRECTION.tolist()
+_BOAT_CAPACITY = B.BOAT_CAPACITY.tolist()
+_INITIAL_TERRAIN = B.INITIAL_TERRAIN.tolist()
+_IS_TILE_FIELD = B.IS_TILE_FIELD.tolist()
+_TILE_FIELDS = [f for f in range(NUM_FIELDS) if _IS_TILE_FIELD[f]]
+_START_SQUARES = B.START_SQUARES.tolist()
+_ARTIFACT_POINTS = B.ARTIFACT_POINTS.tolist()[1:]      # per colour index: white 1, gray 2, black 3
+
+# What a printed field shows in ``field_tile`` (fields that never take a tile, RULES.md Components).
+PRINTED_MARKER = {B.KIND_VOLCANO: "volcano", B.KIND_START_FIELD: "start field",
+                  B.KIND_LAVA_EXIT: "lava exit"}
+
+# ----------------------------------------------------------------------------------------------------
+# Actions
+# ----------------------------------------------------------------------------------------------------
+HAND_SLOTS = 5            # a hand never holds more than 5 tiles: each tile is worth 1 point or more
+MAX_EXPLORERS = max(B.EXPLORERS_PER_PLAYER.values())   # 5
+PLACE_BASE = 0
+LAY_BASE = PLACE_BASE + NUM_SQUARES                                     # 324
+SPEND_BASE = LAY_BASE + 4 * NUM_FIELDS * HAND_SLOTS                     # 1944
+MOVE_BASE = SPEND_BASE + HAND_SLOTS                                     # 1949
+PICK_BASE = MOVE_BASE + 4 * MAX_EXPLORERS                               # 1969
+DROP_BASE = PICK_BASE + NUM_COLOURS * MAX_EXPLORERS                     # 1984
+BOARD_BASE = DROP_BASE + NUM_COLOURS * MAX_EXPLORERS                    # 1999
+END_TURN = BOARD_BASE + NUM_LANDINGS * MAX_EXPLORERS                    # 2039
+NUM_ACTIONS = END_TURN + 1                                              # 2040
+assert (LAY_BASE, SPEND_BASE, MOVE_BASE, PICK_BASE, DROP_BASE, BOARD_BASE, END_TURN) == \
+    (324, 1944, 1949, 1969, 1984, 1999, 2039)
+
+REWARD_MODES = ("win_loss", "score", "margin")
+COLOUR_NAMES = ("white", "gray", "black")
+
+
+def place_action(square):
+    return PLACE_BASE + square
+
+
+def lay_action(hand_slot, field, rotation):
+    return LAY_BASE + 4 * (NUM_FIELDS * hand_slot + field) + rotation
+
+
+def spend_action(hand_slot):
+    return SPEND_BASE + hand_slot
+
+
+def move_action(explorer, direction):
+    return MOVE_BASE + 4 * explorer + direction
+
+
+def pick_action(explorer, colour):
+    return PICK_BASE + NUM_COLOURS * explorer + colour
+
+
+def drop_action(explorer, colour):
+    return DROP_BASE + NUM_COLOURS * explorer + colour
+
+
+def board_action(explorer, landing):
+    return BOARD_BASE + NUM_LANDINGS * explorer + landing
+
+
+def describe_action(action):
+    """The action in words, for error messages."""
+    a = int(action)
+    if PLACE_BASE <= a < LAY_BASE:
+        return f"place an explorer on {B.SQUARE_NAMES[a - PLACE_BASE]}"
+    if LAY_BASE <= a < SPEND_BASE:
+        rest, r = divmod(a - LAY_BASE, 4)
+        h, f = divmod(rest, NUM_FIELDS)
+        return f"lay hand tile {h} on {B.FIELD_NAMES[f]} turned {r} quarter(s)"
+    if SPEND_BASE <= a < MOVE_BASE:
+        return f"spend hand tile {a - SPEND_BASE}"
+    if MOVE_BASE <= a < PICK_BASE:
+        e, d = divmod(a - MOVE_BASE, 4)
+        return f"move explorer {e} {B.DIRECTIONS[d]}"
+    if PICK_BASE <= a < DROP_BASE:
+        e, c = divmod(a - PICK_BASE, NUM_COLOURS)
+        return f"explorer {e} picks up a {COLOUR_NAMES[c]} artifact"
+    if DROP_BASE <= a < BOARD_BASE:
+        e, c = divmod(a - DROP_BASE, NUM_COLOURS)
+        return f"explorer {e} drops a {COLOUR_NAMES[c]} artifact"
+    if BOARD_BASE <= a < END_TURN:
+        e, l = divmod(a - BOARD_BASE, NUM_LANDINGS)
+        return f"explorer {e} boards the boat at {B.LANDING_NAMES[l]}"
+    if a == END_TURN:
+        return "end the turn"
+    return f"action {a} (out of range 0..{NUM_ACTIONS - 1})"
+
+
+def rotated(four, rotation):
+    """A tile's four squares (tile order) after ``rotation`` quarter turns clockwise."""
+    source = _ROTATION_SOURCE[rotation % 4]
+    return [four[source[i]] for i in range(4)]
+
+
+# ----------------------------------------------------------------------------------------------------
+# Randomness
+# ----------------------------------------------------------------------------------------------------
+_MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """``pacific_common.rng`` in plain integers: splitmix64 seeding, then xorshift64*.
+
+    The core keeps the state as a signed int64; the arithmetic is unsigned 64-bit, so every result
+    is masked to 64 bits here and the state is kept unsigned."""
+
+    def __init__(self, seed):
+        z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        self.state = z if z != 0 else 1
+
+    def draw(self, bound):
+        """A uniform integer in ``[0, bound)``."""
+        x = self.state
+        x ^= x >> 12
+        x ^= (x << 25) & _MASK64
+        x ^= x >> 27
+        self.state = x
+        return (((x * 0x2545F4914F6CDD1D) & _MASK64) >> 33) % bound
+
+
+# ----------------------------------------------------------------------------------------------------
+# The game
+# ----------------------------------------------------------------------------------------------------
+class ReferenceGame:
+    """One game of Mauna Kea (basic game).
+
+    Public fields (read them; tests may write them to craft positions):
+
+    - ``num_players``, ``max_turns``, ``phase`` ("placement", "turn", "over"), ``to_act`` (None when
+      over), ``turns`` (player turns completed, placements not counted), ``terminated``, ``truncated``;
+    - ``terrain`` per square: the board's terrain code (``board.NO_TILE`` ... ``board.VOLCANO``);
+    - ``field_tile`` per field: None (an empty tile space), ``("start", id, rotation)``,
+      ``("terrain", id, rotation)`` (``id`` = island tile id = terrain tile id), ``("lava", id)``
+      (``id`` = island tile id, 70..93), or a printed marker: "volcano", "start field", "lava exit";
+    - ``covered`` per field: what a lava tile was laid on, bottom first (tiles and printed markers);
+      a covered tile stays on the board under the lava (Volcanic eruption: "placed on top");
+    - ``artifacts`` per square and ``carried`` per player and explorer: ``[white, gray, black]``;
+    - ``explorers`` per player: the square of each explorer (placement order) or None when not on the
+      board; ``explorer_status``: "unplaced", "island", "boat" or "lost";
+    - ``landing_boat`` per landing: the boat lying there, None once taken;
+    - ``boats_taken`` per player: ``(boat id, [white, gray, black] loaded)`` in the order taken;
+    - ``hands`` per player: island tile ids in drawing order; ``bag``: set of island tile ids;
+    - ``pool``: movement points of the current turn;
+    - ``removed``: island tile ids removed from the game (discarded lava tiles);
+    - ``artifacts_removed``: ``[white, gray, black]`` removed from the game by lava;
+    - ``lava_branches`` per flow: list of ``{end_field, direction, length, open}``; after a fork the
+      two new branches replace the forked one, the "•" branch listed first;
+    - ``end_triggered``; ``final_turns_left``: turns still to be played after the current one once the
+      end is triggered.
+    """
+
+    def __init__(self, num_players: int = 4, max_turns: int = 300, seed: int = 0):
+        if num_players not in B.EXPLORERS_PER_PLAYER:
+            raise ValueError(f"Mauna Kea is played by {B.MIN_PLAYERS} to {B.MAX_PLAYERS} players, "
+                             f"not {num_players}")
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        self.num_players = n = num_players
+        self.max_turns = max_turns
+        self.seed = seed
+        self.rng = Rng(seed)
+
+        # The printed board: volcano, lava exits, jungle start fields; every tile space bare.
+        self.terrain = list(_INITIAL_TERRAIN)
+        self.field_tile = [PRINTED_MARKER.get(int(k)) for k in B.FIELD_KIND.tolist()]
+        self.covered = [[] for _ in range(NUM_FIELDS)]
+        self.artifacts = [[0, 0, 0] for _ in range(NUM_SQUARES)]
+        self.artifacts_removed = [0, 0, 0]
+
+        # [Preparation of the Game, Set-up] "mix them face down and randomly distribute them face up
+        # on the 24 spaces": the draw protocol of RULES.md (tile, then rotation, space by space).
+        undealt = list(range(B.NUM_START_TILES))
+        for f in _START_TILE_SPACES:
+            tile = undealt.pop(self.rng.draw(len(undealt)))
+            rotation = self.rng.draw(4)
+            self._put_tile(f, _START_TILE_SQUARES[tile], rotation)
+            self.field_tile[f] = ("start", tile, rotation)
+            # "The starting tiles partly show different colored markings, indicating the
+            # corresponding artifact that is now placed there" -- where the turned marking lies.
+            for square, mark in zip(_FIELD_SQUARES[f], rotated(_START_TILE_ARTIFACTS[tile], rotation)):
+                if mark != B.NO_ARTIFACT:
+                    self.artifacts[square][mark - 1] += 1
+
+        # "Mix up the 8 boats unseen and then distribute them randomly ... one boat at each point."
+        unplaced = list(range(NUM_BOATS))
+        self.landing_boat = [unplaced.pop(self.rng.draw(len(unplaced))) for _ in range(NUM_LANDINGS)]
+        self.boats_taken = [[] for _ in range(n)]
+
+        # [Material for the players] 5 / 4 / 3 explorers each with 2 / 3 / 4 players.
+        k = B.EXPLORERS_PER_PLAYER[n]
+        self.explorers = [[None] * k for _ in range(n)]
+        self.carried = [[[0, 0, 0] for _ in range(k)] for _ in range(n)]
+        self.explorer_status = [["unplaced"] * k for _ in range(n)]
+
+        # The 94 island tiles go into the bag only for the initial draw, after placement.
+        self.bag = set(range(NUM_ISLAND_TILES))
+        self.hands = [[] for _ in range(n)]
+        self.pool = 0
+        self.removed = []
+
+        # [Volcanic eruption] each flow starts as one branch ending on its printed exit field.
+        self.lava_branches = [[{"end_field": _LAVA_FLOW_EXIT_FIELD[flow],
+                                "direction": _LAVA_FLOW_DIRECTION[flow], "length": 0, "open": True}]
+                              for flow in range(B.NUM_LAVA_FLOWS)]
+
+        self.end_triggered = False
+        self.final_turns_left = 0
+        self.turns = 0
+        self.terminated = False
+        self.truncated = False
+        # [Before the First Turn, Placing explorers] the starting player (player_0) places first.
+        self.phase = "placement"
+        self.to_act = 0
+
+    # ------------------------------------------------------------------ what the board says
+
+    def _put_tile(self, field, four, rotation):
+        """Show a tile's four (turned) squares on the field."""
+        for square, t in zip(_FIELD_SQUARES[field], rotated(four, rotation)):
+            self.terrain[square] = t
+
+    def hand_points(self, player):
+        return sum(_TERRAIN_TILE_POINTS[t] for t in self.hands[player])
+
+    def occupied_squares(self):
+        return {s for row in self.explorers for s in row if s is not None}
+
+    def on_island(self, player):
+        """Explorers of the player still on the island (the gameboard)."""
+        return [e for e, st in enumerate(self.explorer_status[player]) if st == "island"]
+
+    def empty_fields(self):
+        """[Expanding the terrain] "any one empty space on the gameboard": a tile space (or
+        start-tile space) with nothing on it."""
+        return [f for f in _TILE_FIELDS if self.field_tile[f] is None]
+
+    def _field_holds_lava(self, field):
+        """Lava tiles, the printed exit fields and the volcano: a lava tile tunnels under them."""
+        return self.terrain[_FIELD_SQUARES[field][0]] in (B.LAVA, B.VOLCANO)
+
+    def _draw_from_bag(self):
+        """RULES.md Set-up 3: the ``draw(b)``-th of the ``b`` tiles in the bag, in increasing order."""
+        ordered = sorted(self.bag)
+        tile = ordered[self.rng.draw(len(ordered))]
+        self.bag.remove(tile)
+        return tile
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self):
+        """The legal actions of the player to act, sorted; empty when the game is over."""
+        if self.phase == "over":
+            return []
+        if self.phase == "placement":
+            # [Placing explorers] any starting space; "only one explorer per space".
+            occupied = self.occupied_squares()
+            return [place_action(s) for s in _START_SQUARES if s not in occupied]
+        return sorted(self._turn_actions(self.to_act))
+
+    def _turn_actions(self, p):
+        actions = []
+        hand = self.hands[p]
+        # [Playing tiles] each tile either expands the terrain (any empty space, 4 orientations) ...
+        empty = self.empty_fields()
+        for h in range(len(hand)):
+            for f in empty:
+                for r in range(4):
+                    actions.append(lay_action(h, f, r))
+        # ... or is used for its movement points.
+        for h in range(len(hand)):
+            actions.append(spend_action(h))
+        occupied = self.occupied_squares()
+        for e in self.on_island(p):
+            square = self.explorers[p][e]
+            # [Moving explorers, Movement directions / Movement costs]
+            for d in range(4):
+                target = _SQUARE_NEIGHBOURS[square][d]
+                if target < 0 or target in occupied:
+                    continue
+                cost = _MOVE_COST[self.terrain[target]]
+                if cost != B.IMPASSABLE and cost <= self.pool:
+                    actions.append(move_action(e, d))
+            # [Collecting and taking artifacts] free, at any time, no more than 3 carried.
+            if sum(self.carried[p][e]) < B.MAX_CARRIED:
+                for c in range(NUM_COLOURS):
+                    if self.artifacts[square][c] > 0:
+                        actions.append(pick_action(e, c))
+            for c in range(NUM_COLOURS):
+                if self.carried[p][e][c] > 0:
+                    actions.append(drop_action(e, c))
+            # [Reaching the boats] from one of the boat's 4 neighbouring spaces, for 1 point.
+            landing = _SQUARE_LANDING[square]
+            if landing >= 0 and self.landing_boat[landing] is not None and self.pool >= B.BOARDING_COST:
+                actions.append(board_action(e, landing))
+        # [Playing tiles] "you have to play all your tiles" before the turn can end.
+        if not hand:
+            actions.append(END_TURN)
+        return actions
+
+    # ------------------------------------------------------------------ playing
+
+    def step(self, action):
+        """Play the decision of the player to act; then run the game on until the next decision."""
+        if self.phase == "over":
+            raise ValueError("the game is over; no action is legal")
+        action = int(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action} ({describe_action(action)}) for player_"
+                             f"{self.to_act} in the {self.phase} phase")
+        p = self.to_act
+        if self.phase == "placement":
+            self._place_explorer(p, action - PLACE_BASE)
+        elif action < SPEND_BASE:
+            rest, r = divmod(action - LAY_BASE, 4)
+            h, f = divmod(rest, NUM_FIELDS)
+            self._lay_tile(p, h, f, r)
+        elif action < MOVE_BASE:
+            self._spend_tile(p, action - SPEND_BASE)
+        elif action < PICK_BASE:
+            e, d = divmod(action - MOVE_BASE, 4)
+            self._move(p, e, d)
+        elif action < DROP_BASE:
+            e, c = divmod(action - PICK_BASE, NUM_COLOURS)
+            self._pick_up(p, e, c)
+        elif action < BOARD_BASE:
+            e, c = divmod(action - DROP_BASE, NUM_COLOURS)
+            self._drop(p, e, c)
+        elif action < END_TURN:
+            e, landing = divmod(action - BOARD_BASE, NUM_LANDINGS)
+            self._board(p, e, landing)
+        else:
+            self._end_turn(p)
+
+    # [Before the First Turn] ----------------------------------------------------------------
+
+    def _place_explorer(self, p, square):
+        e = self.explorer_status[p].index("unplaced")
+        self.explorers[p][e] = square
+        self.explorer_status[p][e] = "island"
+        if any("unplaced" in row for row in self.explorer_status):
+            # [Placing explorers] "in turn (in counterclockwise order)": decreasing seat index.
+            self.to_act = (p - 1) % self.num_players
+            return
+        self._initial_draw()
+        # [Beginning the game] "The last player to have placed an explorer begins."
+        self.phase = "turn"
+        self.to_act = p
+        self.pool = 0
+
+    def _initial_draw(self):
+        """[Drawing tiles] counter-clockwise from the starting player, one tile per player and round,
+        until each has 5 or more points; lava is put aside (the same player draws again) and mixed
+        back into the bag at the end."""
+        n = self.num_players
+        order = [(0 - i) % n for i in range(n)]
+        set_aside = []
+        while any(self.hand_points(p) < B.HAND_POINTS for p in order) and self.bag:
+            for p in order:
+                if self.hand_points(p) >= B.HAND_POINTS:
+                    continue
+                while self.bag:
+                    tile = self._draw_from_bag()
+                    if tile >= FIRST_LAVA_TILE:
+                        set_aside.append(tile)
+                        continue
+                    self.hands[p].append(tile)
+                    break
+        self.bag.update(set_aside)
+
+    # [Course of the Game, Playing tiles] -------------------------------------------------------
+
+    def _lay_tile(self, p, h, f, r):
+        """[Expanding the terrain] the tile lies face up, turned as chosen; its points do not count."""
+        tile = self.hands[p].pop(h)
+        self._put_tile(f, _TERRAIN_TILE_SQUARES[tile], r)
+        self.field_tile[f] = ("terrain", tile, r)
+
+    def _spend_tile(self, p, h):
+        """[Using movement points] the points join this turn's pool (points of several tiles combine;
+        what is left at the end of the turn is lost) and the tile is mixed back into the bag at once."""
+        tile = self.hands[p].pop(h)
+        self.pool += _TERRAIN_TILE_POINTS[tile]
+        self.bag.add(tile)
+
+    # [Moving explorers] ---------------------------------------------------------------------------
+
+    def _move(self, p, e, d):
+        target = _SQUARE_NEIGHBOURS[self.explorers[p][e]][d]
+        self.pool -= _MOVE_COST[self.terrain[target]]
+        self.explorers[p][e] = target
+
+    def _pick_up(self, p, e, c):
+        square = self.explorers[p][e]
+        self.artifacts[square][c] -= 1
+        self.carried[p][e][c] += 1
+
+    def _drop(self, p, e, c):
+        square = self.explorers[p][e]
+        self.carried[p][e][c] -= 1
+        self.artifacts[square][c] += 1
+
+    def _board(self, p, e, landing):
+        """[Reaching the boats] 1 point for the explorer and his load; what does not fit stays on his
+        space.  RULES.md: the boat takes the most valuable artifacts first (drop first to choose)."""
+        square = self.explorers[p][e]
+        boat = self.landing_boat[landing]
+        room = _BOAT_CAPACITY[boat]
+        load = [0, 0, 0]
+        for c in (BLACK, GRAY, WHITE):
+            load[c] = min(room, self.carried[p][e][c])
+            room -= load[c]
+            self.artifacts[square][c] += self.carried[p][e][c] - load[c]
+        self.pool -= B.BOARDING_COST
+        self.carried[p][e] = [0, 0, 0]
+        self.explorers[p][e] = None
+        self.explorer_status[p][e] = "boat"
+        # "you take this boat ... off the gameboard and put it down in front of you"
+        self.landing_boat[landing] = None
+        self.boats_taken[p].append((boat, load))
+        self._check_end_trigger()
+
+    # [Ending your turn, Drawing other tiles] ---------------------------------------------------
+
+    def _end_turn(self, p):
+        # Unspent points are lost [Moving explorers: "You don't have to use up all points"].
+        self.pool = 0
+        if not self.end_triggered:
+            self._draw_up(p)
+        self.turns += 1
+        if self.end_triggered:
+            # [End of the Game] the trigger turn, then one more turn for every other player.
+            if self.final_turns_left == 0:
+                self._game_over(terminated=True)
+                return
+            self.final_turns_left -= 1
+        if self.turns >= self.max_turns:
+            self._game_over(terminated=False)
+            return
+        # [Beginning the game] "play proceeds clockwise": increasing seat index.
+        self.to_act = (p + 1) % self.num_players
+
+    def _draw_up(self, p):
+        """[Drawing other tiles] draw until the hand shows 5 or more points; a lava tile is placed at
+        once [Lava tiles] and drawing goes on.  An empty bag stops the drawing (RULES.md).  When lava
+        triggers the end, the drawing stops and the turn is over (RULES.md)."""
+        while self.hand_points(p) < B.HAND_POINTS and self.bag:
+            tile = self._draw_from_bag()
+            if tile >= FIRST_LAVA_TILE:
+                self._erupt(tile)
+                if self.end_triggered:
+                    return
+            else:
+                self.hands[p].append(tile)
+
+    # [Volcanic eruption] ------------------------------------------------------------------------
+
+    def _erupt(self, tile):
+        """Place a drawn lava tile, forced: its flow, the branch rule and its shape decide where."""
+        flow = _LAVA_TILE_FLOW[tile - FIRST_LAVA_TILE]
+        shape = _LAVA_TILE_SHAPE[tile - FIRST_LAVA_TILE]
+        branches = self.lava_branches[flow]
+        open_branches = [b for b in branches if b["open"]]
+        if not open_branches:
+            # "If a lava tile cannot be placed anymore ... it is removed from the game."
+            self.removed.append(tile)
+            return
+        # "you have to extend the branch that consists of fewer tiles. If both branches have the same
+        # length, the branch marked with a '•' is extended first" -- listed first, so min() keeps it.
+        branch = min(open_branches, key=lambda b: b["length"])
+        direction = branch["direction"]
+        target = _FIELD_NEIGHBOURS[branch["end_field"]][direction]
+        # "If another lava tile is already lying there ... placed one space further in the direction
+        # of the flow (the new flow 'tunnels under' the existing one)."
+        while target >= 0 and self._field_holds_lava(target):
+            target = _FIELD_NEIGHBOURS[target][direction]
+        if target < 0:
+            # Off the edge of the gameboard: removed from the game, and the branch is closed.
+            self.removed.append(tile)
+            branch["open"] = False
+            return
+        self._cover_with_lava(target, tile)
+        if shape == B.FORK:
+            # The fork ends this branch and opens two, counted from zero "from the moment when a tile
+            # with a branch ... has been placed"; the "•" branch first so that it wins ties.
+            new = [{"end_field": target,
+                    "direction": (direction + _LAVA_SHAPE_EXIT_TURNS[shape][side]) % 4,
+                    "length": 0, "open": True}
+                   for side in (B.LEFT_BRANCH, B.RIGHT_BRANCH)]
+            dot = _LAVA_TILE_DOT_BRANCH[tile - FIRST_LAVA_TILE]
+            new = [new[dot], new[1 - dot]]
+            i = next(k for k, b in enumerate(branches) if b is branch)
+            branches[i:i + 1] = new
+        else:
+            branch["end_field"] = target
+            branch["direction"] = (direction + _LAVA_SHAPE_EXIT_TURNS[shape][0]) % 4
+            branch["length"] += 1
+        self._check_end_trigger()
+
+    def _cover_with_lava(self, field, tile):
+        """[Volcanic eruption] "it is simply placed on top. All explorers and artifacts there are
+        removed from the game." The covered tile stays underneath (it is not back in play)."""
+        for square in _FIELD_SQUARES[field]:
+            for p in range(self.num_players):
+                for e, s in enumerate(self.explorers[p]):
+                    if s == square:
+                        # An explorer is lost with everything he carries.
+                        for c in range(NUM_COLOURS):
+                            self.artifacts_removed[c] += self.carried[p][e][c]
+                        self.carried[p][e] = [0, 0, 0]
+                        self.explorers[p][e] = None
+                        self.explorer_status[p][e] = "lost"
+            for c in range(NUM_COLOURS):
+                self.artifacts_removed[c] += self.artifacts[square][c]
+            self.artifacts[square] = [0, 0, 0]
+            self.terrain[square] = B.LAVA
+        if self.field_tile[field] is not None:
+            self.covered[field].append(self.field_tile[field])
+        self.field_tile[field] = ("lava", tile)
+
+    # [End of the Game] --------------------------------------------------------------------------
+
+    def _check_end_trigger(self):
+        """"The game ends when one player has no explorers left on the gameboard" -- boarded or lost."""
+        if self.phase != "turn" or self.end_triggered:
+            return
+        if any(not self.on_island(p) for p in range(self.num_players)):
+            self.end_triggered = True
+            self.final_turns_left = self.num_players - 1
+
+    def _game_over(self, terminated):
+        self.phase = "over"
+        self.to_act = None
+        self.terminated = terminated
+        self.truncated = not terminated
+
+    # [Scoring] ----------------------------------------------------------------------------------
+
+    def boat_score(self, boat, load):
+        """Explorer 3, white 1, gray 2, black 3, −1 for each unoccupied place."""
+        empty = _BOAT_CAPACITY[boat] - sum(load)
+        return (B.EXPLORER_POINTS + sum(k * v for k, v in zip(load, _ARTIFACT_POINTS))
+                + B.EMPTY_PLACE_POINTS * empty)
+
+    def scores(self):
+        return [sum(self.boat_score(boat, load) for boat, load in self.boats_taken[p])
+                for p in range(self.num_players)]
+
+    def winners(self):
+        """Highest score; [Resolving ties] then more explorers on the island, then more artifacts
+        carried by explorers on the island; whoever is still tied shares a draw."""
+        def key(p):
+            island = self.on_island(p)
+            return (self.scores()[p], len(island), sum(sum(self.carried[p][e]) for e in island))
+        keys = [key(p) for p in range(self.num_players)]
+        best = max(keys)
+        return [p for p in range(self.num_players) if keys[p] == best]
+
+    def rewards(self, mode="win_loss"):
+        """Rewards arrive only when the game ends by the rules; a truncated or running game gives 0."""
+        if mode not in REWARD_MODES:
+            raise ValueError(f"unknown reward mode {mode!r}; use one of {REWARD_MODES}")
+        n = self.num_players
+        if not self.terminated:
+            return [0.0] * n
+        if mode == "win_loss":
+            winners = self.winners()
+            if len(winners) == 1:
+                return [1.0 if p in winners else -1.0 for p in range(n)]
+            return [0.0 if p in winners else -1.0 for p in range(n)]
+        scores = self.scores()
+        if mode == "score":
+            return [float(s) for s in scores]
+        return [float(scores[p] - max(scores[o] for o in range(n) if o != p)) for p in range(n)]
