@@ -77,7 +77,8 @@ def aec_loop(make_env, timer, seed=0):
 # ---------------------------------------------------------------------------------------------------
 # Our games: every package has the same parts, so one builder measures any of them.
 GAMES = {"makabana": ("makabana_env", {"num_players": 4}),
-         "makemake": ("makemake_env", {"num_players": 4})}
+         "makemake": ("makemake_env", {"num_players": 4}),
+         "maunakea": ("maunakea_env", {"num_players": 4})}
 
 
 def game_parts(package_name, options):

@@ -1,0 +1,43 @@
+"""Keep Numba's on-disk cache honest.
+
+Numba's ``cache=True`` checks only the source file of the function it compiles.  A kernel in
+``batch.py`` that calls the core, or a core function that reads a board table, keeps its cached
+machine code when ``core.py`` or ``board.py`` changes -- and would go on running the old rules.  Each
+game package therefore calls ``drop_stale_cache`` before importing its Numba modules: when any source
+file the package's compiled code depends on has changed since the cache was written, the package's
+cached functions are deleted and compiled afresh.
+"""
+import hashlib
+from pathlib import Path
+
+_COMMON = Path(__file__).resolve().parent
+
+
+def _fingerprint(folders):
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def drop_stale_cache(package_file):
+    """Delete the package's cached Numba functions if its sources or the shared ones changed."""
+    package = Path(package_file).resolve().parent
+    cache = package / "__pycache__"
+    stamp = cache / "numba-sources.sha256"
+    fingerprint = _fingerprint([package, _COMMON])
+    try:
+        if stamp.read_text() == fingerprint:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for pattern in ("*.nbi", "*.nbc"):
+            for path in cache.glob(pattern):
+                path.unlink()
+        stamp.write_text(fingerprint)
+    except OSError:  # a read-only installation: Numba then compiles in memory or uses its own cache dir
+        pass

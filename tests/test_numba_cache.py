@@ -1,0 +1,22 @@
+"""pacific_common.numba_cache: a change to any source of a game package drops its cached Numba code,
+so that kernels never run rules older than the sources."""
+from pacific_common.numba_cache import drop_stale_cache
+
+
+def test_changed_sources_drop_the_cache_and_unchanged_sources_keep_it(tmp_path):
+    package = tmp_path / "somegame_env"
+    cache = package / "__pycache__"
+    cache.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "core.py").write_text("RULE = 1\n")
+    (cache / "core.step-10.py311.nbi").write_text("old")
+    drop_stale_cache(package / "__init__.py")
+    assert not (cache / "core.step-10.py311.nbi").exists()
+
+    (cache / "core.step-10.py311.nbi").write_text("compiled from RULE = 1")
+    drop_stale_cache(package / "__init__.py")
+    assert (cache / "core.step-10.py311.nbi").exists()
+
+    (package / "core.py").write_text("RULE = 2\n")
+    drop_stale_cache(package / "__init__.py")
+    assert not (cache / "core.step-10.py311.nbi").exists()
