@@ -119,6 +119,9 @@ EXPLORER_POINTS = 3                                          # Scoring
 EMPTY_PLACE_POINTS = -1                                      # Scoring: each unoccupied place in a boat
 MAX_CARRIED = 3          # an explorer carries at most 3 artifacts [Collecting and taking artifacts]
 BOARDING_COST = 1        # going on board, load included [Reaching the boats]
+# Picking up and dropping cost nothing, so a turn of them could go on for ever; a learning agent
+# needs every turn to end.  20 a turn is far more than any sensible turn uses (3 carried per explorer).
+FREE_ACTIONS_PER_TURN = 20
 HAND_POINTS = 5          # draw until the tiles in front of you show 5 or more points [Drawing tiles]
 
 # Players and explorers [Material for the players].  The rulebook names Red and Yellow players; the
@@ -395,12 +398,13 @@ FIRST_LAVA_TILE = NUM_TERRAIN_TILES
 # Each boat has one seat for an explorer and 1-3 places for artifacts; "unoccupied places" are empty
 # artifact places (the seat is always taken: a boat leaves the board only with an explorer aboard).
 # This matches the scoring example: explorer + 2 white + 1 empty place = 4 VP in a 3-place boat.
-# Colours: the rulebook's task card names a green boat and its example a brown symbol; the other two
-# are ours.  Each colour gets one pair with 4 places in all (1 + 3 or 2 + 2), so no colour -- and no
-# "+1 for a boat of colour X" task card -- is worth more than another.
+# Colours: the rulebook's task card names a green boat and its scoring example "the boat with the
+# brown symbol", which carries an explorer, 2 white and 1 gray artifact: so brown has a 3-place boat.
+# The other two colours are ours.  Each colour gets one pair with 4 places in all (1 + 3 or 2 + 2), so
+# no colour -- and no "+1 for a boat of colour X" task card -- is worth more than another.
 _BOAT_TABLE = (
-    ("green", 1), ("green", 3),
-    ("brown", 2), ("brown", 2),
+    ("green", 2), ("green", 2),
+    ("brown", 1), ("brown", 3),
     ("orange", 1), ("orange", 3),
     ("pink", 2), ("pink", 2),
 )

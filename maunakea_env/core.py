@@ -16,12 +16,12 @@ from pacific_common.rng import draw, following_seed, seed_rng
 
 from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
-    FIELD_SQUARES, FIRST_LAVA_TILE, HAND_POINTS, INITIAL_TERRAIN, IS_START_SQUARE, IS_TILE_FIELD,
-    LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION, LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS,
-    LAVA_TILE_FLOW, LAVA_TILE_SHAPE, FORK, MAX_CARRIED, MOVE_COST, NUM_BOATS, NUM_FIELDS,
-    NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES, SQUARE_FIELD,
-    SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES, START_TILE_SQUARES,
-    TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
+    FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
+    IS_START_SQUARE, IS_TILE_FIELD, LAVA, LAVA_FLOW_DIRECTION,
+    LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
+    NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES,
+    SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES,
+    START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
 )
 
 MAX_PLAYERS = 4
@@ -83,7 +83,8 @@ END_TRIGGERED = 10
 FINAL_TURNS_LEFT = 11    # after the trigger turn: turns the other players still have
 PLACED = 12              # explorers placed so far
 EXPLORERS_EACH = 13
-TERRAIN = 14                                            # [square] board terrain code
+FREE_ACTIONS = 14        # pick-ups and drops this turn, at most FREE_ACTIONS_PER_TURN
+TERRAIN = 15                                            # [square] board terrain code
 ARTIFACTS = TERRAIN + NUM_SQUARES                       # [square][colour] artifacts lying there
 OCCUPANT = ARTIFACTS + NUM_SQUARES * NUM_COLOURS        # [square] player * 8 + explorer, -1
 FIELD_TILE = OCCUPANT + NUM_SQUARES                     # [field] tile lying there (0..117), -1
@@ -116,7 +117,7 @@ OBS_BOAT_ENTRY = OBS_ARTIFACTS + NUM_COLOURS * NUM_SQUARES  # [square] entry squ
 OBS_OWN_EXPLORERS = OBS_BOAT_ENTRY + NUM_SQUARES            # [e][EXPLORER_FEATURES] the viewer's explorers
 EXPLORER_FEATURES = 8   # on island, in boat, lost, x, y, white, gray, black carried
 OBS_HANDS = OBS_OWN_EXPLORERS + MAX_EXPLORERS * EXPLORER_FEATURES   # [k][slot][HAND_FEATURES]
-HAND_FEATURES = 13      # present, points, 4 squares × one-hot jungle / water / mountain
+HAND_FEATURES = 14      # present, points, 4 squares × one-hot jungle / water / mountain
 OBS_PLAYERS = OBS_HANDS + MAX_PLAYERS * HAND_SLOTS * HAND_FEATURES  # [k][PLAYER_FEATURES]
 PLAYER_FEATURES = 5     # present, to act, explorers on island, boats taken, score (clipped)
 OBS_LANDINGS = OBS_PLAYERS + MAX_PLAYERS * PLAYER_FEATURES  # [landing] places of the boat there, 0
@@ -124,7 +125,8 @@ OBS_BAG = OBS_LANDINGS + NUM_LANDINGS                       # terrain tiles wort
 OBS_LAVA = OBS_BAG + 3 + NUM_LAVA_FLOWS                     # [flow][branch] open, length, direction 4
 OBS_PHASE = OBS_LAVA + NUM_LAVA_FLOWS * 2 * 6               # one-hot: placement, turn, over
 OBS_POOL = OBS_PHASE + 3
-OBS_END_TRIGGERED = OBS_POOL + 1
+OBS_FREE_ACTIONS = OBS_POOL + 1                             # pick-ups and drops left this turn
+OBS_END_TRIGGERED = OBS_FREE_ACTIONS + 1
 OBS_TURN = OBS_END_TRIGGERED + 1                            # player turns played, capped at OBS_MAX
 OBS_SIZE = OBS_TURN + 1
 OBS_MIN, OBS_MAX = -100, 100   # a score can be negative
@@ -208,7 +210,7 @@ def is_legal(state, action):
         if e >= state[EXPLORERS_EACH]:
             return False
         x = explorer_index(player, e)
-        if state[EXPLORER_STATUS + x] != ON_ISLAND:
+        if state[EXPLORER_STATUS + x] != ON_ISLAND or state[FREE_ACTIONS] >= FREE_ACTIONS_PER_TURN:
             return False
         if drop:
             return state[CARRIED + x * NUM_COLOURS + c] > 0
@@ -584,6 +586,7 @@ def _end_turn(state):
     the trigger, the trigger turn and one more turn of every other player are played, then scoring."""
     player = state[TO_ACT]
     state[POOL] = 0
+    state[FREE_ACTIONS] = 0
     if state[END_TRIGGERED] == 0:
         _draw_up(state, player)
     state[TURN] += 1
@@ -656,6 +659,7 @@ def step(state, action):
         c = a % NUM_COLOURS
         square = state[EXPLORER_SQUARE + x]
         moved = -1 if drop else 1
+        state[FREE_ACTIONS] += 1
         state[CARRIED + x * NUM_COLOURS + c] += moved
         state[ARTIFACTS + square * NUM_COLOURS + c] -= moved
     else:
@@ -838,6 +842,7 @@ def observe(state, view, obs):
             obs[base + 2 + state[BRANCH_DIRECTION + k]] = 1
     obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_POOL] = min(state[POOL], OBS_MAX)
+    obs[OBS_FREE_ACTIONS] = FREE_ACTIONS_PER_TURN - state[FREE_ACTIONS]
     obs[OBS_END_TRIGGERED] = state[END_TRIGGERED]
     obs[OBS_TURN] = min(state[TURN], OBS_MAX)
 

@@ -44,14 +44,15 @@ block                     size         content
 ``OBS_BOAT_ENTRY``        324          entry square of a landing whose boat is still there
 ``OBS_OWN_EXPLORERS``     5 × 8        own explorer e: on island, in boat, lost, x, y, carried
                                        white / gray / black
-``OBS_HANDS``             4 × 5 × 13   tiles in front of relative player k: present, points, and
+``OBS_HANDS``             4 × 5 × 14   tiles in front of relative player k: present, points, and
                                        the terrain of its 4 squares (one-hot)
 ``OBS_PLAYERS``           4 × 5        present, to act, explorers on island, boats, score
 ``OBS_LANDINGS``          8            artifact places of the boat at each landing (0: gone)
 ``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
-``OBS_PHASE``, …          6            phase (placement / turn / over), movement pool, end
-                                       triggered, turns played (capped at 100)
+``OBS_PHASE``, …          7            phase (placement / turn / over), movement pool,
+                                       pick-ups and drops left this turn, end triggered, turns
+                                       played (capped at 100)
 ========================  ===========  =======================================================
 
 Everything in Mauna Kea is public except the order of the tiles in the bag.

@@ -257,6 +257,7 @@ class ReferenceGame:
         self.bag = set(range(NUM_ISLAND_TILES))
         self.hands = [[] for _ in range(n)]
         self.pool = 0
+        self.free_actions = 0      # pick-ups and drops this turn (RULES.md: at most 20 a turn)
         self.removed = []
 
         # [Volcanic eruption] each flow starts as one branch ending on its printed exit field.
@@ -341,13 +342,15 @@ class ReferenceGame:
                 cost = _MOVE_COST[self.terrain[target]]
                 if cost != B.IMPASSABLE and cost <= self.pool:
                     actions.append(move_action(e, d))
-            # [Collecting and taking artifacts] free, at any time, no more than 3 carried.
-            if sum(self.carried[p][e]) < B.MAX_CARRIED:
+            # [Collecting and taking artifacts] free, at any time, no more than 3 carried; RULES.md
+            # limits these free actions per turn so that every turn ends.
+            free = self.free_actions < B.FREE_ACTIONS_PER_TURN
+            if free and sum(self.carried[p][e]) < B.MAX_CARRIED:
                 for c in range(NUM_COLOURS):
                     if self.artifacts[square][c] > 0:
                         actions.append(pick_action(e, c))
             for c in range(NUM_COLOURS):
-                if self.carried[p][e][c] > 0:
+                if free and self.carried[p][e][c] > 0:
                     actions.append(drop_action(e, c))
             # [Reaching the boats] from one of the boat's 4 neighbouring spaces, for 1 point.
             landing = _SQUARE_LANDING[square]
@@ -451,11 +454,13 @@ class ReferenceGame:
         self.explorers[p][e] = target
 
     def _pick_up(self, p, e, c):
+        self.free_actions += 1
         square = self.explorers[p][e]
         self.artifacts[square][c] -= 1
         self.carried[p][e][c] += 1
 
     def _drop(self, p, e, c):
+        self.free_actions += 1
         square = self.explorers[p][e]
         self.carried[p][e][c] -= 1
         self.artifacts[square][c] += 1
@@ -485,6 +490,7 @@ class ReferenceGame:
     def _end_turn(self, p):
         # Unspent points are lost [Moving explorers: "You don't have to use up all points"].
         self.pool = 0
+        self.free_actions = 0
         if not self.end_triggered:
             self._draw_up(p)
         self.turns += 1

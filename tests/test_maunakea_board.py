@@ -48,7 +48,7 @@ def test_eight_boats_capacities_and_colours():
         mine = b.BOAT_CAPACITY[b.BOAT_COLOUR == colour]
         assert len(mine) == 2 and mine.sum() == 4          # each colour: 1 + 3 or 2 + 2 places
     assert len(set(b.BOAT_NAMES)) == 8
-    assert b.BOAT_NAMES[b.BOAT_INDEX["green boat (3 places)"]] == "green boat (3 places)"
+    assert b.BOAT_NAMES[b.BOAT_INDEX["brown boat (3 places)"]] == "brown boat (3 places)"
 
 
 def test_lava_tiles_six_per_flow_3_straight_1_left_1_right_1_fork():

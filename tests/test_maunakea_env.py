@@ -1,0 +1,813 @@
+"""Tests of the Mauna Kea PettingZoo environment (``maunakea_env.env`` / ``raw_env``).
+
+They cover the PettingZoo API checks, bad input, game invariants under random play, copying and
+pickling, seeding, the absence of hidden information and rendering.  Random play always draws from
+the action mask with a seeded ``numpy.random.Generator``, so every test is deterministic.  Uniform
+random play is enough to reach the boats (see ``test_random_play_reaches_the_boats``), so no biased
+policy is needed.
+"""
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import pettingzoo
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.env_logger import EnvLogger
+
+import maunakea_env  # registers "maunakea-v0"
+from maunakea_env import core
+from maunakea_env.board import (
+    FIELD_SQUARES, FIRST_LAVA_TILE, INITIAL_TERRAIN, JUNGLE, LAVA, NUM_FIELDS, NUM_ISLAND_TILES, NUM_SQUARES,
+    START_SQUARES, START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, WATER, rotate_tile,
+)
+from maunakea_positions import (
+    assert_conserved, commit, hand, lay_terrain, put_explorer, set_hand, square, started_game,
+)
+
+PLAYER_COUNTS = [2, 3, 4]
+MAX_TURNS = 40
+
+
+# ---------------------------------------------------------------------------------------------------
+# helpers
+def random_legal(mask, rng):
+    legal = np.flatnonzero(mask)
+    assert legal.size > 0
+    return int(rng.choice(legal))
+
+
+def assert_obs_equal(o1, o2, msg=""):
+    assert set(o1) == {"observation", "action_mask"} == set(o2)
+    np.testing.assert_array_equal(o1["observation"], o2["observation"], err_msg=msg)
+    np.testing.assert_array_equal(o1["action_mask"], o2["action_mask"], err_msg=msg)
+
+
+def play_out(e, rng, record=None, max_steps=100_000):
+    """Play a (wrapped or raw) env to the end with random legal actions; dead agents step None.
+    Returns the list of (agent, last()) seen, and appends the actions taken to ``record``."""
+    seen = []
+    for _ in range(max_steps):
+        if not e.agents:
+            return seen
+        agent = e.agent_selection
+        obs, reward, term, trunc, info = e.last()
+        seen.append((agent, obs, reward, term, trunc, copy.deepcopy(info)))
+        action = None if term or trunc else random_legal(obs["action_mask"], rng)
+        if record is not None:
+            record.append(action)
+        e.step(action)
+    raise AssertionError("game did not end")
+
+
+def replay(e, actions):
+    seen = []
+    for action in actions:
+        agent = e.agent_selection
+        obs, reward, term, trunc, info = e.last()
+        seen.append((agent, obs, reward, term, trunc, copy.deepcopy(info)))
+        e.step(action)
+    assert not e.agents
+    return seen
+
+
+def assert_same_trajectory(seen1, seen2):
+    assert len(seen1) == len(seen2)
+    for i, (a, b) in enumerate(zip(seen1, seen2)):
+        assert a[0] == b[0], f"agent differs at decision {i}"
+        assert_obs_equal(a[1], b[1], f"decision {i}")
+        assert a[2:] == b[2:], f"reward/termination/truncation/info differ at decision {i}"
+
+
+def random_steps(e, rng, count):
+    for _ in range(count):
+        e.step(random_legal(e.observe(e.agent_selection)["action_mask"], rng))
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. PettingZoo API, seed and render tests; registration
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_api_test_wrapped(num_players):
+    api_test(maunakea_env.env(num_players=num_players, max_turns=MAX_TURNS), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_api_test_raw(num_players):
+    api_test(maunakea_env.raw_env(num_players=num_players, max_turns=MAX_TURNS), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_seed_test(num_players):
+    seed_test(lambda: maunakea_env.env(num_players=num_players, max_turns=MAX_TURNS), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_render_test(num_players, capsys):
+    render_test(lambda **kwargs: maunakea_env.env(num_players=num_players, max_turns=MAX_TURNS, **kwargs))
+    capsys.readouterr()
+
+
+def test_pettingzoo_make():
+    e = pettingzoo.make("aec", "maunakea-v0", num_players=3, max_turns=MAX_TURNS)
+    assert isinstance(e, pettingzoo.AECEnv)
+    e.reset(seed=0)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert e.unwrapped.num_players == 3
+    play_out(e, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="num_players"):
+        pettingzoo.make("aec", "maunakea-v0", num_players=7)
+
+
+def test_defaults_and_spaces():
+    e = maunakea_env.raw_env()
+    assert e.num_players == 4 and e.max_turns == 300 and e.variant == "basic" and e.reward == "win_loss"
+    for agent in e.possible_agents:
+        assert e.action_space(agent).n == 2040 == core.NUM_ACTIONS
+        space = e.observation_space(agent)
+        assert space["observation"].shape == (core.OBS_SIZE,) and space["action_mask"].shape == (2040,)
+        assert space["observation"].dtype == np.int8
+    # the documented action ranges
+    assert (core.LAY_BASE, core.SPEND_BASE, core.MOVE_BASE, core.PICK_BASE, core.DROP_BASE, core.BOARD_BASE,
+            core.END_TURN) == (324, 1944, 1949, 1969, 1984, 1999, 2039)
+
+
+def test_numpy_integer_options_accepted():
+    e = maunakea_env.raw_env(num_players=np.int64(3), max_turns=np.int32(5))
+    assert e.num_players == 3 and e.max_turns == 5
+
+
+def test_describe_action_names_every_kind():
+    d = maunakea_env.raw_env.describe_action
+    assert d(square("D4-se")) == "place an explorer on D4-se"
+    assert d(324 + 4 * (81 * 1 + 10) + 3) == "lay hand tile 1 on B2 turned 3 quarter turns"
+    assert d(1944 + 2) == "spend hand tile 2 for its movement points"
+    assert d(1949 + 4 * 2 + 3) == "move explorer 2 west"
+    assert d(1969 + 3 * 1 + 2) == "explorer 1 picks up a black artifact"
+    assert d(1984 + 3 * 4 + 1) == "explorer 4 drops a gray artifact"
+    assert d(1999 + 8 * 3 + 0) == "explorer 3 boards the boat at landing B1-C1"
+    assert d(2039) == "end the turn"
+    assert "outside" in d(2040) and "outside" in d(-1)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. Bad input
+BAD_OPTIONS = [
+    ("num_players", 1, "2 to 4"), ("num_players", 5, "2 to 4"), ("num_players", "3", "2 to 4"),
+    ("num_players", 2.5, "2 to 4"), ("num_players", True, "2 to 4"),
+    ("variant", "advanced", "basic"), ("variant", "foo", "basic"),
+    ("max_turns", 0, "positive integer"), ("max_turns", -1, "positive integer"),
+    ("max_turns", "x", "positive integer"),
+    ("render_mode", "foo", "rgb_array"),
+    ("reward", "foo", "win_loss"),
+]
+
+
+@pytest.mark.parametrize("factory", ["env", "raw_env"])
+@pytest.mark.parametrize("option,value,allowed", BAD_OPTIONS)
+def test_bad_options(factory, option, value, allowed):
+    with pytest.raises(ValueError) as info:
+        getattr(maunakea_env, factory)(**{option: value})
+    message = str(info.value)
+    assert option in message
+    assert allowed in message
+    assert repr(value) in message
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1"])
+def test_bad_seed(seed):
+    e = maunakea_env.raw_env(num_players=3)
+    with pytest.raises(ValueError, match="seed"):
+        e.reset(seed=seed)
+
+
+def _snapshot(e):
+    return (e.state(), e.agent_selection, list(e.agents), dict(e.rewards), dict(e._cumulative_rewards),
+            dict(e.terminations), dict(e.truncations), copy.deepcopy(e.infos))
+
+
+def _assert_snapshot_equal(before, after):
+    np.testing.assert_array_equal(before[0], after[0])
+    assert before[1:] == after[1:]
+
+
+@pytest.mark.parametrize("action", [2040, 10**9, -1, -5, -(10**9)])
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_raw_out_of_range_action_raises_value_error(num_players, action):
+    e = maunakea_env.raw_env(num_players=num_players)
+    e.reset(seed=1)
+    before = _snapshot(e)
+    with pytest.raises(ValueError, match=str(action)):
+        e.step(action)
+    _assert_snapshot_equal(before, _snapshot(e))
+
+
+@pytest.mark.parametrize("action", [None, 1.0, "3", np.float64(2), [4]])
+def test_raw_non_integer_action_raises_value_error(action):
+    e = maunakea_env.raw_env(num_players=3)
+    e.reset(seed=1)
+    before = _snapshot(e)
+    with pytest.raises(ValueError, match="integer action"):
+        e.step(action)
+    _assert_snapshot_equal(before, _snapshot(e))
+
+
+def _assert_illegal_raises(e, action, decision):
+    before = _snapshot(e)
+    assert e.observe(e.agent_selection)["action_mask"][action] == 0
+    with pytest.raises(ValueError) as info:
+        e.step(action)
+    assert str(action) in str(info.value)
+    assert decision in str(info.value)
+    _assert_snapshot_equal(before, _snapshot(e))
+
+
+def test_raw_illegal_actions_raise_and_leave_state_unchanged():
+    e = maunakea_env.raw_env(num_players=2)
+    e.reset(seed=2)
+    # placement: only free starting spaces
+    _assert_illegal_raises(e, square("E5-nw"), "placement")              # the volcano
+    _assert_illegal_raises(e, square("A1-nw"), "placement")              # not a starting space
+    _assert_illegal_raises(e, core.LAY_BASE, "placement")
+    _assert_illegal_raises(e, core.SPEND_BASE, "placement")
+    _assert_illegal_raises(e, core.END_TURN, "placement")
+    e.step(square("D4-nw"))
+    _assert_illegal_raises(e, square("D4-nw"), "placement")              # taken
+    while e.decision() == "placement":
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+    assert e.agent_selection == "player_1"
+    size = int(e.state()[core.HAND_SIZE + 1])
+    _assert_illegal_raises(e, square("F6-nw"), "turn")                   # placement is over
+    _assert_illegal_raises(e, core.END_TURN, "turn")                     # tiles left in hand
+    _assert_illegal_raises(e, core.SPEND_BASE + size, "turn")            # no such hand tile
+    _assert_illegal_raises(e, core.LAY_BASE + 4 * (81 * size + 10), "turn")
+    _assert_illegal_raises(e, core.LAY_BASE + 4 * 40, "turn")            # the volcano E5
+    for d in range(4):
+        _assert_illegal_raises(e, core.MOVE_BASE + d, "turn")            # no points yet
+    _assert_illegal_raises(e, core.PICK_BASE, "turn")                    # nothing to pick up
+    _assert_illegal_raises(e, core.DROP_BASE, "turn")                    # nothing carried
+    _assert_illegal_raises(e, core.BOARD_BASE, "turn")                   # not beside a boat
+
+
+def _illegal_in_range_action(mask):
+    return int(np.flatnonzero(mask == 0)[0])
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+@pytest.mark.parametrize("legal_steps", [0, 5, 40])
+def test_wrapped_illegal_action_ends_game(num_players, legal_steps):
+    e = maunakea_env.env(num_players=num_players)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(legal_steps):
+        e.step(random_legal(e.last()[0]["action_mask"], rng))
+    offender = e.agent_selection
+    obs = e.last()[0]
+    EnvLogger.flush()
+    e.step(_illegal_in_range_action(obs["action_mask"]))
+    assert any("Illegal move" in str(m) for m in EnvLogger.mqueue)
+    assert all(e.terminations.values()) and len(e.terminations) == num_players
+    assert e.rewards == {a: (-1 if a == offender else 0) for a in e.possible_agents}
+    state = e.state()
+    with pytest.raises(ValueError, match="None"):
+        e.step(0)
+    np.testing.assert_array_equal(state, e.state())
+    finals = {}
+    while e.agents:
+        agent = e.agent_selection
+        _, reward, term, trunc, _ = e.last()
+        assert term or trunc
+        finals[agent] = reward
+        e.step(None)
+    assert finals == {a: (-1 if a == offender else 0) for a in e.possible_agents}
+
+
+@pytest.mark.parametrize("action", [-1, 2040, 10**9])
+def test_wrapped_out_of_range_action_asserts(action):
+    e = maunakea_env.env(num_players=3)
+    e.reset(seed=0)
+    state = e.state()
+    with pytest.raises(AssertionError):
+        e.step(action)
+    np.testing.assert_array_equal(state, e.state())
+    assert not any(e.terminations.values())
+
+
+def test_wrapped_none_for_live_agent_asserts():
+    e = maunakea_env.env(num_players=3)
+    e.reset(seed=0)
+    with pytest.raises(AssertionError):
+        e.step(None)
+
+
+def test_wrapped_step_before_reset():
+    e = maunakea_env.env(num_players=3)
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        e.observe("player_0")
+
+
+def test_wrapped_step_after_game_over():
+    e = maunakea_env.env(num_players=4, max_turns=8)
+    e.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while True:
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            break
+        e.step(random_legal(obs["action_mask"], rng))
+    state, agents = e.state(), list(e.agents)
+    assert not e.last()[0]["action_mask"].any()
+    for action in (0, 5, core.END_TURN):
+        with pytest.raises(ValueError, match="only valid action is None"):
+            e.step(action)
+        np.testing.assert_array_equal(state, e.state())
+        assert e.agents == agents
+    while e.agents:
+        e.step(None)
+    EnvLogger.flush()
+    e.step(0)
+    e.step(None)
+    assert any("after all agents are terminated" in str(m) for m in EnvLogger.mqueue)
+    np.testing.assert_array_equal(state, e.state())
+
+
+@pytest.mark.parametrize("bad", [
+    np.zeros(5, np.int64),
+    np.zeros(core.STATE_SIZE + 1, np.int64),
+    np.zeros((1, core.STATE_SIZE), np.int64),
+    np.zeros(core.STATE_SIZE, np.float64),
+])
+def test_set_state_wrong_shape_or_dtype(bad):
+    e = maunakea_env.raw_env(num_players=3)
+    e.reset(seed=0)
+    before = _snapshot(e)
+    with pytest.raises(ValueError, match="shape"):
+        e.set_state(bad)
+    _assert_snapshot_equal(before, _snapshot(e))
+
+
+@pytest.mark.parametrize("source,target", [(3, 4), (2, 4), (4, 2)])
+def test_set_state_other_player_count(source, target):
+    state = maunakea_env.raw_env(num_players=source).state()
+    e = maunakea_env.raw_env(num_players=target)
+    before = _snapshot(e)
+    with pytest.raises(ValueError) as info:
+        e.set_state(state)
+    assert f"{source}-player" in str(info.value) and f"{target} players" in str(info.value)
+    _assert_snapshot_equal(before, _snapshot(e))
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. Invariants under random play
+def _expected_terrain(state, f):
+    """The terrain a field must show: its tile turned as it lies, lava, or the printed board."""
+    t = state[core.FIELD_TILE + f]
+    if t < 0:
+        return INITIAL_TERRAIN[FIELD_SQUARES[f]].tolist()
+    if FIRST_LAVA_TILE <= t < NUM_ISLAND_TILES:
+        return [LAVA] * 4
+    squares = TERRAIN_TILE_SQUARES[t] if t < FIRST_LAVA_TILE else START_TILE_SQUARES[t - NUM_ISLAND_TILES]
+    return rotate_tile(squares, state[core.FIELD_ROTATION + f]).tolist()
+
+
+def _hand_points(state, p):
+    size = state[core.HAND_SIZE + p]
+    return int(sum(TERRAIN_TILE_POINTS[t] for t in state[core.HAND + 5 * p:core.HAND + 5 * p + size]))
+
+
+def _check_invariants(e, state, previous, action):
+    n = e.num_players
+    assert_conserved(state)
+    terrain = state[core.TERRAIN:core.TERRAIN + NUM_SQUARES]
+    for f in range(NUM_FIELDS):
+        assert terrain[FIELD_SQUARES[f]].tolist() == _expected_terrain(state, f)
+    # what has gone stays gone: lost and boarded explorers, boats taken, removed artifacts and tiles
+    for x in range(4 * 5):
+        if previous[core.EXPLORER_STATUS + x] in (core.LOST, core.IN_BOAT):
+            assert state[core.EXPLORER_STATUS + x] == previous[core.EXPLORER_STATUS + x]
+    owners, before = state[core.BOAT_OWNER:core.BOAT_OWNER + 8], previous[core.BOAT_OWNER:core.BOAT_OWNER + 8]
+    assert (owners[before >= 0] == before[before >= 0]).all()
+    removed = slice(core.REMOVED_ARTIFACTS, core.REMOVED_ARTIFACTS + 3)
+    assert (state[removed] >= previous[removed]).all()
+    assert not (previous[core.TILE_WHERE:core.TILE_WHERE + 118][state[core.TILE_WHERE:core.TILE_WHERE + 118]
+                                                                 != core.REMOVED] == core.REMOVED).any()
+    # lava branches end on lava
+    for k in range(8):
+        if state[core.BRANCH_OPEN + k]:
+            assert terrain[FIELD_SQUARES[state[core.BRANCH_FIELD + k], 0]] == LAVA
+    # drawing: up to 5 points after a turn, never once the end is triggered
+    if action == core.END_TURN and previous[core.PHASE] == core.PHASE_TURN:
+        p = previous[core.TO_ACT]
+        bag_left = (state[core.TILE_WHERE:core.TILE_WHERE + NUM_ISLAND_TILES] == core.IN_BAG).any()
+        if previous[core.END_TRIGGERED] or state[core.END_TRIGGERED]:
+            assert _hand_points(state, p) <= 5 and (previous[core.END_TRIGGERED] == 0 or
+                                                     state[core.HAND_SIZE + p] == 0)
+        elif bag_left:
+            assert _hand_points(state, p) >= 5
+        assert state[core.POOL] == 0
+    assert previous[core.TURN] <= state[core.TURN] <= state[core.MAX_TURNS]
+    status = state[core.STATUS]
+    if status == core.STATUS_RUNNING:
+        player = state[core.TO_ACT]
+        assert e.agent_selection == f"player_{player}"
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        assert legal.size > 0
+        if state[core.PHASE] == core.PHASE_PLACEMENT:
+            free = [q for q in START_SQUARES.tolist() if state[core.OCCUPANT + q] < 0]
+            assert legal.tolist() == free
+        else:
+            assert state[core.PHASE] == core.PHASE_TURN
+            assert (legal >= core.LAY_BASE).all()
+            assert (core.END_TURN in legal) == (state[core.HAND_SIZE + player] == 0)
+            if state[core.POOL] == 0:
+                assert not ((legal >= core.MOVE_BASE) & (legal < core.PICK_BASE)).any()
+        assert not any(e.terminations.values()) and not any(e.truncations.values())
+    else:
+        assert state[core.PHASE] == core.PHASE_OVER
+        if status == core.STATUS_TERMINATED:
+            assert state[core.END_TRIGGERED] == 1 and state[core.FINAL_TURNS_LEFT] == 0
+            assert min(sum(1 for x in range(5) if state[core.EXPLORER_STATUS + 5 * p + x] == core.ON_ISLAND)
+                       for p in range(n)) == 0
+        else:
+            assert state[core.TURN] == state[core.MAX_TURNS]
+    for agent in e.possible_agents:
+        obs = e.observe(agent)
+        assert e.observation_space(agent).contains(obs), f"observation of {agent} outside its space"
+        if status != core.STATUS_RUNNING or agent != e.agent_selection:
+            assert not obs["action_mask"].any()
+
+
+# short games for every player count, and long ones that board boats and end by the rules
+# (2-9, 3-7 and 4-3 are terminated, 3-3 is truncated after boarding 5 boats)
+INVARIANT_GAMES = [(n, seed, MAX_TURNS) for n in PLAYER_COUNTS for seed in (0, 1, 2)] + [
+    (2, 9, 300), (3, 7, 300), (4, 3, 300), (3, 3, 300)]
+
+
+@pytest.mark.parametrize("num_players,seed,max_turns", INVARIANT_GAMES)
+def test_invariants_random_games(num_players, seed, max_turns):
+    e = maunakea_env.raw_env(num_players=num_players, max_turns=max_turns)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(1000 * num_players + seed)
+    previous = e.state()
+    _check_invariants(e, previous, previous, None)
+    steps = 0
+    while e.state()[core.STATUS] == core.STATUS_RUNNING:
+        action = random_legal(e.observe(e.agent_selection)["action_mask"], rng)
+        e.step(action)
+        state = e.state()
+        _check_invariants(e, state, previous, action)
+        previous = state
+        steps += 1
+        assert steps < 20_000
+    status = state[core.STATUS]
+    assert all(e.terminations[a] == (status == core.STATUS_TERMINATED) for a in e.agents)
+    assert all(e.truncations[a] == (status == core.STATUS_TRUNCATED) for a in e.agents)
+    scores = e.scores()
+    for agent in e.possible_agents:
+        assert e.infos[agent]["scores"] == scores
+        assert e.rewards[agent] == e._cumulative_rewards[agent]
+    if status == core.STATUS_TRUNCATED:
+        assert all(e.rewards[a] == 0 for a in e.possible_agents)
+    else:
+        assert sorted(e.rewards.values())[-1] >= 0 and set(e.rewards.values()) <= {-1, 0, 1}
+    while e.agents:
+        e.step(None)
+
+
+def _play_uniform(num_players, seed, max_turns):
+    """A whole game of uniform random play from the mask; returns the final state and what happened."""
+    e = maunakea_env.raw_env(num_players=num_players, max_turns=max_turns)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = set()
+    while e.state()[core.STATUS] == core.STATUS_RUNNING:
+        action = random_legal(e.observe(e.agent_selection)["action_mask"], rng)
+        for name, low, high in (("lay", core.LAY_BASE, core.SPEND_BASE), ("pick", core.PICK_BASE, core.DROP_BASE),
+                                ("drop", core.DROP_BASE, core.BOARD_BASE), ("board", core.BOARD_BASE, core.END_TURN)):
+            if low <= action < high:
+                seen.add(name)
+        e.step(action)
+    s = e.state()
+    statuses = s[core.EXPLORER_STATUS:core.EXPLORER_STATUS + 20]
+    if (statuses == core.LOST).any():
+        seen.add("lost to lava")
+    if (s[core.TILE_WHERE + FIRST_LAVA_TILE:core.TILE_WHERE + NUM_ISLAND_TILES] == core.ON_BOARD).any():
+        seen.add("eruption")
+    seen.add("terminated" if s[core.STATUS] == core.STATUS_TERMINATED else "truncated")
+    return s, seen
+
+
+def test_random_play_reaches_the_boats():
+    """Statistical check that the rules are playable: uniform random play (from the mask) boards a
+    boat in most games of 300 turns, and over all games lays tiles, picks up and drops artifacts,
+    erupts, loses explorers to lava, and ends games both by the rules and by truncation."""
+    boats, games, seen = 0, 0, set()
+    for num_players in PLAYER_COUNTS:
+        for seed in range(5):
+            s, what = _play_uniform(num_players, seed, 300)
+            seen |= what
+            games += 1
+            boats += (s[core.BOAT_OWNER:core.BOAT_OWNER + 8] >= 0).any()
+    assert boats >= 0.6 * games, f"boats reached in {boats} of {games} games"
+    assert seen >= {"lay", "pick", "drop", "board", "lost to lava", "eruption", "terminated", "truncated"}
+
+
+def test_random_action_is_always_legal():
+    """The core's own random policy (used by the batched environment) draws from the mask.  It runs on
+    a copy of the state with a generator of its own: picking up and dropping an artifact are free and
+    draw nothing, so a policy reading the game's unchanged generator could repeat them for ever."""
+    e = maunakea_env.raw_env(num_players=4, max_turns=MAX_TURNS)
+    e.reset(seed=5)
+    generator = core.seed_rng(99)
+    while e.state()[core.STATUS] == core.STATUS_RUNNING:
+        state = e.state()
+        state[core.RNG] = generator
+        action = int(core.random_action(state))
+        generator = state[core.RNG]
+        assert e.observe(e.agent_selection)["action_mask"][action] == 1
+        e.step(action)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. Copies, pickles and state round trips
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("factory", ["env", "raw_env"])
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_copy_continues_identically(num_players, factory, how):
+    e = getattr(maunakea_env, factory)(num_players=num_players, reward="margin", max_turns=MAX_TURNS)
+    e.reset(seed=21)
+    rng = np.random.default_rng(21)
+    random_steps(e, rng, 20 * num_players + 3)
+    clone = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
+    assert type(clone) is type(e)
+    np.testing.assert_array_equal(clone.state(), e.state())
+    actions = []
+    seen = play_out(e, rng, record=actions)
+    assert clone.agents == e.possible_agents
+    assert_same_trajectory(seen, replay(clone, actions))
+    assert clone.unwrapped.scores() == e.unwrapped.scores()
+    np.testing.assert_array_equal(clone.state(), e.state())
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_state_round_trip(num_players):
+    e = maunakea_env.raw_env(num_players=num_players, max_turns=MAX_TURNS)
+    e.reset(seed=8)
+    rng = np.random.default_rng(8)
+    random_steps(e, rng, 15 * num_players + 1)
+    saved = e.state()
+    selection = e.agent_selection
+    observations = {a: e.observe(a) for a in e.agents}
+    actions = []
+    seen = play_out(e, rng, record=actions)
+    for target in (e, maunakea_env.raw_env(num_players=num_players, max_turns=MAX_TURNS)):
+        target.set_state(saved)
+        np.testing.assert_array_equal(target.state(), saved)
+        assert target.agent_selection == selection and target.agents == target.possible_agents
+        for agent, obs in observations.items():
+            assert_obs_equal(target.observe(agent), obs)
+        assert_same_trajectory(seen, replay(target, actions))
+    s = e.state()
+    s[:] = 0
+    assert e.state()[core.NUM_PLAYERS] == num_players
+
+
+def test_set_state_of_finished_game():
+    e = maunakea_env.raw_env(num_players=3, max_turns=MAX_TURNS)
+    e.reset(seed=9)
+    rng = np.random.default_rng(9)
+    while e.state()[core.STATUS] == core.STATUS_RUNNING:
+        random_steps(e, rng, 1)
+    final, scores = e.state(), e.scores()
+    f = maunakea_env.raw_env(num_players=3)
+    f.set_state(final)
+    assert all(f.terminations.values()) or all(f.truncations.values())
+    assert f.scores() == scores
+    assert not f.observe(f.agent_selection)["action_mask"].any()
+    while f.agents:
+        f.step(None)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. Seeding
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_reset_with_seed_is_reproducible(num_players):
+    e = maunakea_env.env(num_players=num_players, max_turns=MAX_TURNS)
+    runs = []
+    for _ in range(2):
+        e.reset(seed=77)
+        start = e.state()
+        actions = []
+        seen = play_out(e, np.random.default_rng(5), record=actions)
+        runs.append((start, actions, seen, e.state()))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    assert runs[0][1] == runs[1][1]
+    assert_same_trajectory(runs[0][2], runs[1][2])
+    np.testing.assert_array_equal(runs[0][3], runs[1][3])
+    # another seed deals another board; the game's own random moves follow the seed
+    e.reset(seed=78)
+    other = e.state()
+    assert other[core.RNG] != runs[0][0][core.RNG]
+    assert not np.array_equal(other[core.FIELD_TILE:core.FIELD_TILE + NUM_FIELDS],
+                              runs[0][0][core.FIELD_TILE:core.FIELD_TILE + NUM_FIELDS])
+    e.reset(seed=77)
+    f = maunakea_env.raw_env(num_players=num_players)
+    f.reset(seed=77)
+    s1, s2 = e.state(), f.state()
+    assert [core.random_action(s1) for _ in range(20)] == [core.random_action(s2) for _ in range(20)]
+
+
+def test_unseeded_resets_continue_reproducibly():
+    a, b = maunakea_env.raw_env(num_players=3), maunakea_env.raw_env(num_players=3)
+    a.reset(seed=3)
+    b.reset(seed=3)
+    a.reset()
+    b.reset()
+    np.testing.assert_array_equal(a.state(), b.state())
+    c = maunakea_env.raw_env(num_players=3)
+    c.reset(seed=3)
+    assert a.state()[core.RNG] != c.state()[core.RNG]
+
+
+def test_chance_inside_a_step_replays_from_a_copied_state():
+    """Drawing and lava happen inside END_TURN from the generator kept in the state, so a copy of the
+    state replays the same draws."""
+    e = started_game(3, seed=13)
+    while e.state()[core.HAND_SIZE + 1] > 0:
+        e.step(core.SPEND_BASE)
+    saved = e.state()
+    e.step(core.END_TURN)
+    after = e.state()
+    e.set_state(saved)
+    e.step(core.END_TURN)
+    np.testing.assert_array_equal(e.state(), after)
+    assert hand(e, 1) and after[core.RNG] != saved[core.RNG]
+
+
+# ---------------------------------------------------------------------------------------------------
+# 6. No hidden information: every player sees the same, relative to its own seat
+RELATIVE_BLOCKS = [(core.OBS_EXPLORERS, NUM_SQUARES), (core.OBS_HANDS, core.HAND_SLOTS * core.HAND_FEATURES),
+                   (core.OBS_PLAYERS, core.PLAYER_FEATURES)]
+
+
+def _seen_from(obs0, k, p):
+    """Player 0's observation rewritten from player k's seat: relative player j of player k is
+    relative player (j + k) mod p of player 0."""
+    out = obs0.copy()
+    for base, size in RELATIVE_BLOCKS:
+        for j in range(p):
+            src = base + ((j + k) % p) * size
+            out[base + j * size: base + (j + 1) * size] = obs0[src: src + size]
+    return out
+
+
+def _own(obs):
+    return obs[core.OBS_OWN_EXPLORERS:core.OBS_OWN_EXPLORERS + core.MAX_EXPLORERS * core.EXPLORER_FEATURES]
+
+
+def _check_same_information(e):
+    p = e.num_players
+    obs0 = e.observe("player_0")["observation"]
+    state = e.state()
+    for k in range(p):
+        obs = e.observe(f"player_{k}")["observation"]
+        expected = _seen_from(obs0, k, p)
+        own = slice(core.OBS_OWN_EXPLORERS, core.OBS_OWN_EXPLORERS + core.MAX_EXPLORERS * core.EXPLORER_FEATURES)
+        expected[own] = obs[own]
+        np.testing.assert_array_equal(obs, expected, err_msg=f"player_{k}")
+        # the own-explorer block says what the state says
+        for x in range(5):
+            f = _own(obs)[x * core.EXPLORER_FEATURES:(x + 1) * core.EXPLORER_FEATURES]
+            status = state[core.EXPLORER_STATUS + 5 * k + x]
+            assert f[:3].tolist() == [status == core.ON_ISLAND, status == core.IN_BOAT, status == core.LOST]
+            if status == core.ON_ISLAND:
+                q = state[core.EXPLORER_SQUARE + 5 * k + x]
+                assert (f[3], f[4]) == (q % 18, q // 18)
+            assert f[5:].tolist() == state[core.CARRIED + 3 * (5 * k + x):core.CARRIED + 3 * (5 * k + x) + 3].tolist()
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_every_player_sees_the_same_information(num_players):
+    e = maunakea_env.raw_env(num_players=num_players, max_turns=20)
+    e.reset(seed=12)
+    rng = np.random.default_rng(12)
+    steps = 0
+    while e.state()[core.STATUS] == core.STATUS_RUNNING:
+        _check_same_information(e)
+        random_steps(e, rng, 1)
+        steps += 1
+    _check_same_information(e)
+    assert steps > 50
+
+
+def _hand_slot(obs, k, h):
+    base = core.OBS_HANDS + (k * core.HAND_SLOTS + h) * core.HAND_FEATURES
+    return obs[base:base + core.HAND_FEATURES]
+
+
+def test_observation_hands_show_every_tile_in_its_own_slot():
+    """env docstring, OBS_HANDS: per relative player and slot: present, points, and the terrain of the
+    tile's 4 squares one-hot (jungle / water / mountain) -- 2 + 4 x 3 = 14 features.  A tile whose
+    south-east square is mountain ("jungle with rock" JJ/JM) must neither lose that square nor mark
+    the next, empty slot as present."""
+    e = started_game(2, seed=0)
+    s = e.state()
+    (t,) = set_hand(s, 1, ["jungle with rock"])
+    set_hand(s, 0, [])
+    commit(e, s)
+    for view, k in ((1, 0), (0, 1)):
+        obs = e.observe(f"player_{view}")["observation"]
+        assert _hand_slot(obs, k, 1)[0] == 0, "an empty slot is shown as present"
+        slot = _hand_slot(obs, k, 0)
+        assert slot[0] == 1 and slot[1] == TERRAIN_TILE_POINTS[t] == 3
+        one_hot = slot[2:].tolist()
+        assert len(one_hot) == 12, f"{len(one_hot)} features for the 4 squares of a tile"
+        assert one_hot == [1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1]
+
+
+def test_observation_content():
+    """The blocks of the documented layout, checked on one crafted position from both seats."""
+    e = started_game(2, seed=0)
+    s = e.state()
+    lay_terrain(s, "D1", "JW/JW")
+    put_explorer(s, 1, 0, "D1-nw")
+    s[core.CARRIED + 3 * 5] = 2
+    # keep artifacts conserved: the two carried whites come off the board
+    taken = 0
+    for q in range(NUM_SQUARES):
+        while taken < 2 and s[core.ARTIFACTS + 3 * q] > 0:
+            s[core.ARTIFACTS + 3 * q] -= 1
+            taken += 1
+    commit(e, s, pool=4)
+    for view in (0, 1):
+        obs = e.observe(f"player_{view}")["observation"]
+        rel = (1 - view) % 2
+        q = square("D1-nw")
+        assert obs[core.OBS_EXPLORERS + rel * NUM_SQUARES + q] == 1
+        assert obs[core.OBS_TERRAIN + JUNGLE * NUM_SQUARES + q] == 1
+        assert obs[core.OBS_TERRAIN + WATER * NUM_SQUARES + square("D1-ne")] == 1
+        one_hot = obs[core.OBS_TERRAIN:core.OBS_EXPLORERS].reshape(6, NUM_SQUARES)
+        assert one_hot.sum(axis=0).tolist() == [1] * NUM_SQUARES
+        assert obs[core.OBS_EXPLORERS:core.OBS_ARTIFACTS].sum() == 10
+        assert obs[core.OBS_ARTIFACTS:core.OBS_BOAT_ENTRY].sum() == 25 - 2
+        assert obs[core.OBS_BOAT_ENTRY:core.OBS_OWN_EXPLORERS].sum() == 32
+        assert sorted(obs[core.OBS_LANDINGS:core.OBS_LANDINGS + 8].tolist()) == [1, 1, 2, 2, 2, 2, 3, 3]
+        assert obs[core.OBS_PHASE:core.OBS_PHASE + 3].tolist() == [0, 1, 0]
+        assert obs[core.OBS_POOL] == 4 and obs[core.OBS_END_TRIGGERED] == 0 and obs[core.OBS_TURN] == 0
+        players = obs[core.OBS_PLAYERS:core.OBS_PLAYERS + 4 * core.PLAYER_FEATURES].reshape(4, -1)
+        assert players[rel].tolist()[:4] == [1, 1, 5, 0] and players[1 - rel].tolist()[:4] == [1, 0, 5, 0]
+        assert not players[2:].any()
+        bag = obs[core.OBS_BAG:core.OBS_BAG + 7]
+        in_bag = [t for t in range(NUM_ISLAND_TILES) if s[core.TILE_WHERE + t] == core.IN_BAG]
+        assert bag[:3].sum() == sum(1 for t in in_bag if t < FIRST_LAVA_TILE)
+        assert bag[3:].tolist() == [6, 6, 6, 6]
+    own = _own(e.observe("player_1")["observation"])
+    assert own[:8].tolist() == [1, 0, 0, 6, 0, 2, 0, 0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# 7. Rendering
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_render_ansi_and_rgb(num_players):
+    for mode in ("ansi", "rgb_array"):
+        e = maunakea_env.env(num_players=num_players, render_mode=mode, max_turns=MAX_TURNS)
+        e.reset(seed=0)
+        first = e.render()
+        play_out(e, np.random.default_rng(0))
+        last = e.render()
+        if mode == "ansi":
+            assert isinstance(first, str) and isinstance(last, str)
+        else:
+            for img in (first, last):
+                assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3
+                assert img.shape[2] == 3 and img.shape == first.shape
+
+
+def test_render_human_prints(capsys):
+    e = maunakea_env.env(num_players=3, render_mode="human")
+    e.reset(seed=0)
+    capsys.readouterr()
+    assert e.render() is None
+    assert capsys.readouterr().out.strip()
+
+
+def test_render_without_mode_warns():
+    e = maunakea_env.env(num_players=3)
+    e.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert e.render() is None
+
+
+def test_render_does_not_change_state():
+    from maunakea_env.render import render_ansi, render_rgb
+
+    e = maunakea_env.raw_env(num_players=4)
+    e.reset(seed=0)
+    random_steps(e, np.random.default_rng(0), 60)
+    state = e.state()
+    render_ansi(state, 1)
+    render_ansi(state, None)
+    render_rgb(state)
+    np.testing.assert_array_equal(state, e.state())
