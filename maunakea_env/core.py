@@ -17,7 +17,7 @@ from pacific_common.rng import draw, following_seed, seed_rng
 from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
     FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
-    IS_START_SQUARE, IS_TILE_FIELD, LAVA, LAVA_FLOW_DIRECTION,
+    IS_START_SQUARE, IS_TILE_FIELD, LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
     NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES,
     SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES,
@@ -267,7 +267,8 @@ def _walk_legal(state, mask, write, pick):
             if state[FIELD_TILE + f] < 0:
                 first = LAY_BASE + 4 * (NUM_FIELDS * h + f)
                 if write:
-                    mask[first:first + 4] = 1
+                    for r in range(4):
+                        mask[first + r] = 1
                 if pick >= count and pick < count + 4:
                     return first + pick - count, count
                 count += 4
@@ -786,10 +787,13 @@ def observe(state, view, obs):
         if occupant >= 0:
             obs[OBS_EXPLORERS + relative(occupant // 8, view, n) * NUM_SQUARES + s] = 1
         for c in range(NUM_COLOURS):
-            obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = state[ARTIFACTS + s * NUM_COLOURS + c]
-        landing = SQUARE_LANDING[s]
-        if landing >= 0 and state[LANDING_BOAT + landing] >= 0:
-            obs[OBS_BOAT_ENTRY + s] = 1
+            count = state[ARTIFACTS + s * NUM_COLOURS + c]
+            if count > 0:
+                obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = count
+    for landing in range(NUM_LANDINGS):
+        if state[LANDING_BOAT + landing] >= 0:
+            for i in range(4):
+                obs[OBS_BOAT_ENTRY + LANDING_ENTRY_SQUARES[landing, i]] = 1
     for e in range(state[EXPLORERS_EACH]):
         x = explorer_index(view, e)
         base = OBS_OWN_EXPLORERS + e * EXPLORER_FEATURES
