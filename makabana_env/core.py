@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from pacific_common.rng import draw, following_seed, seed_rng
+from pacific_common.seats import margins, relative, seat_after
 
 from .board import (
     HUTS_PER_COLOUR, MAX_COLOURS, NEIGHBOURS, NUM_AREAS, NUM_BEACHES, NUM_PAINT_CARDS, NUM_SPOTS,
@@ -141,21 +142,6 @@ def owner(state, colour):
     """The player who controls a colour."""
     n = state[NUM_PLAYERS]
     return colour - n if colour >= n else colour  # colour % n, without a division
-
-
-@njit(cache=True, inline="always")
-def relative(seat, view, n):
-    """Seats clockwise from ``view`` to ``seat``.  Seat arithmetic avoids ``%``: an integer division
-    costs tens of cycles, more than the rest of a typical rules check."""
-    r = seat - view
-    return r + n if r < 0 else r
-
-
-@njit(cache=True, inline="always")
-def seat_after(seat, k, n):
-    """The seat ``k`` places clockwise (0 <= k <= n) from ``seat``."""
-    r = seat + k
-    return r - n if r >= n else r
 
 
 @njit(cache=True, inline="always")
@@ -493,29 +479,22 @@ def rewards(state, mode, out):
     if state[STATUS] != STATUS_TERMINATED:
         return
     player_scores(state, out)
-    if mode == REWARD_SCORE:
-        return
-    # The best and second-best points give every player's best opponent without a second array.
-    best = -1.0
-    second = -1.0
-    leaders = 0
-    for i in range(state[NUM_PLAYERS]):
-        if out[i] > best:
-            second = best
-            best = out[i]
-            leaders = 1
-        elif out[i] == best:
-            second = best
-            leaders += 1
-        elif out[i] > second:
-            second = out[i]
-    for i in range(state[NUM_PLAYERS]):
-        if mode == REWARD_MARGIN:
-            out[i] -= second if out[i] == best and leaders == 1 else best
-        elif out[i] == best:
-            out[i] = 1.0 if leaders == 1 else 0.0
-        else:
-            out[i] = -1.0
+    p = state[NUM_PLAYERS]
+    if mode == REWARD_MARGIN:
+        margins(out, p)
+    elif mode == REWARD_WIN_LOSS:
+        best = out[0]
+        for i in range(p):
+            best = max(best, out[i])
+        leaders = 0
+        for i in range(p):
+            if out[i] == best:
+                leaders += 1
+        for i in range(p):
+            if out[i] == best:
+                out[i] = 1.0 if leaders == 1 else 0.0
+            else:
+                out[i] = -1.0
 
 
 # ---------------------------------------------------------------------------------------------------

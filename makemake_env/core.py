@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from pacific_common.rng import draw, following_seed, seed_rng
+from pacific_common.seats import margins, relative, seat_after
 
 from .board import (
     CHIEF_STRENGTH, GROUND_TERRITORIES, MAX_CLANS, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI,
@@ -120,21 +121,6 @@ IS_MOAI_SITE[MOAI_SITES] = True
 
 # ---------------------------------------------------------------------------------------------------
 # Small queries
-@njit(cache=True, inline="always")
-def relative(seat, view, n):
-    """Seats clockwise from ``view`` to ``seat``.  Seat arithmetic avoids ``%``: an integer division
-    costs tens of cycles, more than the rest of a typical rules check."""
-    r = seat - view
-    return r + n if r < 0 else r
-
-
-@njit(cache=True, inline="always")
-def seat_after(seat, k, n):
-    """The seat ``k`` places clockwise (0 <= k <= n) from ``seat``."""
-    r = seat + k
-    return r - n if r >= n else r
-
-
 @njit(cache=True, inline="always")
 def strength(state, t):
     """Tokens plus 3 for a chief (rulebook, Dominance Phase b)."""
@@ -581,16 +567,7 @@ def rewards(state, mode, out):
         return
     player_scores(state, out)
     if mode == REWARD_MARGIN:
-        best = -1.0
-        second = -1.0
-        for c in range(p):
-            if out[c] > best:
-                second = best
-                best = out[c]
-            elif out[c] > second:
-                second = out[c]
-        for c in range(p):
-            out[c] -= second if out[c] == best else best
+        margins(out, p)
 
 
 # ---------------------------------------------------------------------------------------------------

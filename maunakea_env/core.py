@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from pacific_common.rng import draw, following_seed, seed_rng
+from pacific_common.seats import margins, relative, seat_after
 
 from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
@@ -137,12 +138,6 @@ OBS_MIN, OBS_MAX = -100, 100   # a score can be negative
 @njit(cache=True, inline="always")
 def explorer_index(player, e):
     return player * MAX_EXPLORERS + e
-
-
-@njit(cache=True, inline="always")
-def seat_after(seat, k, n):
-    r = seat + k
-    return r - n if r >= n else r
 
 
 @njit(cache=True)
@@ -724,15 +719,7 @@ def rewards(state, mode, out):
         return
     player_scores(state, out)
     if mode == REWARD_MARGIN:
-        best = -1e18
-        second = -1e18
-        for p in range(n):
-            if out[p] > best:
-                second, best = best, out[p]
-            elif out[p] > second:
-                second = out[p]
-        for p in range(n):
-            out[p] -= second if out[p] == best else best
+        margins(out, n)
 
 
 @njit(cache=True)
@@ -770,12 +757,6 @@ def play_random_games(state, num_steps):
 
 # ---------------------------------------------------------------------------------------------------
 # Observation
-@njit(cache=True, inline="always")
-def relative(seat, view, n):
-    r = seat - view
-    return r + n if r < 0 else r
-
-
 @njit(cache=True)
 def observe(state, view, obs):
     """Write player ``view``'s observation into the int8 ``obs`` (see the layout above)."""
