@@ -2,10 +2,11 @@
 
 A game's ``raw_env`` subclasses ``CoreAECEnv`` and names its core module, its options and its
 presentation; everything else -- agents, spaces, rewards, seeding, illegal actions, ``state()`` -- is
-the same for every game.  The core module provides ``STATE_SIZE``, ``OBS_SIZE``, ``OBS_MAX``,
-``NUM_ACTIONS``, the ``STATUS``/``PHASE``/``NUM_PLAYERS``/``SEASON or TURN`` offsets, and the Numba
-functions ``init``, ``step``, ``observe_player``, ``player_to_act``, ``player_scores``, ``rewards``
-and ``next_seed``.
+the same for every game.  The core module provides ``STATE_SIZE``, ``OBS_SIZE``, ``OBS_MAX`` (and
+``OBS_MIN`` if observations can be negative), ``NUM_ACTIONS``, the ``STATUS``, ``PHASE`` and
+``NUM_PLAYERS`` offsets with the ``STATUS_*`` and ``STEP_OK`` constants, and the Numba functions
+``init``, ``step``, ``observe_player``, ``player_to_act``, ``player_scores``, ``rewards`` and
+``next_seed``.
 """
 import gymnasium
 import numpy as np
