@@ -1,0 +1,358 @@
+"""BatchEnv of every game (Makabana, Make Make, Mauna Kea): the batched engine must play exactly like
+single games, reuse its arrays, reject illegal actions without touching any game, and reset finished
+games as documented.
+
+The tests are written once and parametrized over ``GAMES``, a table of small per-game records that
+hold what differs between the games: the player counts and reward modes to compare, the turn limits
+that make games end within a test, how to build an illegal action, which options are refused, and
+the per-game checks (final scores, the freshly reset row, the conservation invariants of a state).
+Tests only one game has (Mauna Kea's decision names) follow at the end.
+"""
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable
+
+import numba
+import numpy as np
+import pytest
+
+import makabana_env
+import makemake_env
+import maunakea_env
+from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES
+from maunakea_env.board import NUM_FIELDS, NUM_ISLAND_TILES, START_TILE_SPACES
+from maunakea_positions import assert_conserved
+from pacific_common.batch import PARALLEL_FROM
+from pacific_common.rng import following_seed
+
+
+# --- per-game illegal actions -------------------------------------------------------------------
+
+def makabana_illegal_action(batch, g):
+    """A project during the tiki decision, else a tiki: never what the game asks for."""
+    core = makabana_env.core
+    return core.TIKI_BASE if batch.states[g, core.PHASE] == core.PHASE_PROJECT else 0
+
+
+def first_masked_action(batch, g):
+    return int(np.flatnonzero(batch.action_masks[g] == 0)[0])
+
+
+# --- per-game checks of the final scores reported by the step that ended a game -----------------
+
+def makabana_final_scores(scores):
+    assert scores.sum() > 0
+
+
+def makemake_final_scores(scores):
+    assert (scores >= 0).all() and (scores <= 6).all()
+
+
+def maunakea_final_scores(scores):
+    assert (scores >= 0).all() and scores.sum() <= 8 * 3 + 17 + 7 * 2 + 3
+
+
+# --- per-game checks of a row that autoreset has just filled with a new game --------------------
+
+def makabana_new_game(batch, g):
+    assert batch.states[g, makabana_env.core.SEASON] == 0
+
+
+def makemake_new_game(batch, g):
+    core, state = makemake_env.core, batch.states[g]
+    assert state[core.TURN] == 0
+    assert (state[core.OWNER:core.OWNER + NUM_TERRITORIES] == -1).all()
+    assert (state[core.GROUND:core.GROUND + NUM_GROUNDS] == -1).all()
+
+
+def maunakea_new_game(batch, g):
+    core, state = maunakea_env.core, batch.states[g]
+    assert state[core.TURN] == 0
+    assert state[core.PHASE] == core.PHASE_PLACEMENT and state[core.PLACED] == 0
+    fields = state[core.FIELD_TILE:core.FIELD_TILE + NUM_FIELDS]
+    assert (np.delete(fields, START_TILE_SPACES) == -1).all() and (fields[START_TILE_SPACES] >= NUM_ISLAND_TILES).all()
+    assert (state[core.BOAT_OWNER:core.BOAT_OWNER + 8] == -1).all()
+    assert (state[core.TILE_WHERE:core.TILE_WHERE + NUM_ISLAND_TILES] == core.IN_BAG).all()
+    assert batch.action_masks[g].sum() == 16
+    assert_conserved(state)
+
+
+# --- per-game conservation invariants of a batch of states --------------------------------------
+
+def makabana_invariants(states, num_players):
+    core = makabana_env.core
+    on_board = (states[:, core.HUT:core.HUT + 39, None] == np.arange(num_players)).sum(axis=1)
+    np.testing.assert_array_equal(on_board + states[:, core.RESERVE:core.RESERVE + num_players], 10)
+
+
+def makemake_invariants(states, num_players):
+    core = makemake_env.core
+    owner = states[:, core.OWNER:core.OWNER + NUM_TERRITORIES]
+    tokens = states[:, core.TOKENS:core.TOKENS + NUM_TERRITORIES]
+    grounds = states[:, core.GROUND:core.GROUND + NUM_GROUNDS]
+    for c in range(num_players):
+        np.testing.assert_array_equal(np.where(owner == c, tokens, 0).sum(axis=1)
+                                      + states[:, core.TOKEN_SUPPLY + c], 11)
+        np.testing.assert_array_equal((grounds == c).sum(axis=1) + states[:, core.MANU_SUPPLY + c], 5)
+    moai = states[:, core.MOAI:core.MOAI + NUM_TERRITORIES].sum(axis=1)
+    np.testing.assert_array_equal(moai + states[:, core.MOAI_LEFT], 12)
+
+
+def maunakea_invariants(states, num_players):
+    for state in states:
+        assert_conserved(state)
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    package: ModuleType
+    players: tuple             # player counts whose trajectories are compared with single games
+    rewards: tuple             # reward modes whose trajectories are compared with single games
+    max_turns: dict            # turn limit per scenario, short enough for games to end in the test
+    autoreset_players: int
+    steps_to_end: int          # steps within which some game of a small batch must end
+    warmup_steps: int          # steps played before the illegal action
+    illegal_action: Callable   # (batch, game row) -> an action that row does not accept
+    bad_options: tuple         # BatchEnv keyword arguments that must be refused
+    final_scores: Callable     # (scores of a finished game) -> checks them
+    new_game: Callable         # (batch, game row) -> checks the row holds a fresh game
+    invariant_players: tuple
+    invariant_steps: int
+    invariants: Callable       # (states, num_players) -> checks what every state conserves
+
+    @property
+    def BatchEnv(self):
+        return self.package.BatchEnv
+
+    @property
+    def core(self):
+        return self.package.core
+
+
+COMMON_BAD_OPTIONS = ({"num_envs": 0}, {"num_envs": 2, "reward": "x"}, {"num_envs": 2, "seed": -1})
+
+GAMES = [
+    Game(name="makabana", package=makabana_env, players=(2, 3, 5), rewards=("win_loss",),
+         # makabana's defaults (max_turns=100 in raw_env and BatchEnv), which its tests relied on
+         max_turns={"trajectory": 100, "threads": 100, "autoreset": 100, "arrays": 100, "invariants": 100},
+         autoreset_players=4, steps_to_end=10_000, warmup_steps=5, illegal_action=makabana_illegal_action,
+         bad_options=COMMON_BAD_OPTIONS + ({"num_envs": 2, "num_players": 6},),
+         final_scores=makabana_final_scores, new_game=makabana_new_game,
+         invariant_players=(3,), invariant_steps=2000, invariants=makabana_invariants),
+    Game(name="makemake", package=makemake_env, players=(2, 3, 4), rewards=("win_loss",),
+         max_turns={"trajectory": 120, "threads": 200, "autoreset": 200, "arrays": 100, "invariants": 150},
+         autoreset_players=3, steps_to_end=10_000, warmup_steps=5, illegal_action=first_masked_action,
+         bad_options=COMMON_BAD_OPTIONS + ({"num_envs": 2, "num_players": 5}, {"num_envs": 2, "num_players": 1},
+                                           {"num_envs": 2, "variant": "foo"}, {"num_envs": 2, "max_turns": 0}),
+         final_scores=makemake_final_scores, new_game=makemake_new_game,
+         invariant_players=(3,), invariant_steps=2000, invariants=makemake_invariants),
+    Game(name="maunakea", package=maunakea_env, players=(2, 3, 4), rewards=("win_loss", "score"),
+         max_turns={"trajectory": 12, "threads": 30, "autoreset": 60, "arrays": 30, "invariants": 60},
+         autoreset_players=3, steps_to_end=20_000, warmup_steps=15, illegal_action=first_masked_action,
+         bad_options=COMMON_BAD_OPTIONS + ({"num_envs": 2, "num_players": 5}, {"num_envs": 2, "num_players": 1},
+                                           {"num_envs": 2, "variant": "advanced"}, {"num_envs": 2, "max_turns": 0}),
+         final_scores=maunakea_final_scores, new_game=maunakea_new_game,
+         invariant_players=(2, 3, 4), invariant_steps=3000, invariants=maunakea_invariants),
+]
+
+MAUNAKEA = GAMES[2]
+
+
+def each_game(*fields):
+    """pytest.param per game (and per value of each named tuple field), with readable ids."""
+    cases = [((game,), game.name) for game in GAMES]
+    for field in fields:
+        cases = [(values + (value,), f"{name}-{value}")
+                 for values, name in cases for value in getattr(values[0], field)]
+    return [pytest.param(*values, id=name) for values, name in cases]
+
+
+# --- batched play equals single games ------------------------------------------------------------
+
+def single_game_trajectory(game, num_players, seed, num_steps, max_turns, reward):
+    """Observations, masks, agents, rewards and final scores of one game driven by core.random_action,
+    through raw_env, restarting with unseeded resets (which take core.next_seed, like autoreset)."""
+    env = game.package.raw_env(num_players=num_players, max_turns=max_turns, reward=reward)
+    env.reset(seed=seed)
+    rows = []
+    for _ in range(num_steps):
+        agent = env.agent_selection
+        action = int(game.core.random_action(env._state))
+        env.step(action)
+        done = any(env.terminations.values()) or any(env.truncations.values())
+        rewards = [env.rewards[a] for a in env.possible_agents]
+        scores = list(env.scores().values())
+        if done:
+            env.reset()
+        obs = env.observe(env.agent_selection)
+        rows.append((agent, action, rewards, done, scores, obs["observation"].copy(), obs["action_mask"].copy()))
+    return rows
+
+
+@pytest.mark.parametrize("num_envs", [3, PARALLEL_FROM + 1])
+@pytest.mark.parametrize("game, num_players, reward", each_game("players", "rewards"))
+def test_game_i_plays_like_a_single_game_seeded_seed_plus_i(game, num_players, reward, num_envs):
+    seed, num_steps, max_turns = 100, 400, game.max_turns["trajectory"]
+    batch = game.BatchEnv(num_envs, seed=seed, num_players=num_players, max_turns=max_turns, reward=reward)
+    actions = np.zeros(num_envs, dtype=np.int64)
+    checked = [0, num_envs - 1]
+    expected = {g: single_game_trajectory(game, num_players, seed + g, num_steps, max_turns, reward)
+                for g in checked}
+    ends = 0
+    for t in range(num_steps):
+        agents = batch.agent_to_act.copy()
+        batch.random_actions(actions)
+        batch.step(actions)
+        for g in checked:
+            agent, action, rewards, done, scores, obs, mask = expected[g][t]
+            assert f"player_{agents[g]}" == agent and actions[g] == action
+            assert batch.rewards[g].tolist() == rewards
+            assert bool(batch.terminated[g] or batch.truncated[g]) == done
+            if done:
+                assert batch.scores[g].tolist() == scores
+            ends += done
+            np.testing.assert_array_equal(batch.observations[g], obs)
+            np.testing.assert_array_equal(batch.action_masks[g], mask)
+    assert ends > 0, "no game ended: the autoreset path was not compared"
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_same_seed_same_trajectories_whatever_the_number_of_threads(game):
+    runs = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        numba.set_num_threads(threads)
+        try:
+            batch = game.BatchEnv(PARALLEL_FROM * 2, seed=7, max_turns=game.max_turns["threads"])
+            batch.play_random(300)
+            for _ in range(50):
+                batch.step(batch.random_actions())
+            runs.append(batch.states.copy())
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+# --- finished games ------------------------------------------------------------------------------
+
+def play_until_a_game_ends(batch, max_steps):
+    for _ in range(max_steps):
+        batch.step(batch.random_actions())
+        if batch.terminated.any() or batch.truncated.any():
+            return
+    raise AssertionError("no game ended")
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_autoreset_reports_the_finished_game_and_starts_the_next(game):
+    core = game.core
+    batch = game.BatchEnv(4, seed=3, num_players=game.autoreset_players, reward="score",
+                          max_turns=game.max_turns["autoreset"])
+    play_until_a_game_ends(batch, game.steps_to_end)
+    g = int(np.flatnonzero(batch.terminated | batch.truncated)[0])
+    # the step that ended the game still reports its final scores (rewards in score mode) ...
+    if batch.terminated[g]:
+        assert batch.rewards[g].tolist() == batch.scores[g].tolist()
+    else:
+        assert not batch.rewards[g].any()
+    game.final_scores(batch.scores[g])
+    # ... while the row already holds a new game with the next seed
+    state = batch.states[g]
+    assert state[core.STATUS] == core.STATUS_RUNNING
+    assert state[core.SEED] == following_seed(3 + g)
+    assert batch.action_masks[g].sum() > 0 and batch.agent_to_act[g] == 0
+    game.new_game(batch, g)
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_without_autoreset_a_finished_game_stays_finished(game):
+    core = game.core
+    batch = game.BatchEnv(4, seed=3, autoreset=False, max_turns=2)
+    play_until_a_game_ends(batch, game.steps_to_end)
+    done = batch.terminated | batch.truncated
+    g = int(np.flatnonzero(done)[0])
+    assert batch.states[g, core.STATUS] != core.STATUS_RUNNING
+    assert batch.action_masks[g].sum() == 0 and batch.agent_to_act[g] == -1
+    frozen = batch.states[g].copy()
+    actions = batch.random_actions()
+    assert actions[g] == -1
+    batch.step(actions)
+    np.testing.assert_array_equal(batch.states[g], frozen)
+    assert not batch.terminated[g] and not batch.truncated[g] and not batch.rewards[g].any()
+    actions = batch.random_actions()
+    actions[g] = 0
+    with pytest.raises(ValueError, match=f"game {g}: illegal action 0 .*game over.*-1"):
+        batch.step(actions)
+    batch.reset(seed=3)
+    assert (batch.states[:, core.STATUS] == core.STATUS_RUNNING).all()
+
+
+# --- refused input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("num_envs", [5, PARALLEL_FROM])
+@pytest.mark.parametrize("game", each_game())
+def test_illegal_action_raises_naming_the_game_and_changes_nothing(game, num_envs):
+    batch = game.BatchEnv(num_envs, seed=1)
+    for _ in range(game.warmup_steps):
+        batch.step(batch.random_actions())
+    actions = batch.random_actions()
+    before = [a.copy() for a in (batch.states, batch.observations, batch.action_masks, batch.rewards)]
+    bad = num_envs - 2
+    actions[bad] = game.illegal_action(batch, bad)
+    with pytest.raises(ValueError, match=f"game {bad}: illegal action {actions[bad]} .*decision is asked"):
+        batch.step(actions)
+    for old, new in zip(before, (batch.states, batch.observations, batch.action_masks, batch.rewards)):
+        np.testing.assert_array_equal(old, new)
+    for out_of_range in (-1, game.core.NUM_ACTIONS):
+        actions[bad] = out_of_range
+        with pytest.raises(ValueError, match=f"game {bad}: illegal action {out_of_range}"):
+            batch.step(actions)
+    for wrong in (np.zeros(num_envs + 1, dtype=np.int64), np.zeros(num_envs, dtype=np.float64)):
+        with pytest.raises(ValueError, match="actions must be an integer array"):
+            batch.step(wrong)
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_bad_options_are_refused(game):
+    for kwargs in game.bad_options:
+        with pytest.raises(ValueError):
+            game.BatchEnv(**kwargs)
+
+
+# --- memory and the numba loop -------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", each_game())
+def test_outputs_are_written_into_the_same_arrays_every_step(game):
+    batch = game.BatchEnv(8, seed=0, max_turns=game.max_turns["arrays"])
+    arrays = (batch.observations, batch.action_masks, batch.rewards, batch.terminated, batch.truncated,
+              batch.agent_to_act, batch.scores, batch.states)
+    pointers = [a.__array_interface__["data"][0] for a in arrays]
+    actions = np.zeros(8, dtype=np.int64)
+    for _ in range(300):
+        returned = batch.step(batch.random_actions(actions))
+        assert returned[0] is batch.observations and returned[1] is batch.action_masks
+        assert returned[2] is batch.rewards and returned[3] is batch.terminated
+        assert returned[4] is batch.truncated
+    assert [a.__array_interface__["data"][0] for a in arrays] == pointers
+
+
+@pytest.mark.parametrize("game, num_players", each_game("invariant_players"))
+def test_random_play_inside_numba_finishes_games_and_keeps_invariants(game, num_players):
+    batch = game.BatchEnv(16, seed=0, num_players=num_players, max_turns=game.max_turns["invariants"])
+    finished = batch.play_random(game.invariant_steps)
+    assert finished >= 16
+    game.invariants(batch.states, num_players)
+    assert (batch.states[:, game.core.STATUS] == game.core.STATUS_RUNNING).all()
+
+
+# --- Mauna Kea only ------------------------------------------------------------------------------
+
+def test_illegal_action_message_names_the_decision():
+    core = MAUNAKEA.core
+    batch = MAUNAKEA.BatchEnv(2, seed=0, num_players=2)
+    actions = batch.random_actions()
+    actions[1] = core.END_TURN
+    with pytest.raises(ValueError, match="game 1: illegal action 2039 \\(end the turn\\).*placement decision"):
+        batch.step(actions)
