@@ -254,17 +254,6 @@ def ceremony_count(state, clan):
 
 
 @njit(cache=True)
-def has_dominance_action(state, clan):
-    for t in range(NUM_TERRITORIES):
-        if withdraw_legal(state, clan, t):
-            return True
-        # the strongest placement decides whether any placement is possible here
-        if placement_legal(state, clan, t, state[TOKEN_SUPPLY + clan], state[CHIEF_AT + clan] < 0):
-            return True
-    return False
-
-
-@njit(cache=True)
 def is_legal(state, action):
     if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False
@@ -302,6 +291,18 @@ def _dominance_choices(state, clan, t, supply, chief_free):
     with_chief = max(0, supply - need_chief + 1) * open_to_clan * chief_free
     withdraw = 1 if owner == clan and defence > 1 else 0
     return without, with_chief, withdraw, need, need_chief
+
+
+@njit(cache=True)
+def has_dominance_action(state, clan):
+    """Whether the clan has any legal dominance action, counted as the mask and random play count them."""
+    supply = state[TOKEN_SUPPLY + clan]
+    chief_free = 1 if state[CHIEF_AT + clan] < 0 else 0
+    for t in range(NUM_TERRITORIES):
+        without, with_chief, withdraw, _, _ = _dominance_choices(state, clan, t, supply, chief_free)
+        if without + with_chief + withdraw > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
