@@ -1,0 +1,1 @@
+"""Agents for the three games: baselines, search, tournaments with ratings, and human play."""

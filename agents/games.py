@@ -1,0 +1,40 @@
+"""The three games as the agents see them: name -> environment package, core and default variant."""
+from dataclasses import dataclass
+from types import ModuleType
+
+import makabana_env
+import makemake_env
+import maunakea_env
+
+from .base import GameInfo
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    package: ModuleType
+    default_players: int
+
+    @property
+    def core(self):
+        return self.package.core
+
+    @property
+    def raw_env(self):
+        return self.package.raw_env
+
+
+GAMES = {
+    "makabana": GameEntry(makabana_env, 4),
+    "makemake": GameEntry(makemake_env, 4),
+    "maunakea": GameEntry(maunakea_env, 4),
+}
+
+
+def game_info(name, num_players=None, variant=None, max_turns=None):
+    """A ``GameInfo`` for a game by name, with the environment's defaults for options not given."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; choose one of {sorted(GAMES)}")
+    entry = GAMES[name]
+    env = entry.raw_env(**{k: v for k, v in (("num_players", num_players), ("variant", variant),
+                                              ("max_turns", max_turns)) if v is not None})
+    return GameInfo(name, entry.core, env.num_players, env.variant, env.variants[env.variant], env.max_turns)
