@@ -45,16 +45,37 @@ TAKE_BACK_BASE = PROJECTS_PER_KIND
 TIKI_BASE = 2 * PROJECTS_PER_KIND
 NUM_ACTIONS = TIKI_BASE + NUM_SPOTS
 
-# Phases of a season that ask for a decision; execution and the end of the season need none.
+# Phases of a season that ask for a decision; Haapii execution and the end of the season need none.
 PHASE_PROJECT = 0
 PHASE_TIKI = 1
 PHASE_OVER = 2
+PHASE_DENOUNCE = 3   # Mao only, and the next three
+PHASE_PAYBACK = 4    # Aata chooses the hut of the paint case
+PHASE_REPAINT = 5    # Vaea accepts or declines the repaint offered by Aata
+PHASE_EXECUTE = 6    # the executing colour chooses where to build or take back, or stops
+NUM_PHASES = 7
+
+# Maka Bana Mao: its own actions follow the Haapii ones (RULES.md, "Spaces").  Cards 0..10 are the
+# beaches, areas and themes (bit c of a card set); card 11 is a paint card.
+NUM_CARDS = 12
+PAINT_CARD = 11
+MAO_PROJECT = 2                                  # PROJECT_KIND of a finished Mao project
+MAO_TOP_BASE = NUM_ACTIONS                       # 273 + card: the visible card
+MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS          # 285 + card: a hidden card
+MAO_FINISH = MAO_ADD_BASE + NUM_CARDS            # 297
+MAO_DENOUNCE_BASE = MAO_FINISH + 1               # 298 + k - 1: denounce the colour k seats clockwise
+MAO_PASS = MAO_DENOUNCE_BASE + 4                 # 302
+MAO_SPOT_BASE = MAO_PASS + 1                     # 303 + spot
+MAO_STOP = MAO_SPOT_BASE + NUM_SPOTS             # 342
+NUM_ACTIONS_MAO = MAO_STOP + 1                   # 343
+CASE_NONE, CASE_PAID_BACK, CASE_NOT_MINDING = 0, 1, 2
 
 STATUS_RUNNING = 0
 STATUS_TERMINATED = 1
 STATUS_TRUNCATED = 2
 
 VARIANT_HAAPII = 0
+VARIANT_MAO = 1
 
 # What ``step`` returns.
 STEP_OK = 0
@@ -91,7 +112,24 @@ LAST_KIND = PROJECT_SHOWN + MAX_COLOURS     # [colour] last season's project, re
 LAST_SPOT = LAST_KIND + MAX_COLOURS
 LAST_SUCCESS = LAST_SPOT + MAX_COLOURS      # [colour] 1 executed, 0 failed, -1 no project
 SCORE = LAST_SUCCESS + MAX_COLOURS          # [colour] points, filled in when the game ends
-STATE_SIZE = SCORE + MAX_COLOURS
+# Maka Bana Mao only (RULES.md, "Maka Bana Mao"); a project is a set of cards rather than a spot.
+PROJECT_CARDS = SCORE + MAX_COLOURS         # [colour] bit set of the non-paint cards (bit = card 0..10)
+PROJECT_PAINT = PROJECT_CARDS + MAX_COLOURS  # [colour] paint cards in the project, 0..2
+PROJECT_TOP = PROJECT_PAINT + MAX_COLOURS   # [colour] the visible card 0..11, -1 before it is chosen
+PROJECT_NEXT = PROJECT_TOP + MAX_COLOURS    # [colour] smallest card that may still be added
+ELIMINATED = PROJECT_NEXT + MAX_COLOURS     # [colour] 1 when eliminated by this season's denunciation
+PASSED = ELIMINATED + MAX_COLOURS           # [colour] 1 when it passed in this season's denunciation round
+REVEALED_NOW = PASSED + MAX_COLOURS         # [colour] 1 once its project was revealed at execution
+LAST_CARDS = REVEALED_NOW + MAX_COLOURS     # [colour] cards of its most recently revealed project
+LAST_PAINT = LAST_CARDS + MAX_COLOURS       # [colour] paint cards of that project
+DONE_SPOTS = LAST_PAINT + MAX_COLOURS       # [colour] bit set of spots that execution built or took back
+DENOUNCER = DONE_SPOTS + MAX_COLOURS        # colour that denounced this season, -1 if none (Aata)
+DENOUNCED = DENOUNCER + 1                   # colour it denounced, -1 if none (Vaea)
+PAINT_CASE = DENOUNCED + 1                  # CASE_NONE, CASE_PAID_BACK or CASE_NOT_MINDING
+OFFERED = PAINT_CASE + 1                    # spot of the hut designated for the repaint offer, -1 if none
+EXECUTED = OFFERED + 1                      # projects the executing colour has carried out, 0..2
+PAINT_LEFT = EXECUTED + 1                   # paint cards of the executing project not yet used
+STATE_SIZE = PAINT_LEFT + 1
 
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8), always from one colour's point of view: "relative colour" k is the colour
@@ -113,6 +151,26 @@ OBS_TWO_PLAYER = OBS_LAST_SEASON + 1
 OBS_SEASON = OBS_TWO_PLAYER + 1                                # seasons completed, capped at OBS_MAX
 OBS_SIZE = OBS_SEASON + 1
 OBS_MAX = 100
+# Maka Bana Mao: a block after the Haapii observation (RULES.md, "Observation, Mao block").
+OBS_M_PHASE = OBS_SIZE                                  # one-hot over the NUM_PHASES phases
+OBS_M_PROJECT = OBS_M_PHASE + NUM_PHASES                # [k][card] current project, own colours only
+OBS_M_COUNT = OBS_M_PROJECT + MAX_COLOURS * NUM_CARDS   # [k] cards in the current project, where known
+OBS_M_REVEALED = OBS_M_COUNT + MAX_COLOURS              # [k][card] most recently revealed project
+OBS_M_REVEALED_NOW = OBS_M_REVEALED + MAX_COLOURS * NUM_CARDS  # [k] revealed this season
+OBS_M_DONE = OBS_M_REVEALED_NOW + MAX_COLOURS           # [k][spot] built or taken back by that execution
+OBS_M_DENOUNCER = OBS_M_DONE + MAX_COLOURS * NUM_SPOTS  # [k]
+OBS_M_DENOUNCED = OBS_M_DENOUNCER + MAX_COLOURS         # [k]
+OBS_M_ELIMINATED = OBS_M_DENOUNCED + MAX_COLOURS        # [k]
+OBS_M_PASSED = OBS_M_ELIMINATED + MAX_COLOURS           # [k]
+OBS_M_CASE = OBS_M_PASSED + MAX_COLOURS                 # paid back, not minding his business
+OBS_M_OFFERED = OBS_M_CASE + 2                          # [spot]
+OBS_M_EXECUTED = OBS_M_OFFERED + NUM_SPOTS
+OBS_M_PAINT_LEFT = OBS_M_EXECUTED + 1
+OBS_SIZE_MAO = OBS_M_PAINT_LEFT + 1
+
+# Sizes of the spaces by variant (the Haapii spaces are unchanged by Mao).
+NUM_ACTIONS_OF_VARIANT = (NUM_ACTIONS, NUM_ACTIONS_MAO)
+OBS_SIZE_OF_VARIANT = (OBS_SIZE, OBS_SIZE_MAO)
 
 GROUP_POINTS = np.array([0, 1, 3, 6, 9, 12, 15, 18, 21, 24, 27], dtype=np.int64)  # rulebook table, 3 per hut after the 2nd
 SPOTS_OF_BEACH = np.full((NUM_BEACHES, 12), -1, dtype=np.int64)
@@ -130,6 +188,16 @@ for _s in range(NUM_SPOTS):
 # IN_PLAY_BITS[num_colours]: the spots in play (Bikini is out with 3 colours)
 IN_PLAY_BITS = np.full(MAX_COLOURS + 1, (1 << NUM_SPOTS) - 1, dtype=np.int64)
 IN_PLAY_BITS[3] &= ~BEACH_BITS[BIKINI]
+# Mao card sets: the cards naming each spot, the three kinds, and a colour's cards by number of colours
+BEACH_CARDS = (1 << NUM_BEACHES) - 1
+AREA_CARDS = ((1 << NUM_AREAS) - 1) << NUM_BEACHES
+THEME_CARDS = ((1 << NUM_THEMES) - 1) << (NUM_BEACHES + NUM_AREAS)
+SPOT_CARDS = np.zeros(NUM_SPOTS, dtype=np.int64)
+for _s in range(NUM_SPOTS):
+    SPOT_CARDS[_s] = (1 << int(SPOT_BEACH[_s])) | (1 << (NUM_BEACHES + int(SPOT_AREA[_s]))) | (
+        1 << (NUM_BEACHES + NUM_AREAS + int(SPOT_THEME[_s])))
+HAND_CARDS = np.full(MAX_COLOURS + 1, (1 << PAINT_CARD) - 1, dtype=np.int64)
+HAND_CARDS[3] &= ~(1 << BIKINI)  # with 3 players everybody discards the Bikini card (Setup)
 # Bikini's 12 spots are consecutive, so random play can step over them in the 3-player game.
 FIRST_BIKINI_SPOT = int(np.nonzero(SPOT_BEACH == BIKINI)[0][0])
 assert np.all(np.nonzero(SPOT_BEACH == BIKINI)[0] == np.arange(FIRST_BIKINI_SPOT, FIRST_BIKINI_SPOT + 12))
@@ -195,7 +263,7 @@ def tiki_spots(state, colour):
         if state[TIKI + s] >= 0:
             tikis |= 1 << s
     free = ~huts
-    if paint_shown(state):
+    if state[VARIANT] == VARIANT_MAO or paint_shown(state):  # Mao: paint may be hidden (RULINGS.md)
         free |= own
     return free & ~tikis & IN_PLAY_BITS[state[NUM_COLOURS]]
 
@@ -207,6 +275,8 @@ def has_tiki_placement(state, colour):
 
 @njit(cache=True)
 def is_legal(state, action):
+    if state[VARIANT] == VARIANT_MAO:
+        return _mao_is_legal(state, action)
     if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False
     colour = state[TO_ACT]
@@ -230,6 +300,12 @@ def legal_action_mask(state, mask):
     """Write the int8 legal-action mask of the colour to act into ``mask``."""
     mask[:] = 0
     if state[STATUS] != STATUS_RUNNING:
+        return
+    if state[VARIANT] == VARIANT_MAO:
+        base, bits = mao_choices(state)
+        while bits != 0:
+            mask[base + popcount((bits & -bits) - 1)] = 1
+            bits &= bits - 1
         return
     colour = state[TO_ACT]
     if state[PHASE] == PHASE_PROJECT:
@@ -277,6 +353,7 @@ def init(state, num_players, variant, max_turns, seed):
         state[LAST_KIND + c] = NO_PROJECT
         state[LAST_SPOT + c] = -1
         state[LAST_SUCCESS + c] = -1
+    _clear_mao_season(state)
 
 
 @njit(cache=True)
@@ -289,7 +366,9 @@ def step(state, action):
         return STEP_ILLEGAL
     colour = state[TO_ACT]
     n = state[NUM_COLOURS]
-    if state[PHASE] == PHASE_PROJECT:
+    if state[VARIANT] == VARIANT_MAO and state[PHASE] != PHASE_TIKI:
+        _mao_step(state, action)
+    elif state[PHASE] == PHASE_PROJECT:
         kind = CONSTRUCT
         if action >= TAKE_BACK_BASE:
             kind = TAKE_BACK
@@ -316,14 +395,21 @@ def step(state, action):
 
 @njit(cache=True)
 def _skip_colours_without_tiki(state):
-    """A colour that has no legal tiki placement places none; once every colour has had its turn the
-    season is executed (no decision is needed for Haapii execution)."""
+    """A colour that has no legal tiki placement places none, nor does a colour eliminated by a
+    denunciation; once every colour has had its turn the season is executed (Haapii execution needs no
+    decision; Mao execution may ask the executing colour)."""
     n = state[NUM_COLOURS]
-    while state[DECIDED] < n and not has_tiki_placement(state, state[TO_ACT]):
+    while state[DECIDED] < n and (state[ELIMINATED + state[TO_ACT]] == 1
+                                  or not has_tiki_placement(state, state[TO_ACT])):
         state[DECIDED] += 1
         state[TO_ACT] = seat_after(state[TO_ACT], 1, n)
     if state[DECIDED] == n:
-        _execute_season(state)
+        if state[VARIANT] == VARIANT_MAO:
+            state[PHASE] = PHASE_EXECUTE
+            state[DECIDED] = 0
+            _mao_continue_execution(state)
+        else:
+            _execute_season(state)
 
 
 @njit(cache=True)
@@ -365,7 +451,12 @@ def _execute_season(state):
         state[LAST_KIND + c] = state[PROJECT_KIND + c]
         state[LAST_SPOT + c] = state[PROJECT_SPOT + c]
         state[LAST_SUCCESS + c] = 1 if _execute_project(state, c) else 0
+    _end_season(state)
 
+
+@njit(cache=True)
+def _end_season(state):
+    n = state[NUM_COLOURS]
     # Rulebook "Game Ends": out of huts ends the game now; a beach full of huts or tikis (checked
     # before the tikis are lifted) gives exactly one more season.
     over = state[LAST_SEASON] == 1
@@ -383,6 +474,7 @@ def _execute_season(state):
         state[PROJECT_KIND + c] = NO_PROJECT
         state[PROJECT_SPOT + c] = -1
         state[PROJECT_SHOWN + c] = -1
+    _clear_mao_season(state)
     if over or state[SEASON] >= state[MAX_TURNS]:
         # the tikis stay where they are: they are taken back only "if the game has not ended"
         state[STATUS] = STATUS_TERMINATED if over else STATUS_TRUNCATED
@@ -395,6 +487,327 @@ def _execute_season(state):
     state[FIRST] = seat_after(state[FIRST], 1, n)
     state[TO_ACT] = state[FIRST]
     state[PHASE] = PHASE_PROJECT
+
+
+# ---------------------------------------------------------------------------------------------------
+# Maka Bana Mao (RULES.md, "Maka Bana Mao"): projects are sets of cards, built one card at a time,
+# then a denunciation round, and an execution that may ask the executing colour.
+@njit(cache=True)
+def _clear_mao_season(state):
+    for c in range(MAX_COLOURS):
+        state[PROJECT_CARDS + c] = 0
+        state[PROJECT_PAINT + c] = 0
+        state[PROJECT_TOP + c] = -1
+        state[PROJECT_NEXT + c] = 0
+        state[ELIMINATED + c] = 0
+        state[PASSED + c] = 0
+        state[REVEALED_NOW + c] = 0
+    state[DENOUNCER] = -1
+    state[DENOUNCED] = -1
+    state[PAINT_CASE] = CASE_NONE
+    state[OFFERED] = -1
+    state[EXECUTED] = 0
+    state[PAINT_LEFT] = 0
+
+
+@njit(cache=True, inline="always")
+def card_count(state, colour):
+    return popcount(state[PROJECT_CARDS + colour]) + state[PROJECT_PAINT + colour]
+
+
+@njit(cache=True, inline="always")
+def cheating_level(count):
+    """[Who is eliminated for the season?]: the distance from the 3 cards of a normal project."""
+    return count - 3 if count >= 3 else 3 - count
+
+
+@njit(cache=True)
+def _addable(state, colour):
+    """Cards the colour may still add to its project, as bits 0..11 (bit 11: a paint card).  Cards go in
+    increasing number, so that every set of cards is reached by one sequence of decisions only."""
+    nxt = state[PROJECT_NEXT + colour]
+    bits = HAND_CARDS[state[NUM_COLOURS]] & ~state[PROJECT_CARDS + colour] & ~((1 << nxt) - 1)
+    if state[PROJECT_PAINT + colour] < state[PAINTS + colour]:
+        bits |= 1 << PAINT_CARD
+    return bits
+
+
+@njit(cache=True)
+def _huts_of_colour(state, colour):
+    bits = 0
+    for s in range(NUM_SPOTS):
+        if state[HUT + s] == colour:
+            bits |= 1 << s
+    return bits
+
+
+@njit(cache=True)
+def _execution_spots(state, colour):
+    """[4. Execution of projects]: the spots where the executing colour can still build or take back
+    now, as a bit set; 0 when it has nothing (more) to do."""
+    if state[RESERVE + colour] <= 0:
+        return 0
+    cards = state[PROJECT_CARDS + colour]
+    paint = state[PROJECT_PAINT + colour]
+    count = popcount(cards) + paint
+    spots = 0
+    if count <= 3:
+        if state[EXECUTED] >= 1 or paint > 0:
+            return 0  # one hut at most; a paint card makes a 1-3 card project illegal
+        if popcount(cards & BEACH_CARDS) > 1 or popcount(cards & AREA_CARDS) > 1 or popcount(
+                cards & THEME_CARDS) > 1:
+            return 0  # two cards of one kind
+        if count == 3 and (cards & BEACH_CARDS == 0 or cards & AREA_CARDS == 0 or cards & THEME_CARDS == 0):
+            return 0
+        for s in range(NUM_SPOTS):
+            # an incomplete project is completed from the hand: any matching spot will do
+            if SPOT_CARDS[s] & cards == cards and state[HUT + s] < 0 and state[TIKI + s] < 0:
+                spots |= 1 << s
+        return spots & IN_PLAY_BITS[state[NUM_COLOURS]]
+    if state[EXECUTED] >= 2:
+        return 0  # "the government doesn't tolerate more than 2 projects per developer per season"
+    me = owner(state, colour)
+    for s in range(NUM_SPOTS):
+        if SPOT_CARDS[s] & ~cards != 0 or state[TIKI + s] >= 0:
+            continue
+        hut = state[HUT + s]
+        if hut < 0:
+            spots |= 1 << s
+        elif state[PAINT_LEFT] > 0 and owner(state, hut) != me:
+            spots |= 1 << s
+    return spots
+
+
+@njit(cache=True)
+def mao_choices(state):
+    """The decision asked in a Mao game as ``(base, bits)``: the legal actions are ``base + i`` for
+    every set bit ``i`` of ``bits`` (at most 40 of them)."""
+    colour = state[TO_ACT]
+    phase = state[PHASE]
+    if state[STATUS] != STATUS_RUNNING or colour < 0:
+        return 0, 0
+    if phase == PHASE_PROJECT:
+        if state[PROJECT_TOP + colour] < 0:
+            bits = HAND_CARDS[state[NUM_COLOURS]]
+            if state[PAINTS + colour] > 0:
+                bits |= 1 << PAINT_CARD
+            return MAO_TOP_BASE, bits
+        return MAO_ADD_BASE, _addable(state, colour) | (1 << NUM_CARDS)  # MAO_FINISH follows the adds
+    if phase == PHASE_DENOUNCE:
+        n = state[NUM_COLOURS]
+        bits = 1 << 4  # MAO_PASS
+        for k in range(1, n):
+            if owner(state, seat_after(colour, k, n)) != owner(state, colour):
+                bits |= 1 << (k - 1)
+        return MAO_DENOUNCE_BASE, bits
+    if phase == PHASE_TIKI:
+        return TIKI_BASE, tiki_spots(state, colour)
+    stop = 1 << NUM_SPOTS  # MAO_STOP follows the spots
+    if phase == PHASE_PAYBACK:
+        if state[PAINT_CASE] == CASE_PAID_BACK:
+            return MAO_SPOT_BASE, _huts_of_colour(state, state[DENOUNCED]) | stop
+        return MAO_SPOT_BASE, _huts_of_colour(state, state[DENOUNCER])
+    if phase == PHASE_REPAINT:
+        return MAO_SPOT_BASE, (1 << state[OFFERED]) | stop
+    if phase == PHASE_EXECUTE:
+        spots = _execution_spots(state, colour)
+        if card_count(state, colour) >= 4:
+            spots |= stop
+        return MAO_SPOT_BASE, spots
+    return 0, 0
+
+
+@njit(cache=True)
+def _mao_is_legal(state, action):
+    if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS_MAO:
+        return False
+    base, bits = mao_choices(state)
+    i = action - base
+    if i < 0 or i >= 63:
+        return False
+    return (bits >> i) & 1 == 1
+
+
+@njit(cache=True)
+def _mao_step(state, action):
+    """Every Mao decision except the tiki placement, which is as in Haapii."""
+    colour = state[TO_ACT]
+    n = state[NUM_COLOURS]
+    phase = state[PHASE]
+    if phase == PHASE_PROJECT:
+        if action == MAO_FINISH:
+            _mao_finish_project(state, colour)
+            return
+        if action < MAO_ADD_BASE:
+            card = action - MAO_TOP_BASE
+            state[PROJECT_TOP + colour] = card
+            state[PROJECT_NEXT + colour] = 0
+        else:
+            card = action - MAO_ADD_BASE
+            state[PROJECT_NEXT + colour] = card + 1 if card < PAINT_CARD else PAINT_CARD
+        if card == PAINT_CARD:
+            state[PROJECT_PAINT + colour] += 1
+        else:
+            state[PROJECT_CARDS + colour] |= 1 << card
+        if _addable(state, colour) == 0:
+            _mao_finish_project(state, colour)  # nothing left to add: finished without asking
+    elif phase == PHASE_DENOUNCE:
+        if action == MAO_PASS:
+            state[PASSED + colour] = 1
+            state[DECIDED] += 1
+            if state[DECIDED] < n:
+                state[TO_ACT] = seat_after(colour, 1, n)
+            else:
+                _start_tikis(state)
+        else:
+            _denounce(state, colour, seat_after(colour, action - MAO_DENOUNCE_BASE + 1, n))
+    elif phase == PHASE_PAYBACK:
+        if action == MAO_STOP:
+            _start_tikis(state)  # Aata declines to be paid back
+        elif state[PAINT_CASE] == CASE_PAID_BACK:
+            _repaint(state, action - MAO_SPOT_BASE, colour, state[DENOUNCED])
+            _start_tikis(state)
+        else:
+            _offer(state, action - MAO_SPOT_BASE)
+    elif phase == PHASE_REPAINT:
+        if action != MAO_STOP:
+            _repaint(state, action - MAO_SPOT_BASE, colour, colour)
+        _start_tikis(state)
+    else:  # PHASE_EXECUTE
+        if action == MAO_STOP:
+            state[DECIDED] += 1
+        else:
+            _build_or_take_back(state, colour, action - MAO_SPOT_BASE)
+        _mao_continue_execution(state)
+
+
+@njit(cache=True)
+def _mao_finish_project(state, colour):
+    n = state[NUM_COLOURS]
+    state[PROJECT_KIND + colour] = MAO_PROJECT
+    state[DECIDED] += 1
+    if state[DECIDED] < n:
+        state[TO_ACT] = seat_after(colour, 1, n)
+    else:
+        # [2. Revealing Hints], then the denunciation round from the first player (RULINGS.md)
+        state[PHASE] = PHASE_DENOUNCE
+        state[DECIDED] = 0
+        state[TO_ACT] = state[FIRST]
+
+
+@njit(cache=True)
+def _denounce(state, aata, vaea):
+    """[Denunciation]: the first denunciation closes the round; the cheating levels decide who is
+    eliminated, and an eliminated Vaea who could repaint a hut pays with the paint card."""
+    state[DENOUNCER] = aata
+    state[DENOUNCED] = vaea
+    if cheating_level(card_count(state, vaea)) <= cheating_level(card_count(state, aata)):
+        state[ELIMINATED + aata] = 1  # falsely denounced
+        _start_tikis(state)
+        return
+    state[ELIMINATED + vaea] = 1
+    if state[PROJECT_PAINT + vaea] == 0:
+        _start_tikis(state)
+        return
+    # "could repaint": paint plus three cards naming a spot with an opponent's hut right now
+    cards = state[PROJECT_CARDS + vaea]
+    could = 0
+    aata_threatened = False
+    for s in range(NUM_SPOTS):
+        hut = state[HUT + s]
+        if hut >= 0 and SPOT_CARDS[s] & ~cards == 0 and owner(state, hut) != owner(state, vaea):
+            could |= 1 << s
+            if hut == aata:
+                aata_threatened = True
+    if could == 0:
+        _start_tikis(state)
+        return
+    if aata_threatened:
+        # "Aata must be paid back": Aata repaints a hut of Vaea's, or declines
+        state[PAINT_CASE] = CASE_PAID_BACK
+        if _huts_of_colour(state, vaea) != 0 and state[RESERVE + aata] > 0:
+            state[PHASE] = PHASE_PAYBACK
+            state[TO_ACT] = aata
+            return
+        _start_tikis(state)
+        return
+    # "Aata's not minding his business": Aata designates a hut of his, Vaea may repaint it
+    state[PAINT_CASE] = CASE_NOT_MINDING
+    huts = _huts_of_colour(state, aata)
+    if huts == 0 or state[RESERVE + vaea] <= 0:
+        _start_tikis(state)
+    elif huts & (huts - 1) == 0:
+        _offer(state, popcount(huts - 1))  # only one hut: nothing for Aata to choose
+    else:
+        state[PHASE] = PHASE_PAYBACK
+        state[TO_ACT] = aata
+
+
+@njit(cache=True)
+def _offer(state, spot):
+    state[OFFERED] = spot
+    state[PHASE] = PHASE_REPAINT
+    state[TO_ACT] = state[DENOUNCED]
+
+
+@njit(cache=True)
+def _repaint(state, spot, painter, paint_owner):
+    """A repaint of the paint case: ignores tikis (none are placed yet) and uses one of Vaea's paint
+    cards (``paint_owner``), however many the project held."""
+    state[RESERVE + state[HUT + spot]] += 1
+    state[HUT + spot] = painter
+    state[RESERVE + painter] -= 1
+    state[PAINTS + paint_owner] -= 1
+    state[PROJECT_PAINT + paint_owner] -= 1
+
+
+@njit(cache=True)
+def _start_tikis(state):
+    state[PHASE] = PHASE_TIKI
+    state[DECIDED] = 0
+    state[TO_ACT] = state[FIRST]
+    _skip_colours_without_tiki(state)
+
+
+@njit(cache=True)
+def _build_or_take_back(state, colour, spot):
+    hut = state[HUT + spot]
+    if hut >= 0:
+        state[RESERVE + hut] += 1
+        state[PAINTS + colour] -= 1  # the take-back's paint card is discarded
+        state[PAINT_LEFT] -= 1
+    state[HUT + spot] = colour
+    state[RESERVE + colour] -= 1
+    state[EXECUTED] += 1
+    state[DONE_SPOTS + colour] |= 1 << spot
+
+
+@njit(cache=True)
+def _mao_continue_execution(state):
+    """[4. Execution of projects], in turn from the first player: each colour's project is revealed,
+    carried out where nothing is left to choose, and the colour is asked where something is."""
+    n = state[NUM_COLOURS]
+    while state[DECIDED] < n:
+        c = seat_after(state[FIRST], state[DECIDED], n)
+        if state[ELIMINATED + c] == 1:
+            state[DECIDED] += 1
+            continue
+        if state[REVEALED_NOW + c] == 0:
+            state[REVEALED_NOW + c] = 1
+            state[LAST_CARDS + c] = state[PROJECT_CARDS + c]
+            state[LAST_PAINT + c] = state[PROJECT_PAINT + c]
+            state[DONE_SPOTS + c] = 0
+            state[EXECUTED] = 0
+            state[PAINT_LEFT] = state[PROJECT_PAINT + c]
+        spots = _execution_spots(state, c)
+        if spots == 0:
+            state[DECIDED] += 1
+        elif card_count(state, c) <= 3 and spots & (spots - 1) == 0:
+            _build_or_take_back(state, c, popcount(spots - 1))  # a single spot: nothing to choose
+        else:
+            state[TO_ACT] = c
+            return
+    _end_season(state)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -538,7 +951,15 @@ def observe(state, view, obs):
         obs[base + CF_RESERVE] = state[RESERVE + c]
         obs[base + CF_PAINTS] = state[PAINTS + c]
         kind = state[PROJECT_KIND + c]
-        if kind != NO_PROJECT:
+        if kind == MAO_PROJECT:
+            obs[base + CF_SUBMITTED] = 1
+            if revealed or owner(state, c) == me:
+                top = state[PROJECT_TOP + c]
+                if top == PAINT_CARD:
+                    obs[base + CF_PAINT_SHOWN] = 1
+                else:
+                    obs[base + CF_SHOWN_CARD + top] = 1
+        elif kind != NO_PROJECT:
             obs[base + CF_SUBMITTED] = 1
             if revealed or owner(state, c) == me:
                 obs[base + CF_PAINT_SHOWN] = 1 if kind == TAKE_BACK else 0
@@ -552,10 +973,53 @@ def observe(state, view, obs):
             obs[last + state[LAST_SPOT + c]] = 1
             obs[last + NUM_SPOTS] = 1 if state[LAST_KIND + c] == TAKE_BACK else 0
             obs[last + NUM_SPOTS + 1] = state[LAST_SUCCESS + c]
-    obs[OBS_PHASE + state[PHASE]] = 1
+    if state[PHASE] <= PHASE_OVER:
+        obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_LAST_SEASON] = state[LAST_SEASON]
     obs[OBS_TWO_PLAYER] = 1 if state[NUM_PLAYERS] == 2 else 0
     obs[OBS_SEASON] = min(state[SEASON], OBS_MAX)
+    if state[VARIANT] == VARIANT_MAO:
+        _observe_mao(state, view, obs)
+
+
+@njit(cache=True)
+def _observe_mao(state, view, obs):
+    """The Mao block: card sets are seen by their owner, counts also by everyone once a denunciation
+    or the execution reveals them."""
+    n = state[NUM_COLOURS]
+    me = owner(state, view)
+    obs[OBS_M_PHASE + state[PHASE]] = 1
+    for k in range(n):
+        c = seat_after(view, k, n)
+        mine = owner(state, c) == me
+        denounced = c == state[DENOUNCER] or c == state[DENOUNCED]
+        if mine:
+            cards = state[PROJECT_CARDS + c]
+            for card in range(PAINT_CARD):
+                obs[OBS_M_PROJECT + k * NUM_CARDS + card] = (cards >> card) & 1
+            obs[OBS_M_PROJECT + k * NUM_CARDS + PAINT_CARD] = state[PROJECT_PAINT + c]
+        if mine or denounced or state[REVEALED_NOW + c] == 1:
+            obs[OBS_M_COUNT + k] = card_count(state, c)
+        cards = state[LAST_CARDS + c]
+        for card in range(PAINT_CARD):
+            obs[OBS_M_REVEALED + k * NUM_CARDS + card] = (cards >> card) & 1
+        obs[OBS_M_REVEALED + k * NUM_CARDS + PAINT_CARD] = state[LAST_PAINT + c]
+        obs[OBS_M_REVEALED_NOW + k] = state[REVEALED_NOW + c]
+        done = state[DONE_SPOTS + c]
+        while done != 0:
+            obs[OBS_M_DONE + k * NUM_SPOTS + popcount((done & -done) - 1)] = 1
+            done &= done - 1
+        obs[OBS_M_DENOUNCER + k] = 1 if c == state[DENOUNCER] else 0
+        obs[OBS_M_DENOUNCED + k] = 1 if c == state[DENOUNCED] else 0
+        obs[OBS_M_ELIMINATED + k] = state[ELIMINATED + c]
+        obs[OBS_M_PASSED + k] = state[PASSED + c]
+    if state[PAINT_CASE] != CASE_NONE:
+        obs[OBS_M_CASE + state[PAINT_CASE] - 1] = 1
+    if state[OFFERED] >= 0:
+        obs[OBS_M_OFFERED + state[OFFERED]] = 1
+    if state[PHASE] == PHASE_EXECUTE:
+        obs[OBS_M_EXECUTED] = state[EXECUTED]
+        obs[OBS_M_PAINT_LEFT] = state[PAINT_LEFT]
 
 
 @njit(cache=True)
@@ -576,6 +1040,13 @@ def random_action(state):
     """A uniformly random legal action, drawn with the game's own generator; -1 if none."""
     if state[STATUS] != STATUS_RUNNING:
         return -1
+    if state[VARIANT] == VARIANT_MAO:
+        base, bits = mao_choices(state)
+        if bits == 0:
+            return -1
+        for _ in range(draw(state, RNG, popcount(bits))):
+            bits &= bits - 1
+        return base + popcount((bits & -bits) - 1)
     colour = state[TO_ACT]
     if state[PHASE] == PHASE_PROJECT:
         spots = NUM_SPOTS if state[NUM_COLOURS] != 3 else NUM_SPOTS - 12

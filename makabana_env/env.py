@@ -3,7 +3,7 @@
 =====================  ==========================================================================
 Import                 ``from makabana_env import env, raw_env``
 Agents                 ``player_0`` … ``player_{n-1}``; n = ``num_players`` in 2 … 5
-Action space           ``Discrete(273)`` — every decision kind in one space (below)
+Action space           ``Discrete(273)`` — every decision kind in one space (below); Mao: 343
 Observation space      ``Dict(observation=Box(0, 100, (OBS_SIZE,), int8),
                        action_mask=Box(0, 1, (273,), int8))``
 Rewards                at the end only: ``win_loss`` (default) +1 sole winner, 0 tied winners,
@@ -45,6 +45,26 @@ block                       size     content
 Other players' projects are hidden except their shown cards, which appear once every colour has
 chosen (the rulebook reveals hints simultaneously).
 
+Maka Bana Mao (``variant="mao"``)
+--------------------------------
+``Discrete(343)`` and an observation of ``core.OBS_SIZE_MAO`` values: the Haapii observation followed
+by a Mao block (phase, own project cards, known card counts, revealed projects, the denunciation, the
+paint case, the execution).  A project is built card by card; then a denunciation round, the paint
+case of a valid denunciation, tikis and an execution that asks only where there is a choice.
+
+=============  ================================================================================
+234 … 272      place the tiki on spot ``a − 234``
+273 … 284      project: card ``a − 273`` on top, visible (cards: 4 beaches, 4 areas, 3 themes, paint)
+285 … 296      project: add card ``a − 285``, hidden (in increasing card number)
+297            project: finished
+298 … 301      denounce the colour ``a − 297`` seats clockwise
+302            do not denounce
+303 … 341      spot ``a − 303``: build or take back there, repaint that hut, accept that repaint
+342            stop executing / decline the payback / keep the paint card
+=============  ================================================================================
+
+The decision sequence and every ruling are in ``makabana_env/RULES.md`` ("Maka Bana Mao").
+
 Illegal actions
 ---------------
 ``raw_env`` raises ``ValueError`` naming the action and the decision asked. ``env()`` wraps it the
@@ -54,26 +74,46 @@ an assertion, and calling methods out of order is caught.
 
 Version history
 ---------------
-* v0: Haapii Maka Bana (the basic game) for 2 – 5 players.
+* v0: Haapii Maka Bana (the basic game) for 2 – 5 players; Maka Bana Mao as ``variant="mao"``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 
 from . import core
-from .board import SPOT_NAMES
+from .board import CARD_NAMES, SPOT_NAMES
 from .render import render_ansi, render_rgb
 
 
 def describe_action(action):
-    """A readable name for an action, e.g. 'construct Azzura-Rock-Flower showing the beach'."""
+    """A readable name for an action, e.g. 'construct Azzura-Rock-Flower showing the beach'.  Actions
+    from 273 on are Maka Bana Mao's."""
     shown = ("beach", "area", "theme")
-    if not 0 <= action < core.NUM_ACTIONS:
-        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1}"
+    if not 0 <= action < core.NUM_ACTIONS_MAO:
+        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1} (Mao: … {core.NUM_ACTIONS_MAO - 1})"
+    if action >= core.NUM_ACTIONS:
+        return _describe_mao_action(action)
     if action < core.TAKE_BACK_BASE:
         return f"construct {SPOT_NAMES[action // 3]} showing the {shown[action % 3]}"
     if action < core.TIKI_BASE:
         a = action - core.TAKE_BACK_BASE
         return f"take back {SPOT_NAMES[a // 3]} showing paint and the {shown[a % 3]}"
     return f"tiki on {SPOT_NAMES[action - core.TIKI_BASE]}"
+
+
+def _describe_mao_action(action):
+    if action < core.MAO_ADD_BASE:
+        return f"project: show {CARD_NAMES[action - core.MAO_TOP_BASE]} on top"
+    if action < core.MAO_FINISH:
+        return f"project: add {CARD_NAMES[action - core.MAO_ADD_BASE]}, hidden"
+    if action == core.MAO_FINISH:
+        return "project: finished"
+    if action < core.MAO_PASS:
+        k = action - core.MAO_DENOUNCE_BASE + 1
+        return f"denounce the colour {k} seat{'s' if k > 1 else ''} clockwise"
+    if action == core.MAO_PASS:
+        return "do not denounce"
+    if action < core.MAO_STOP:
+        return f"spot {SPOT_NAMES[action - core.MAO_SPOT_BASE]} (build, take back or repaint there)"
+    return "stop / decline"
 
 
 def env(**kwargs):
@@ -88,8 +128,8 @@ class raw_env(CoreAECEnv):
                 "is_parallelizable": False, "render_fps": 1}
     core = core
     players = (2, 5)
-    variants = {"haapii": core.VARIANT_HAAPII}
-    decisions = ("project", "tiki", "over")
+    variants = {"haapii": core.VARIANT_HAAPII, "mao": core.VARIANT_MAO}
+    decisions = ("project", "tiki", "over", "denunciation", "payback", "repaint offer", "execution")
 
     def __init__(self, num_players=4, variant="haapii", max_turns=100, render_mode=None, reward="win_loss"):
         super().__init__(num_players, variant, max_turns, render_mode, reward)

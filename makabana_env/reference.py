@@ -1,9 +1,10 @@
-"""A slow, plain-Python reading of the rules of Haapii Maka Bana (the basic game).
+"""A slow, plain-Python reading of the rules of Maka Bana: Haapii Maka Bana (the basic game) and
+Maka Bana Mao (the advanced game, ``variant="mao"``).
 
 This module exists to be checked against the fast Numba core (``makabana_env/core.py``). It was written
-from the rulebook (``shared/rulebooks/makabana-rulebook-en.txt``, "1st Step: Haapii Maka Bana" and
-"Maka Bana for 2 Players"), ``shared/RULINGS.md`` and ``makabana_env/RULES.md`` alone, without looking
-at the core, so that a mistake in one is unlikely to be repeated in the other. It favours being easy to
+from the rulebook (``shared/rulebooks/makabana-rulebook-en.txt``, "1st Step: Haapii Maka Bana",
+"2nd Step: Maka Bana Mao" and "Maka Bana for 2 Players"), ``shared/RULINGS.md`` and
+``makabana_env/RULES.md`` alone, without looking at the core's rules code, so that a mistake in one is unlikely to be repeated in the other. It favours being easy to
 compare with the rulebook over being fast.
 
 Only component data comes from ``makabana_env/board.py``; every rule lives here.
@@ -15,6 +16,19 @@ Action encoding (shared with the core):
 * ``117 .. 233`` take-back project [1.b] on spot ``(a - 117) // 3``, showing card ``(a - 117) % 3``
   together with the paint card;
 * ``234 .. 272`` place the tiki on spot ``a - 234`` [3. Placing Tikis].
+
+Maka Bana Mao (RULES.md, "Maka Bana Mao") uses the tiki actions above and 70 more; cards are numbered
+0 - 3 beaches (Azzura, Bikini, Coquito, Diabolo), 4 - 7 areas (Sand, Grass, Rock, Lagoon), 8 - 10 themes
+(Flower, Fish, Tattoo) and 11 a paint card:
+
+* ``273 .. 284`` project: put card ``a - 273`` on top, visible;
+* ``285 .. 296`` project: add card ``a - 285``, hidden (in increasing card number);
+* ``297``        project: finished;
+* ``298 .. 301`` denounce the colour ``a - 297`` seats clockwise;
+* ``302``        do not denounce;
+* ``303 .. 341`` spot ``a - 303``: build or take back there (execution), repaint that hut (payback,
+  or Aata designating his hut), accept the repaint of that hut (repaint offer);
+* ``342``        stop executing projects; decline the payback; keep the paint card.
 """
 from makabana_env import board
 
@@ -80,6 +94,112 @@ class Project:
         return f"Project({kind} {SPOT_NAMES[self.spot]}, shows {SHOWN_CARD_NAMES[self.shown]})"
 
 
+# ====================================================================== Maka Bana Mao
+# Cards (RULES.md, "Maka Bana Mao", Spaces): beaches 0-3, areas 4-7, themes 8-10, and 11 for a paint
+# card. A colour's two paint cards are alike, so a project holds 0, 1 or 2 of card 11.
+CARD_NAMES = tuple(board.CARD_NAMES)
+NUM_CARDS = len(CARD_NAMES)                       # 12
+BEACH_CARDS = tuple(range(0, NUM_BEACHES))                                   # 0..3
+AREA_CARDS = tuple(range(NUM_BEACHES, NUM_BEACHES + int(board.NUM_AREAS)))  # 4..7
+THEME_CARDS = tuple(range(AREA_CARDS[-1] + 1, AREA_CARDS[-1] + 1 + int(board.NUM_THEMES)))  # 8..10
+PAINT = NUM_CARDS - 1                             # 11
+BIKINI_CARD = BEACH_CARDS[BIKINI]
+
+
+def card_kind(card: int) -> str:
+    if card in BEACH_CARDS:
+        return "beach"
+    if card in AREA_CARDS:
+        return "area"
+    if card in THEME_CARDS:
+        return "theme"
+    return "paint"
+
+
+# The three cards (beach, area, theme) that designate each spot [1.a Construct a straw hut].
+SPOT_CARDS = [(BEACH_CARDS[int(board.SPOT_BEACH[s])], AREA_CARDS[int(board.SPOT_AREA[s])],
+               THEME_CARDS[int(board.SPOT_THEME[s])]) for s in range(NUM_SPOTS)]
+
+# Mao action ranges (RULES.md, "Maka Bana Mao", Spaces); the tiki actions are Haapii's.
+MAO_TOP_BASE = NUM_ACTIONS                        # 273 + card: the visible card
+MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS           # 285 + card: a hidden card
+MAO_FINISHED = MAO_ADD_BASE + NUM_CARDS           # 297
+MAO_DENOUNCE_BASE = MAO_FINISHED                  # 297 + k: denounce the colour k = 1..4 seats clockwise
+MAO_PASS = MAO_DENOUNCE_BASE + 5                  # 302
+MAO_SPOT_BASE = MAO_PASS + 1                      # 303 + spot
+MAO_STOP = MAO_SPOT_BASE + NUM_SPOTS              # 342
+NUM_ACTIONS_MAO = MAO_STOP + 1                    # 343
+
+VARIANTS = ("haapii", "mao")
+
+# The two cases of [Denunciation] where Vaea, eliminated, could repaint a hut.
+PAID_BACK = "Aata must be paid back"
+NOT_MINDING = "Aata's not minding his business"
+
+
+class MaoProject:
+    """One colour's stack of cards for a Mao season [2nd Step, 1. Secret selection of a project].
+
+    ``cards[card]`` counts the cards of each kind in the stack (0 or 1, or up to 2 for the paint card);
+    ``top`` is the visible card. Hidden cards are added in increasing card number (RULES.md), so
+    ``next_card`` is the smallest card that may still be added.
+    """
+
+    def __init__(self):
+        self.top = None
+        self.cards = [0] * NUM_CARDS
+        self.next_card = 0
+        self.finished = False
+
+    def add(self, card):
+        self.cards[card] += 1
+
+    def size(self) -> int:
+        return sum(self.cards)
+
+    def cheating(self) -> int:
+        """[Who is eliminated for the season?]: the difference between the number of cards and 3."""
+        return abs(self.size() - 3)
+
+    def paint(self) -> int:
+        return self.cards[PAINT]
+
+    def non_paint_cards(self) -> set:
+        return {card for card in range(PAINT) if self.cards[card]}
+
+    def holds(self, card) -> bool:
+        return self.cards[card] > 0
+
+    def named_spots(self):
+        """Spots designated by a beach, an area and a theme card of this stack [Overloaded project]."""
+        return [s for s in range(NUM_SPOTS) if all(self.holds(c) for c in SPOT_CARDS[s])]
+
+    def __repr__(self):
+        names = [CARD_NAMES[c] for c in range(NUM_CARDS) for _ in range(self.cards[c])]
+        top = None if self.top is None else CARD_NAMES[self.top]
+        return f"MaoProject(top={top}, cards={names}, finished={self.finished})"
+
+
+def describe_mao_action(action: int) -> str:
+    if TIKI_BASE <= action < NUM_ACTIONS:
+        return f"tiki on {SPOT_NAMES[action - TIKI_BASE]}"
+    if MAO_TOP_BASE <= action < MAO_ADD_BASE:
+        return f"project: {CARD_NAMES[action - MAO_TOP_BASE]} on top"
+    if MAO_ADD_BASE <= action < MAO_FINISHED:
+        return f"project: add {CARD_NAMES[action - MAO_ADD_BASE]} hidden"
+    if action == MAO_FINISHED:
+        return "project: finished"
+    if MAO_DENOUNCE_BASE < action < MAO_PASS:
+        return f"denounce the colour {action - MAO_DENOUNCE_BASE} seats clockwise"
+    if action == MAO_PASS:
+        return "do not denounce"
+    if MAO_SPOT_BASE <= action < MAO_STOP:
+        return f"spot {SPOT_NAMES[action - MAO_SPOT_BASE]}"
+    if action == MAO_STOP:
+        return "stop / decline / keep the paint card"
+    return f"action {action} (not a Mao action, or outside 0..{NUM_ACTIONS_MAO - 1})"
+
+
 def describe_action(action: int) -> str:
     """A human-readable name for an action, for error messages and debugging."""
     if CONSTRUCTION_BASE <= action < TAKE_BACK_BASE:
@@ -95,16 +215,25 @@ def describe_action(action: int) -> str:
 
 
 class ReferenceGame:
-    """A game of Haapii Maka Bana, one decision at a time.
+    """A game of Haapii Maka Bana (``variant="haapii"``) or Maka Bana Mao (``variant="mao"``), one
+    decision at a time.
 
     Colours ``0 .. num_colours-1`` sit clockwise in index order. With 2 players there are 4 colours and
     colour ``c`` belongs to player ``c % 2`` [Maka Bana for 2 Players]; otherwise each player has one
     colour.
+
+    ``phase`` is one of "project", "tiki" and "over", and in Mao also "denounce", "payback" (Aata
+    repaints, or designates his hut), "repaint" (Vaea accepts the repaint or keeps his paint card) and
+    "execute" (the executing colour chooses a spot or stops).
     """
 
-    def __init__(self, num_players: int = 4, max_turns: int = 100):
+    def __init__(self, num_players: int = 4, max_turns: int = 100, variant: str = "haapii"):
         if num_players not in (2, 3, 4, 5):
             raise ValueError(f"Maka Bana is played by 2 to 5 players, not {num_players}")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+        self.variant = variant
+        self.mao = variant == "mao"
         self.num_players = num_players
         # [Maka Bana for 2 Players]: "the game plays as if 4 players were involved".
         self.num_colours = 4 if num_players == 2 else num_players
@@ -114,8 +243,10 @@ class ReferenceGame:
         self.huts = [None] * NUM_SPOTS
         self.tikis = [None] * NUM_SPOTS
         self.reserve = [HUTS_PER_COLOUR] * self.num_colours
+        # In Mao ``paints`` counts the paint cards not yet discarded, wherever they are (hand or stack).
         self.paints = [NUM_PAINT_CARDS] * self.num_colours
-        self.projects = [None] * self.num_colours
+        self.projects = None
+        self._clear_projects()
 
         # RULINGS.md: player_0 is the first player of the game.
         self.first = 0
@@ -128,6 +259,23 @@ class ReferenceGame:
         self.to_act = self.first
         # How many colours have already decided in the current phase, counting the skipped ones.
         self._turns_taken = 0
+
+    def _clear_projects(self):
+        """A new season: no projects yet; in Mao also no denunciation and nobody eliminated."""
+        if not self.mao:
+            self.projects = [None] * self.num_colours
+            return
+        self.projects = [MaoProject() for _ in range(self.num_colours)]
+        self.eliminated = set()
+        self.denouncer = None   # Aata
+        self.denounced = None   # Vaea
+        self.paint_case = None  # PAID_BACK or NOT_MINDING, when Vaea was eliminated and could repaint
+        self.offered = None     # the hut Aata designated for Vaea's repaint
+        self.execution_started = set()  # colours whose project has been revealed at execution
+        self.executing = None   # the colour executing its project now
+        self._executed = 0      # projects the executing colour has carried out (0..2)
+        self._paint_left = 0    # paint cards of the executing project not yet used
+        self._execution_done = False
 
     # ------------------------------------------------------------------ seats and spots
 
@@ -174,7 +322,8 @@ class ReferenceGame:
 
     def _tiki_spots(self, colour):
         """Where ``colour`` may place its tiki [3. Placing Tikis]."""
-        protecting_allowed = self._some_project_shows_paint()
+        # RULINGS.md: in Mao, where paint can be hidden, protecting one's own hut is always allowed.
+        protecting_allowed = self.mao or self._some_project_shows_paint()
         spots = []
         for spot in range(NUM_SPOTS):
             if not self.in_play(spot) or self.tikis[spot] is not None:
@@ -189,6 +338,8 @@ class ReferenceGame:
         return spots
 
     def legal_actions(self) -> list:
+        if self.mao:
+            return self._mao_legal_actions()
         if self.phase == "project":
             return sorted(self._project_actions(self.to_act))
         if self.phase == "tiki":
@@ -207,11 +358,15 @@ class ReferenceGame:
                 raise ValueError(f"an action must be an integer, not {action!r}") from None
         legal = self.legal_actions()
         if action not in legal:
+            description = describe_mao_action(action) if self.mao else describe_action(action)
             raise ValueError(
-                f"illegal action {action} ({describe_action(action)}) for colour {self.to_act} "
+                f"illegal action {action} ({description}) for colour {self.to_act} "
                 f"in the {self.phase} phase")
 
         colour = self.to_act
+        if self.mao:
+            self._mao_step(colour, action)
+            return
         if self.phase == "project":
             self._submit_project(colour, action)
         else:
@@ -306,7 +461,7 @@ class ReferenceGame:
 
         # [Game has not Ended]: tikis and cards go back, the First Player card moves clockwise.
         self.tikis = [None] * NUM_SPOTS
-        self.projects = [None] * self.num_colours
+        self._clear_projects()
         self.first = (self.first + 1) % self.num_colours
         self.phase = "project"
         self._turns_taken = 0
@@ -317,6 +472,322 @@ class ReferenceGame:
         self.truncated = not terminated
         self.phase = "over"
         self.to_act = None
+
+    # ================================================================== Maka Bana Mao
+
+    def _holds_card(self, colour, card) -> bool:
+        """Whether ``card`` is one of ``colour``'s cards this season: its 11 non-paint cards
+        ([Setup]: with 3 players "everybody discards his Bikini card") and the paint cards it has not
+        discarded."""
+        if card == PAINT:
+            return self.paints[colour] > 0
+        return not (self.num_colours == 3 and card == BIKINI_CARD)
+
+    def _top_cards(self, colour):
+        """[2nd Step, 1.]: "Only the first card of the project must be visible. It can be a paint card
+        or any other card."""
+        return [card for card in range(NUM_CARDS) if self._holds_card(colour, card)]
+
+    def _addable_cards(self, colour):
+        """Hidden cards ``colour`` may still add: in increasing card number (RULES.md), each card once,
+        and the paint card up to the number of paint cards the colour holds."""
+        project = self.projects[colour]
+        cards = []
+        for card in range(project.next_card, NUM_CARDS):
+            if card == PAINT:
+                if project.cards[PAINT] < self.paints[colour]:
+                    cards.append(card)
+            elif self._holds_card(colour, card) and not project.holds(card):
+                cards.append(card)
+        return cards
+
+    def _denounce_targets(self, colour):
+        """[Denunciation]: any opponent; in the 2-player game only the other player's colours
+        (RULINGS.md). Returned as k, the number of seats clockwise."""
+        return [k for k in range(1, self.num_colours)
+                if self.is_opponent(colour, (colour + k) % self.num_colours)]
+
+    def _mao_legal_actions(self):
+        colour = self.to_act
+        if self.phase == "project":
+            project = self.projects[colour]
+            if project.top is None:
+                return [MAO_TOP_BASE + card for card in self._top_cards(colour)]
+            return sorted([MAO_ADD_BASE + card for card in self._addable_cards(colour)] + [MAO_FINISHED])
+        if self.phase == "denounce":
+            return [MAO_DENOUNCE_BASE + k for k in self._denounce_targets(colour)] + [MAO_PASS]
+        if self.phase == "payback":
+            if self.paint_case == PAID_BACK:
+                # Aata freely chooses a hut of Vaea's colour to repaint, or declines (RULES.md).
+                return [MAO_SPOT_BASE + s for s in range(NUM_SPOTS)
+                        if self.huts[s] == self.denounced] + [MAO_STOP]
+            # Not minding his business: Aata designates one of his own huts.
+            return [MAO_SPOT_BASE + s for s in range(NUM_SPOTS) if self.huts[s] == self.denouncer]
+        if self.phase == "repaint":
+            # "Vaea is not required to repaint the hut designated by Aata. He can decide to keep his
+            # paint card instead."
+            return [MAO_SPOT_BASE + self.offered, MAO_STOP]
+        if self.phase == "tiki":
+            return sorted(TIKI_BASE + s for s in self._tiki_spots(colour))
+        if self.phase == "execute":
+            spots = self._execution_spots(colour)
+            actions = [MAO_SPOT_BASE + s for s in spots]
+            if self._overloaded(colour):
+                actions.append(MAO_STOP)  # an overloaded project may stop after 0 or 1 projects
+            return sorted(actions)
+        return []
+
+    def _mao_step(self, colour, action):
+        if self.phase == "project":
+            self._prepare_project(colour, action)
+        elif self.phase == "denounce":
+            self._denounce(colour, action)
+        elif self.phase == "payback":
+            self._payback(action)
+        elif self.phase == "repaint":
+            self._repaint_offer(action)
+        elif self.phase == "tiki":
+            self.tikis[action - TIKI_BASE] = colour
+            self._turns_taken += 1
+            self._mao_tikis()
+        else:
+            self._execution_choice(colour, action)
+
+    # ---------------------------------------------------------- 1. Secret selection of a project
+
+    def _prepare_project(self, colour, action):
+        """[2nd Step, 1.]: a stack of 1 to 13 cards, its first card visible."""
+        project = self.projects[colour]
+        if MAO_TOP_BASE <= action < MAO_ADD_BASE:
+            project.top = action - MAO_TOP_BASE
+            project.add(project.top)
+        elif MAO_ADD_BASE <= action < MAO_FINISHED:
+            card = action - MAO_ADD_BASE
+            project.add(card)
+            # Increasing card number; the paint card may be added again (a colour has two).
+            project.next_card = card if card == PAINT else card + 1
+        else:
+            project.finished = True
+        # RULES.md: when no card is left that could be added, the project is finished without asking.
+        if not project.finished and not self._addable_cards(colour):
+            project.finished = True
+        if project.finished:
+            self._turns_taken += 1
+        self._mao_projects()
+
+    def _mao_projects(self):
+        """Each colour in turn from the first player; then [2. Revealing Hints] and [Denunciation]."""
+        order = self._seat_order()
+        if self._turns_taken < self.num_colours:
+            self.phase = "project"
+            self.to_act = order[self._turns_taken]
+            return
+        # Every stack is ready: the visible cards are revealed and the denunciation round begins with
+        # the first player (RULINGS.md).
+        self.phase = "denounce"
+        self._turns_taken = 0
+        self.to_act = order[0]
+
+    # ---------------------------------------------------------- Denunciation
+
+    def _denounce(self, colour, action):
+        if action == MAO_PASS:
+            self._turns_taken += 1
+            if self._turns_taken < self.num_colours:
+                self.to_act = self._seat_order()[self._turns_taken]
+            else:
+                # [Nobody performs a denunciation]: move on to the next phase.
+                self._start_tikis()
+            return
+        # "Only the first denunciation of a season is taken into account."
+        self.denouncer = colour
+        self.denounced = (colour + action - MAO_DENOUNCE_BASE) % self.num_colours
+        self._resolve_denunciation()
+
+    def _could_repaint_spots(self, colour):
+        """RULES.md: the stack holds a paint card and three cards (beach, area, theme) naming a spot
+        that holds an opponent's hut right now; these are those spots."""
+        project = self.projects[colour]
+        if project.paint() == 0:
+            return []
+        return [s for s in project.named_spots()
+                if self.huts[s] is not None and self.is_opponent(colour, self.huts[s])]
+
+    def _resolve_denunciation(self):
+        """[Who is eliminated for the season?] and the paint cases that follow."""
+        aata, vaea = self.denouncer, self.denounced
+        if self.projects[vaea].cheating() <= self.projects[aata].cheating():
+            # "Vaea ... has been falsely denunciated. Aata is therefore eliminated."
+            self.eliminated.add(aata)
+            self._start_tikis()
+            return
+        self.eliminated.add(vaea)
+        spots = self._could_repaint_spots(vaea)
+        if not spots:
+            self._start_tikis()
+            return
+        if any(self.huts[s] == aata for s in spots):
+            # [Vaea, eliminated, could repaint a hut belonging to Aata: Aata must be paid back!]
+            self.paint_case = PAID_BACK
+            # RULES.md: asked only when Vaea's colour has a hut on the board.
+            if any(h == vaea for h in self.huts):
+                self.phase = "payback"
+                self.to_act = aata
+                return
+        else:
+            # [Vaea, eliminated, could NOT repaint a hut belonging to Aata: Aata's not minding his
+            # business!]: Vaea may repaint a hut of Aata's, chosen by Aata.
+            self.paint_case = NOT_MINDING
+            aata_huts = [s for s in range(NUM_SPOTS) if self.huts[s] == aata]
+            if len(aata_huts) == 1:
+                # RULES.md: Aata is asked to designate only when he has two or more huts.
+                self._offer_repaint(aata_huts[0])
+                return
+            if len(aata_huts) >= 2:
+                self.phase = "payback"
+                self.to_act = aata
+                return
+        self._start_tikis()
+
+    def _repaint(self, spot, colour):
+        """A denunciation repaint: ignores tikis (none are placed yet), the repainted hut goes back to
+        its owner's reserve, ``colour`` takes one from its reserve, and one of Vaea's paint cards is
+        discarded (RULES.md) -- "Vaea's paint is then discarded" / "Vaea then discards his paint card"."""
+        victim = self.huts[spot]
+        self.huts[spot] = colour
+        self.reserve[colour] -= 1
+        self.reserve[victim] += 1
+        self.paints[self.denounced] -= 1
+
+    def _payback(self, action):
+        if self.paint_case == PAID_BACK:
+            # "Aata freely repaints a hut belonging to Vaea, using the Vaea's paint." Declining
+            # discards nothing (RULES.md).
+            if action != MAO_STOP:
+                self._repaint(action - MAO_SPOT_BASE, self.denouncer)
+            self._start_tikis()
+            return
+        self._offer_repaint(action - MAO_SPOT_BASE)
+
+    def _offer_repaint(self, spot):
+        self.offered = spot
+        self.phase = "repaint"
+        self.to_act = self.denounced
+
+    def _repaint_offer(self, action):
+        if action != MAO_STOP:
+            self._repaint(self.offered, self.denounced)
+        self._start_tikis()
+
+    # ---------------------------------------------------------- 3. Placing Tikis
+
+    def _start_tikis(self):
+        self.phase = "tiki"
+        self._turns_taken = 0
+        self._mao_tikis()
+
+    def _mao_tikis(self):
+        """As in Haapii, but "if a player has been eliminated, he doesn't place any Tiki"."""
+        order = self._seat_order()
+        while self._turns_taken < self.num_colours:
+            colour = order[self._turns_taken]
+            if colour not in self.eliminated and self._tiki_spots(colour):
+                self.phase = "tiki"
+                self.to_act = colour
+                return
+            self._turns_taken += 1
+        self._turns_taken = 0
+        self._mao_execution()
+
+    # ---------------------------------------------------------- 4. Execution of projects
+
+    def _overloaded(self, colour) -> bool:
+        return self.projects[colour].size() >= 4
+
+    def _empty_spot(self, spot) -> bool:
+        return self.in_play(spot) and self.huts[spot] is None and self.tikis[spot] is None
+
+    def _execution_spots(self, colour):
+        """Spots where the executing colour can carry out a project now."""
+        project = self.projects[colour]
+        if self.reserve[colour] == 0:
+            return []  # RULES.md: every build and take-back needs a hut in the colour's reserve
+        size = project.size()
+        if size == 3:
+            # [Normal project]: one beach, one area and one theme naming an empty spot.
+            return [s for s in project.named_spots() if self._empty_spot(s)]
+        if size < 3:
+            # [Incomplete construction project]: never with a paint card, never two cards of one kind;
+            # the missing cards come from the hand, so any empty spot matching the given cards.
+            cards = [c for c in range(NUM_CARDS) for _ in range(project.cards[c])]
+            kinds = [card_kind(c) for c in cards]
+            if "paint" in kinds or len(set(kinds)) < len(kinds):
+                return []
+            return [s for s in range(NUM_SPOTS)
+                    if self._empty_spot(s) and all(c in SPOT_CARDS[s] for c in cards)]
+        # [Overloaded project]: a construction on an empty spot, or a take-back (with a paint card not
+        # used yet) of an opponent's hut, with no tiki in either case.
+        spots = []
+        for s in project.named_spots():
+            if self.tikis[s] is not None:
+                continue
+            hut = self.huts[s]
+            if hut is None or (self._paint_left > 0 and self.is_opponent(colour, hut)):
+                spots.append(s)
+        return spots
+
+    def _mao_execution(self):
+        """Clockwise from the first player, skipping eliminated colours ("If a player was eliminated, he
+        skips his turn"). Only the executing colour decides, and only where it has a choice."""
+        order = self._seat_order()
+        while self._turns_taken < self.num_colours:
+            colour = order[self._turns_taken]
+            if colour in self.eliminated:
+                self._turns_taken += 1
+                continue
+            if self.executing != colour:
+                # The first player reveals his project ...
+                self.executing = colour
+                self.execution_started.add(colour)
+                self._executed = 0
+                self._paint_left = self.projects[colour].paint()
+                self._execution_done = False
+            spots = [] if self._execution_done else self._execution_spots(colour)
+            if not spots:
+                self._turns_taken += 1  # [Next player]
+                continue
+            if not self._overloaded(colour) and len(spots) == 1:
+                # A normal project, or an incomplete one with a single spot: built without asking.
+                self._carry_out(colour, spots[0])
+                self._execution_done = True
+                continue
+            self.phase = "execute"
+            self.to_act = colour
+            return
+        self.executing = None
+        self._end_season()
+
+    def _carry_out(self, colour, spot):
+        victim = self.huts[spot]
+        self.huts[spot] = colour
+        self.reserve[colour] -= 1
+        if victim is not None:
+            # A take-back: the removed hut goes back to its owner; "he discards the paint card used".
+            self.reserve[victim] += 1
+            self.paints[colour] -= 1
+            self._paint_left -= 1
+
+    def _execution_choice(self, colour, action):
+        if action == MAO_STOP:
+            self._execution_done = True
+        else:
+            self._carry_out(colour, action - MAO_SPOT_BASE)
+            self._executed += 1
+            # "The government doesn't tolerate more than 2 projects per developer per season."; an
+            # incomplete project builds one hut.
+            if not self._overloaded(colour) or self._executed == 2:
+                self._execution_done = True
+        self._mao_execution()
 
     # ------------------------------------------------------------------ scoring
 

@@ -12,19 +12,46 @@ from pacific_common.draw import outline
 
 from . import core
 from .board import (
-    AREAS, BEACHES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
+    AREAS, BEACHES, CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
     THEMES,
 )
 
-_PHASES = ("project phase", "tiki phase")
+_PHASES = ("project phase", "tiki phase", "game over", "denunciation", "payback", "repaint offer",
+           "execution")
 
 
 def _shown_name(spot, shown):
     return (BEACHES[SPOT_BEACH[spot]], AREAS[SPOT_AREA[spot]], THEMES[SPOT_THEME[spot]])[shown]
 
 
+def _cards_text(cards, paint):
+    names = [CARD_NAMES[c] for c in range(core.PAINT_CARD) if (cards >> c) & 1]
+    return ", ".join(names + ["Paint"] * int(paint)) or "no cards"
+
+
+def _mao_project_text(state, colour, viewer_player):
+    """A Mao project as ``viewer_player`` may see it: the owner sees the cards; others the visible card
+    once all are revealed, and the card count once a denunciation or the execution shows it."""
+    top = state[core.PROJECT_TOP + colour]
+    if top < 0:
+        return "none yet"
+    count = core.card_count(state, colour)
+    if viewer_player is not None and core.owner(state, colour) == viewer_player:
+        ready = "" if state[core.PROJECT_KIND + colour] == core.MAO_PROJECT else " (being prepared)"
+        return (f"{count} cards: {_cards_text(state[core.PROJECT_CARDS + colour], state[core.PROJECT_PAINT + colour])}"
+                f", showing {CARD_NAMES[top]}{ready}")
+    if state[core.PHASE] == core.PHASE_PROJECT:
+        return "prepared" if state[core.PROJECT_KIND + colour] == core.MAO_PROJECT else "none yet"
+    if state[core.REVEALED_NOW + colour]:
+        return f"revealed: {_cards_text(state[core.PROJECT_CARDS + colour], state[core.PROJECT_PAINT + colour])}"
+    known = colour in (state[core.DENOUNCER], state[core.DENOUNCED])
+    return f"shows {CARD_NAMES[top]}" + (f", {count} cards" if known else "")
+
+
 def _project_text(state, colour, viewer_player):
     """The current project of ``colour`` as ``viewer_player`` may see it (None: a spectator)."""
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        return _mao_project_text(state, colour, viewer_player)
     kind = state[core.PROJECT_KIND + colour]
     if kind == core.NO_PROJECT:
         return "none yet" if state[core.PHASE] == core.PHASE_PROJECT else "none"
@@ -88,6 +115,9 @@ def render_ansi(state, viewer_player: int | None) -> str:
         for c in range(n):
             lines.append(f"  {COLOUR_NAMES[c]:<7} {_project_text(state, c, viewer_player)}")
 
+    if state[core.VARIANT] == core.VARIANT_MAO and phase != core.PHASE_OVER:
+        lines.extend(_mao_season_lines(state))
+
     # Last season's projects were turned face up at execution, so everybody may see them.
     if any(state[core.LAST_KIND + c] != core.NO_PROJECT for c in range(n)):
         lines.append("\nProjects revealed last season")
@@ -111,6 +141,34 @@ def render_ansi(state, viewer_player: int | None) -> str:
                       for p in range(players)]
             lines.append("  Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(totals)))
     return "\n".join(lines)
+
+
+def _mao_season_lines(state):
+    """This season's denunciation and what the executions did: public in Mao."""
+    n = int(state[core.NUM_COLOURS])
+    lines = []
+    aata, vaea = int(state[core.DENOUNCER]), int(state[core.DENOUNCED])
+    if aata >= 0:
+        out = [COLOUR_NAMES[c] for c in range(n) if state[core.ELIMINATED + c]]
+        lines.append(f"\nDenunciation: {COLOUR_NAMES[aata]} ({core.card_count(state, aata)} cards) denounced "
+                     f"{COLOUR_NAMES[vaea]} ({core.card_count(state, vaea)} cards); eliminated: {', '.join(out)}")
+        case = int(state[core.PAINT_CASE])
+        if case == core.CASE_PAID_BACK:
+            lines.append(f"  {COLOUR_NAMES[aata]} must be paid back with {COLOUR_NAMES[vaea]}'s paint")
+        elif case == core.CASE_NOT_MINDING:
+            lines.append(f"  {COLOUR_NAMES[aata]} was not minding his business: {COLOUR_NAMES[vaea]} may "
+                         f"repaint a hut of {COLOUR_NAMES[aata]}'s")
+        if state[core.OFFERED] >= 0:
+            lines.append(f"  hut offered for the repaint: {SPOT_NAMES[state[core.OFFERED]]}")
+    elif state[core.PHASE] == core.PHASE_DENOUNCE:
+        passed = [COLOUR_NAMES[c] for c in range(n) if state[core.PASSED + c]]
+        lines.append(f"\nDenunciation round: passed so far: {', '.join(passed) or 'nobody'}")
+    for c in range(n):
+        done = int(state[core.DONE_SPOTS + c])
+        if state[core.REVEALED_NOW + c] and done:
+            spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1)
+            lines.append(f"  {COLOUR_NAMES[c]} executed: {spots}")
+    return lines
 
 
 # ------------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 A game's ``raw_env`` subclasses ``CoreAECEnv`` and names its core module, its options and its
 presentation; everything else -- agents, spaces, rewards, seeding, illegal actions, ``state()`` -- is
 the same for every game.  The core module provides ``STATE_SIZE``, ``OBS_SIZE``, ``OBS_MAX`` (and
-``OBS_MIN`` if observations can be negative), ``NUM_ACTIONS``, the ``STATUS``, ``PHASE`` and
+``OBS_MIN`` if observations can be negative), ``NUM_ACTIONS`` (and ``NUM_ACTIONS_OF_VARIANT`` /
+``OBS_SIZE_OF_VARIANT`` where a variant has spaces of its own), the ``STATUS``, ``PHASE`` and
 ``NUM_PLAYERS`` offsets with the ``STATUS_*`` and ``STEP_OK`` constants, and the Numba functions
 ``init``, ``step``, ``observe_player``, ``player_to_act``, ``player_scores``, ``rewards`` and
 ``next_seed``.
@@ -14,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer
+from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 
 def wrap(env):
@@ -45,10 +46,11 @@ class CoreAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
+        self.num_actions, self.obs_size = space_sizes(core, self.variants[variant])
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(getattr(core, "OBS_MIN", 0), core.OBS_MAX, (core.OBS_SIZE,), np.int8),
-            "action_mask": spaces.Box(0, 1, (core.NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(getattr(core, "OBS_MIN", 0), core.OBS_MAX, (self.obs_size,), np.int8),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.state_space = spaces.Box(np.iinfo(np.int64).min, np.iinfo(np.int64).max, (core.STATE_SIZE,),
@@ -94,8 +96,8 @@ class CoreAECEnv(AECEnv):
         return self.possible_agents[self.core.player_to_act(self._state)]
 
     def observe(self, agent):
-        observation = np.empty(self.core.OBS_SIZE, dtype=np.int8)
-        mask = np.empty(self.core.NUM_ACTIONS, dtype=np.int8)
+        observation = np.empty(self.obs_size, dtype=np.int8)
+        mask = np.empty(self.num_actions, dtype=np.int8)
         self.core.observe_player(self._state, self._agent_index[agent], observation, mask)
         return {"observation": observation, "action_mask": mask}
 
@@ -107,7 +109,7 @@ class CoreAECEnv(AECEnv):
             return self._was_dead_step(action)
         core = self.core
         if not is_integer(action):
-            raise ValueError(f"{agent} must give an integer action in 0 … {core.NUM_ACTIONS - 1}, got "
+            raise ValueError(f"{agent} must give an integer action in 0 … {self.num_actions - 1}, got "
                              f"{action!r}; None is only for agents whose game is over")
         action = int(action)
         if core.step(self._state, action) != core.STEP_OK:
@@ -152,7 +154,7 @@ class CoreAECEnv(AECEnv):
         return self._state.copy()
 
     def set_state(self, state):
-        """Restore a state returned by ``state()`` (same game, same number of players)."""
+        """Restore a state returned by ``state()`` (same game, variant and number of players)."""
         state = np.asarray(state)
         if state.shape != (self.core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
             raise ValueError(f"state must be an integer array of shape ({self.core.STATE_SIZE},), got "
@@ -160,6 +162,10 @@ class CoreAECEnv(AECEnv):
         if state[self.core.NUM_PLAYERS] != self.num_players:
             raise ValueError(f"state is a {state[self.core.NUM_PLAYERS]}-player game; this environment has "
                              f"{self.num_players} players")
+        variant = self.variants[self.variant]
+        if state[self.core.VARIANT] != variant:
+            raise ValueError(f"state is a game of variant {int(state[self.core.VARIANT])}; this environment plays "
+                             f"{self.variant!r} ({variant})")
         self._state[:] = state
         self._sync_agents()
 

@@ -9,8 +9,8 @@ attribute              shape, dtype                content after ``reset`` / ``s
 =====================  ==========================  =================================================
 ``states``             (num_envs, STATE_SIZE) i64  the games themselves (the core's row layout)
 ``agent_to_act``       (num_envs,) int64           player index whose decision is asked (-1: over)
-``observations``       (num_envs, OBS_SIZE) int8   observation of that player
-``action_masks``       (num_envs, NUM_ACTIONS) i8  legal actions of that player
+``observations``       (num_envs, OBS_SIZE) int8   observation of that player (size: the variant's)
+``action_masks``       (num_envs, NUM_ACTIONS) i8  legal actions of that player (size: the variant's)
 ``rewards``            (num_envs, num_players) f32 rewards of this step (non-zero when a game ends)
 ``terminated``         (num_envs,) bool            a game ended by the rules on this step
 ``truncated``          (num_envs,) bool            a game hit ``max_turns`` on this step
@@ -33,7 +33,7 @@ Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 """
 import numpy as np
 
-from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer
+from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
 PARALLEL_FROM = 256
@@ -58,10 +58,10 @@ class CoreBatchEnv:
         self.max_turns = int(max_turns)
         self.reward = reward
         self.autoreset = bool(autoreset)
-        self.num_actions = core.NUM_ACTIONS
+        self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
-        self.observations = np.zeros((self.num_envs, core.OBS_SIZE), dtype=np.int8)
-        self.action_masks = np.zeros((self.num_envs, core.NUM_ACTIONS), dtype=np.int8)
+        self.observations = np.zeros((self.num_envs, obs_size), dtype=np.int8)
+        self.action_masks = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
         self.agent_to_act = np.zeros(self.num_envs, dtype=np.int64)
         self.rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         self.terminated = np.zeros(self.num_envs, dtype=np.bool_)

@@ -32,3 +32,12 @@ def check_seed(seed):
 
 def fresh_seed():
     return int(np.random.SeedSequence().entropy) & 0x3FFFFFFFFFFFFFFF
+
+
+def space_sizes(core, variant_id):
+    """``(number of actions, observation size)`` of a variant: a core whose variants differ in size
+    lists them in ``NUM_ACTIONS_OF_VARIANT`` and ``OBS_SIZE_OF_VARIANT``."""
+    actions = getattr(core, "NUM_ACTIONS_OF_VARIANT", None)
+    sizes = getattr(core, "OBS_SIZE_OF_VARIANT", None)
+    return (core.NUM_ACTIONS if actions is None else actions[variant_id],
+            core.OBS_SIZE if sizes is None else sizes[variant_id])
