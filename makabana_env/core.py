@@ -114,7 +114,7 @@ LAST_SUCCESS = LAST_SPOT + MAX_COLOURS      # [colour] 1 executed, 0 failed, -1 
 SCORE = LAST_SUCCESS + MAX_COLOURS          # [colour] points, filled in when the game ends
 # Maka Bana Mao only (RULES.md, "Maka Bana Mao"); a project is a set of cards rather than a spot.
 PROJECT_CARDS = SCORE + MAX_COLOURS         # [colour] bit set of the non-paint cards (bit = card 0..10)
-PROJECT_PAINT = PROJECT_CARDS + MAX_COLOURS  # [colour] paint cards in the project, 0..2
+PROJECT_PAINT = PROJECT_CARDS + MAX_COLOURS  # [colour] paint cards the project was prepared with, 0..2
 PROJECT_TOP = PROJECT_PAINT + MAX_COLOURS   # [colour] the visible card 0..11, -1 before it is chosen
 PROJECT_NEXT = PROJECT_TOP + MAX_COLOURS    # [colour] smallest card that may still be added
 ELIMINATED = PROJECT_NEXT + MAX_COLOURS     # [colour] 1 when eliminated by this season's denunciation
@@ -222,7 +222,12 @@ def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
+    # Sum the byte counts with shifts: the usual multiplication by 0x0101010101010101 overflows, and
+    # LLVM may then fold later comparisons of the result wrongly (signed overflow is undefined).
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
 
 
 @njit(cache=True, inline="always")
@@ -758,7 +763,6 @@ def _repaint(state, spot, painter, paint_owner):
     state[HUT + spot] = painter
     state[RESERVE + painter] -= 1
     state[PAINTS + paint_owner] -= 1
-    state[PROJECT_PAINT + paint_owner] -= 1
 
 
 @njit(cache=True)

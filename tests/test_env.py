@@ -49,6 +49,7 @@ class Game:
     warmup: int = 1              # scales the random moves made before copying / saving a game
     render_steps: int = 12       # random moves before rendering a state
     human_text: str = ""         # text the human render must print
+    label: str = ""              # test id, where one game has two rows (a variant)
 
     @property
     def module(self):
@@ -66,8 +67,11 @@ class Game:
 
 
 GAMES = [
-    Game("makabana_env", "makabana-v0", (2, 3, 4, 5), 273, (("mao", "foo"), "haapii"),
+    Game("makabana_env", "makabana-v0", (2, 3, 4, 5), 273, (("advanced", "foo"), "haapii"),
          legal_steps=(0, 3), late_action="TIKI_BASE", render_steps=6, human_text="Azzura-Grass-Flower"),
+    Game("makabana_env", "makabana-v0", (2, 3, 4, 5), 343, (("Mao", "foo"), "mao"), options={"variant": "mao"},
+         legal_steps=(0, 3, 40), late_action="MAO_STOP", render_steps=30, human_text="Azzura-Grass-Flower",
+         label="makabana-mao"),
     Game("makemake_env", "makemake-v0", (2, 3, 4), 912, (("foo",), "standard"), options={"max_turns": 150},
          short_game={"max_turns": 20}, late_action="CEREMONY_BASE"),
     Game("maunakea_env", "maunakea-v0", (2, 3, 4), 2040, (("advanced", "foo"), "basic"),
@@ -77,7 +81,7 @@ GAMES = [
 
 
 def _short(game):
-    return game.package.split("_")[0]
+    return game.label or game.package.split("_")[0]
 
 
 def games():
@@ -206,7 +210,7 @@ def test_pettingzoo_make(game):
 
 @pytest.mark.parametrize("game", games())
 def test_numpy_integer_options_accepted(game):
-    e = game.module.raw_env(num_players=np.int64(3), max_turns=np.int32(5))
+    e = game.raw_env(num_players=np.int64(3), max_turns=np.int32(5))
     assert e.num_players == 3 and e.max_turns == 5
 
 
@@ -241,7 +245,7 @@ def test_bad_options(game, bad, factory):
 @pytest.mark.parametrize("seed", [-1, 1.5, "1"])
 @pytest.mark.parametrize("game", games())
 def test_bad_seed(game, seed):
-    e = game.module.raw_env(num_players=3)
+    e = game.raw_env(num_players=3)
     with pytest.raises(ValueError, match="seed"):
         e.reset(seed=seed)
 
@@ -249,7 +253,7 @@ def test_bad_seed(game, seed):
 @pytest.mark.parametrize("num_players", [2, 4])
 @pytest.mark.parametrize("game,action", games_and(lambda g: [g.num_actions, 10**9, -1, -5, -(10**9)]))
 def test_raw_out_of_range_action_raises_value_error(game, action, num_players):
-    e = game.module.raw_env(num_players=num_players)
+    e = game.raw_env(num_players=num_players)
     e.reset(seed=1)
     before = snapshot(e)
     with pytest.raises(ValueError, match=str(action)):
@@ -260,7 +264,7 @@ def test_raw_out_of_range_action_raises_value_error(game, action, num_players):
 @pytest.mark.parametrize("action", [None, 1.0, "3", np.float64(2), [4]])
 @pytest.mark.parametrize("game", games())
 def test_raw_non_integer_action_raises_value_error(game, action):
-    e = game.module.raw_env(num_players=3)
+    e = game.raw_env(num_players=3)
     e.reset(seed=1)
     before = snapshot(e)
     with pytest.raises(ValueError, match="integer action"):
@@ -281,7 +285,7 @@ def _illegal_in_range_action(mask):
 @pytest.mark.parametrize("game,num_players,legal_steps", [
     pytest.param(g, n, k, id=f"{_short(g)}-{n}-{k}") for g in GAMES for n in g.player_counts for k in g.legal_steps])
 def test_wrapped_illegal_action_ends_game(game, num_players, legal_steps):
-    e = game.module.env(num_players=num_players)
+    e = game.env(num_players=num_players)
     e.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(legal_steps):
@@ -310,7 +314,7 @@ def test_wrapped_illegal_action_ends_game(game, num_players, legal_steps):
 
 @pytest.mark.parametrize("game,action", games_and(lambda g: [-1, g.num_actions, 10**9]))
 def test_wrapped_out_of_range_action_asserts(game, action):
-    e = game.module.env(num_players=3)
+    e = game.env(num_players=3)
     e.reset(seed=0)
     state = e.state()
     with pytest.raises(AssertionError):
@@ -321,7 +325,7 @@ def test_wrapped_out_of_range_action_asserts(game, action):
 
 @pytest.mark.parametrize("game", games())
 def test_wrapped_none_for_live_agent_asserts(game):
-    e = game.module.env(num_players=3)
+    e = game.env(num_players=3)
     e.reset(seed=0)
     with pytest.raises(AssertionError):
         e.step(None)
@@ -329,7 +333,7 @@ def test_wrapped_none_for_live_agent_asserts(game):
 
 @pytest.mark.parametrize("game", games())
 def test_wrapped_step_before_reset(game):
-    e = game.module.env(num_players=3)
+    e = game.env(num_players=3)
     with pytest.raises(AssertionError, match="reset"):
         e.step(0)
     with pytest.raises(AssertionError, match="reset"):
@@ -338,7 +342,7 @@ def test_wrapped_step_before_reset(game):
 
 @pytest.mark.parametrize("game", games())
 def test_wrapped_step_after_game_over(game):
-    e = game.module.env(num_players=4, **game.short_game)
+    e = game.env(num_players=4, **game.short_game)
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     # play until the game is over (first dead agent selected)
@@ -418,7 +422,7 @@ def test_set_state_of_finished_game(game):
     while e.state()[game.core.STATUS] == game.core.STATUS_RUNNING:
         random_steps(e, rng, 1)
     final, scores = e.state(), e.scores()
-    f = game.module.raw_env(num_players=3)
+    f = game.raw_env(num_players=3)
     f.set_state(final)
     assert all(f.terminations.values()) or all(f.truncations.values())
     assert f.scores() == scores
@@ -438,7 +442,7 @@ BAD_STATES = {  # a wrong shape or dtype, made for a game's state size
 @pytest.mark.parametrize("bad", sorted(BAD_STATES))
 @pytest.mark.parametrize("game", games())
 def test_set_state_wrong_shape_or_dtype(game, bad):
-    e = game.module.raw_env(num_players=3)
+    e = game.raw_env(num_players=3)
     e.reset(seed=0)
     before = snapshot(e)
     with pytest.raises(ValueError, match="shape"):
@@ -454,8 +458,8 @@ def other_player_counts(game):
 @pytest.mark.parametrize("game,counts", games_and(other_player_counts))
 def test_set_state_other_player_count(game, counts):
     source, target = counts
-    state = game.module.raw_env(num_players=source).state()
-    e = game.module.raw_env(num_players=target)
+    state = game.raw_env(num_players=source).state()
+    e = game.raw_env(num_players=target)
     before = snapshot(e)
     with pytest.raises(ValueError) as info:
         e.set_state(state)
@@ -484,7 +488,7 @@ def test_reset_with_seed_is_reproducible(game, num_players):
     e.reset(seed=78)
     assert e.state()[core.RNG] != runs[0][0][core.RNG]
     e.reset(seed=77)
-    f = game.module.raw_env(num_players=num_players)
+    f = game.raw_env(num_players=num_players)
     f.reset(seed=77)
     s1, s2 = e.state(), f.state()
     assert [core.random_action(s1) for _ in range(20)] == [core.random_action(s2) for _ in range(20)]
@@ -492,13 +496,13 @@ def test_reset_with_seed_is_reproducible(game, num_players):
 
 @pytest.mark.parametrize("game", games())
 def test_unseeded_resets_continue_reproducibly(game):
-    a, b = game.module.raw_env(num_players=3), game.module.raw_env(num_players=3)
+    a, b = game.raw_env(num_players=3), game.raw_env(num_players=3)
     a.reset(seed=3)
     b.reset(seed=3)
     a.reset()
     b.reset()
     np.testing.assert_array_equal(a.state(), b.state())
-    c = game.module.raw_env(num_players=3)
+    c = game.raw_env(num_players=3)
     c.reset(seed=3)
     assert a.state()[game.core.RNG] != c.state()[game.core.RNG]
 
@@ -523,7 +527,7 @@ def test_render_ansi_and_rgb(game, num_players):
 
 @pytest.mark.parametrize("game", games())
 def test_render_human_prints(game, capsys):
-    e = game.module.env(num_players=3, render_mode="human")
+    e = game.env(num_players=3, render_mode="human")
     e.reset(seed=0)
     capsys.readouterr()
     assert e.render() is None
@@ -533,7 +537,7 @@ def test_render_human_prints(game, capsys):
 
 @pytest.mark.parametrize("game", games())
 def test_render_without_mode_warns(game):
-    e = game.module.env(num_players=3)
+    e = game.env(num_players=3)
     e.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert e.render() is None
@@ -542,7 +546,7 @@ def test_render_without_mode_warns(game):
 @pytest.mark.parametrize("game", games())
 def test_render_does_not_change_state(game):
     render = importlib.import_module(game.package + ".render")
-    e = game.module.raw_env(num_players=4)
+    e = game.raw_env(num_players=4)
     e.reset(seed=0)
     random_steps(e, np.random.default_rng(0), game.render_steps)
     state = e.state()

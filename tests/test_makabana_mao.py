@@ -1,0 +1,619 @@
+"""Maka Bana Mao (``variant="mao"``): the rulebook's "2nd Step: Maka Bana Mao", read as in RULINGS.md
+and makabana_env/RULES.md ("Maka Bana Mao").  Test names carry the rulebook section they check.
+
+Positions are built with the Haapii helpers of ``makabana_positions`` (the board and the season's
+start are the same); projects are prepared card by card through the environment, as a player would.
+Colours: 0 Yellow, 1 Blue, 2 Green, 3 Red, 4 White; in a 4-player game colour c is player_c.
+"""
+import hashlib
+
+import numpy as np
+import pytest
+
+import makabana_env
+from makabana_env import core
+from makabana_env.board import CARD_NAMES, HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM_SPOTS, SPOT_NAMES
+from makabana_env.env import describe_action
+
+from makabana_positions import (
+    act, colour_block, colour_to_act, hut_at, legal, mask, new_game, paints, position, reserve, spot,
+)
+
+YELLOW, BLUE, GREEN, RED = range(4)
+DUD = ["Azzura", "Coquito", "Diabolo"]   # three beaches: a normal-sized project that builds nothing
+# tikis far from every spot the tests below use
+FAR_TIKIS = ["Azzura-Grass-Tattoo", "Azzura-Rock-Tattoo", "Azzura-Lagoon-Tattoo", "Azzura-Rock-Fish",
+             "Azzura-Lagoon-Flower"]
+
+
+def card(name):
+    return CARD_NAMES.index(name)
+
+
+def mao_game(num_players=4, huts=None, paints=None, first=0, seed=0):
+    env = new_game(num_players, seed=seed, variant="mao")
+    return position(env, huts=huts, paints=paints, first=first)
+
+
+def prepare(env, cards, top=None):
+    """The colour to act prepares a project of ``cards`` (names; "Paint" may appear twice), showing
+    ``top`` (default: the first card): the visible card first, the others in increasing card number,
+    then "finished" unless the project was finished without asking."""
+    colour = colour_to_act(env)
+    top = cards[0] if top is None else top
+    rest = sorted(card(c) for c in cards)
+    rest.remove(card(top))
+    act(env, core.MAO_TOP_BASE + card(top))
+    for c in rest:
+        act(env, core.MAO_ADD_BASE + c)
+    if env.decision() == "project" and colour_to_act(env) == colour:
+        act(env, core.MAO_FINISH)
+    return colour
+
+
+def prepare_all(env, projects=None):
+    """Every colour asked prepares ``projects[colour]`` (cards, or (cards, top)) or the dud project."""
+    projects = projects or {}
+    while env.decision() == "project":
+        colour = colour_to_act(env)
+        p = projects.get(colour, DUD)
+        if isinstance(p, tuple):
+            prepare(env, *p)
+        else:
+            prepare(env, p)
+
+
+def denounce(env, denunciations=None):
+    """The denunciation round: ``denunciations[colour]`` is the colour it denounces; others pass."""
+    denunciations = denunciations or {}
+    n = int(env.state()[core.NUM_COLOURS])
+    asked = []
+    while env.decision() == "denunciation":
+        colour = colour_to_act(env)
+        asked.append(colour)
+        if colour in denunciations:
+            k = (denunciations[colour] - colour) % n
+            act(env, core.MAO_DENOUNCE_BASE + k - 1)
+        else:
+            act(env, core.MAO_PASS)
+    return asked
+
+
+def place_tikis(env):
+    """Every colour asked puts its tiki on one of FAR_TIKIS.  Returns the colours asked."""
+    asked = []
+    while env.decision() == "tiki":
+        asked.append(colour_to_act(env))
+        free = [s for s in FAR_TIKIS if core.TIKI_BASE + spot(s) in legal(env)]
+        act(env, core.TIKI_BASE + spot(free[0]))
+    return asked
+
+
+def to_execution(env, projects=None, denunciations=None):
+    prepare_all(env, projects)
+    denounce(env, denunciations)
+    return place_tikis(env)
+
+
+def spot_actions(env):
+    return {SPOT_NAMES[a - core.MAO_SPOT_BASE] for a in legal(env) if core.MAO_SPOT_BASE <= a < core.MAO_STOP}
+
+
+def choose(env, name):
+    act(env, core.MAO_SPOT_BASE + spot(name))
+
+
+def observation(env, player):
+    return env.observe(f"player_{player}")["observation"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Options and spaces
+def test_mao_is_an_option_with_its_own_spaces_and_haapii_keeps_its_own():
+    haapii, mao = makabana_env.raw_env(), makabana_env.raw_env(variant="mao")
+    assert haapii.action_space("player_0").n == 273 and mao.action_space("player_0").n == 343
+    assert haapii.observation_space("player_0")["observation"].shape == (core.OBS_SIZE,)
+    assert mao.observation_space("player_0")["observation"].shape == (core.OBS_SIZE_MAO,)
+    assert mao.observe("player_0")["action_mask"].shape == (343,)
+    with pytest.raises(ValueError, match="illegal action 273"):
+        haapii.step(core.MAO_TOP_BASE)  # a Mao action is not a Haapii action
+    with pytest.raises(ValueError, match="variant"):
+        haapii.set_state(mao.state())
+
+
+def test_mao_haapii_trajectories_are_unchanged():
+    """Adding Mao left the basic game exactly as it was: the digest of 40 seeded random Haapii games
+    (every observation, mask, action and reward) was taken before Mao was written."""
+    h = hashlib.sha256()
+    for n in (2, 3, 4, 5):
+        for seed in range(10):
+            st = np.zeros(core.STATE_SIZE, np.int64)
+            core.init(st, n, core.VARIANT_HAAPII, 100, seed)
+            obs, m = np.zeros(core.OBS_SIZE, np.int8), np.zeros(core.NUM_ACTIONS, np.int8)
+            while st[core.STATUS] == core.STATUS_RUNNING:
+                for p in range(n):
+                    core.observe_player(st, p, obs, m)
+                    h.update(obs.tobytes())
+                    h.update(m.tobytes())
+                a = core.random_action(st)
+                h.update(np.int64(a).tobytes())
+                core.step(st, a)
+            out = np.zeros(n)
+            for mode in range(3):
+                core.rewards(st, mode, out)
+                h.update(out.tobytes())
+    assert h.hexdigest() == "405234f420ef29e1e4935324efbbfa8321c87e323ce0b814c15f60143e77913f"
+
+
+def test_mao_describe_action_names_every_mao_action():
+    assert describe_action(core.MAO_TOP_BASE + card("Sand")) == "project: show Sand on top"
+    assert describe_action(core.MAO_ADD_BASE + card("Paint")) == "project: add Paint, hidden"
+    assert describe_action(core.MAO_FINISH) == "project: finished"
+    assert describe_action(core.MAO_DENOUNCE_BASE) == "denounce the colour 1 seat clockwise"
+    assert describe_action(core.MAO_PASS) == "do not denounce"
+    assert "Azzura-Grass-Flower" in describe_action(core.MAO_SPOT_BASE + spot("Azzura-Grass-Flower"))
+    assert describe_action(core.MAO_STOP) == "stop / decline"
+    assert "outside" in describe_action(core.NUM_ACTIONS_MAO)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Secret selection of a project: any non-empty set of cards, one visible
+def test_mao_1_project_starts_with_the_visible_card_any_of_the_13_cards():
+    env = mao_game()
+    assert legal(env) == {core.MAO_TOP_BASE + c for c in range(core.NUM_CARDS)}
+    env3 = mao_game(num_players=3)
+    # 3 players: everybody discards the Bikini card (Setup)
+    assert legal(env3) == {core.MAO_TOP_BASE + c for c in range(core.NUM_CARDS) if c != card("Bikini")}
+    env0 = mao_game(paints={YELLOW: 0})
+    assert core.MAO_TOP_BASE + card("Paint") not in legal(env0)
+
+
+def test_mao_1_hidden_cards_are_added_in_increasing_order_then_finished():
+    env = mao_game()
+    act(env, core.MAO_TOP_BASE + card("Rock"))
+    assert legal(env) == {core.MAO_ADD_BASE + c for c in range(core.NUM_CARDS) if c != card("Rock")} | {
+        core.MAO_FINISH}
+    act(env, core.MAO_ADD_BASE + card("Coquito"))
+    # only cards after Coquito may follow: each set of cards has one sequence of decisions
+    assert legal(env) == {core.MAO_ADD_BASE + c for c in range(card("Diabolo"), core.NUM_CARDS)
+                          if c != card("Rock")} | {core.MAO_FINISH}
+    act(env, core.MAO_ADD_BASE + card("Paint"))
+    assert legal(env) == {core.MAO_ADD_BASE + card("Paint"), core.MAO_FINISH}  # the second paint card
+    act(env, core.MAO_FINISH)
+    s = env.state()
+    assert s[core.PROJECT_CARDS + YELLOW] == (1 << card("Rock")) | (1 << card("Coquito"))
+    assert s[core.PROJECT_PAINT + YELLOW] == 1 and s[core.PROJECT_TOP + YELLOW] == card("Rock")
+    assert colour_to_act(env) == BLUE
+
+
+def test_mao_1_a_project_of_every_card_finishes_without_asking():
+    env = mao_game()
+    prepare(env, list(CARD_NAMES) + ["Paint"])  # 13 cards: nothing is left to add
+    assert colour_to_act(env) == BLUE
+    assert core.card_count(env.state(), YELLOW) == 13
+
+
+def test_mao_1_a_single_card_project_is_allowed():
+    env = mao_game()
+    act(env, core.MAO_TOP_BASE + card("Sand"))
+    act(env, core.MAO_FINISH)
+    assert core.card_count(env.state(), YELLOW) == 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. Revealing hints and hidden information
+def test_mao_2_hidden_cards_and_card_count_are_never_observed_by_others_before_execution():
+    """Two games that differ only in Yellow's hidden cards (1 card against 6, same visible card) look
+    the same to every other player, during the projects, the denunciation round and the tikis."""
+    a, b = mao_game(), mao_game()
+    prepare(a, ["Sand"])
+    prepare(b, ["Sand", "Azzura", "Lagoon", "Fish", "Paint", "Paint"])
+    for phase in ("project", "denunciation", "tiki"):
+        while a.decision() == phase and a.decision() != "execution":
+            for p in (BLUE, GREEN, RED):
+                np.testing.assert_array_equal(observation(a, p), observation(b, p), err_msg=phase)
+            assert not np.array_equal(observation(a, YELLOW), observation(b, YELLOW))
+            colour = colour_to_act(a)
+            if phase == "project":
+                prepare(a, DUD)
+                prepare(b, DUD)
+            elif phase == "denunciation":
+                act(a, core.MAO_PASS)
+                act(b, core.MAO_PASS)
+            else:
+                free = [s for s in FAR_TIKIS if core.TIKI_BASE + spot(s) in legal(a)][0]
+                act(a, core.TIKI_BASE + spot(free))
+                act(b, core.TIKI_BASE + spot(free))
+            assert colour_to_act(a) == colour_to_act(b) or a.decision() != phase
+
+
+def test_mao_2_visible_cards_are_revealed_together_once_every_colour_has_prepared():
+    env = mao_game()
+    prepare(env, ["Paint", "Azzura"], top="Paint")
+    block = colour_block(observation(env, BLUE), BLUE, YELLOW, 4)
+    assert block[core.CF_SUBMITTED] == 1 and block[core.CF_PAINT_SHOWN] == 0  # not yet revealed
+    prepare_all(env)
+    block = colour_block(observation(env, BLUE), BLUE, YELLOW, 4)
+    assert block[core.CF_PAINT_SHOWN] == 1 and not block[core.CF_SHOWN_CARD:core.CF_SHOWN_CARD + 11].any()
+    assert env.decision() == "denunciation"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Denunciation
+def count_seen(env, viewer, colour):
+    k = (colour - viewer) % 4
+    return int(observation(env, viewer)[core.OBS_M_COUNT + k])
+
+
+def test_mao_denunciation_round_goes_from_the_first_player_and_may_be_all_passes():
+    env = mao_game(first=GREEN)
+    prepare_all(env)
+    assert denounce(env) == [GREEN, RED, YELLOW, BLUE]
+    assert env.decision() == "tiki"
+    assert not any(env.state()[core.ELIMINATED:core.ELIMINATED + 4])
+
+
+def test_mao_denunciation_only_the_first_denunciation_counts():
+    env = mao_game()
+    prepare_all(env, {BLUE: ["Sand"], GREEN: ["Sand"]})
+    asked = denounce(env, {YELLOW: BLUE})
+    assert asked == [YELLOW]  # the round is over: Blue, Green and Red are never asked
+    s = env.state()
+    assert s[core.DENOUNCER] == YELLOW and s[core.DENOUNCED] == BLUE
+    assert s[core.ELIMINATED + BLUE] == 1 and s[core.ELIMINATED + GREEN] == 0
+    assert env.decision() == "tiki"
+
+
+def test_mao_denunciation_equal_cheating_levels_eliminate_the_denouncer():
+    """4 cards against 2 cards: both cheat by 1, so Vaea was falsely denounced and Aata is out."""
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Azzura", "Grass", "Flower", "Fish"], BLUE: ["Sand", "Tattoo"]})
+    denounce(env, {YELLOW: BLUE})
+    s = env.state()
+    assert s[core.ELIMINATED + YELLOW] == 1 and s[core.ELIMINATED + BLUE] == 0
+    for viewer in (GREEN, RED):  # everyone sees the outcome and the two card counts
+        assert count_seen(env, viewer, YELLOW) == 4 and count_seen(env, viewer, BLUE) == 2
+        assert count_seen(env, viewer, RED if viewer == GREEN else GREEN) == 0
+        obs = observation(env, viewer)
+        assert obs[core.OBS_M_ELIMINATED + (YELLOW - viewer) % 4] == 1
+        assert obs[core.OBS_M_DENOUNCER + (YELLOW - viewer) % 4] == 1
+        assert obs[core.OBS_M_DENOUNCED + (BLUE - viewer) % 4] == 1
+
+
+def test_mao_denunciation_5_cards_against_1_card_is_an_equal_level_of_2():
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Sand"], BLUE: ["Azzura", "Grass", "Flower", "Fish", "Rock"]})
+    denounce(env, {BLUE: YELLOW})
+    s = env.state()
+    assert s[core.ELIMINATED + BLUE] == 1 and s[core.ELIMINATED + YELLOW] == 0
+
+
+def test_mao_denunciation_valid_without_paint_eliminates_the_denounced_and_nothing_else():
+    env = mao_game(huts={"Coquito-Grass-Fish": YELLOW})
+    before = env.state()
+    prepare_all(env, {BLUE: ["Coquito", "Grass", "Fish", "Flower"]})
+    denounce(env, {YELLOW: BLUE})
+    s = env.state()
+    assert s[core.ELIMINATED + BLUE] == 1 and s[core.PAINT_CASE] == core.CASE_NONE
+    assert env.decision() == "tiki"
+    np.testing.assert_array_equal(s[core.HUT:core.HUT + NUM_SPOTS], before[core.HUT:core.HUT + NUM_SPOTS])
+
+
+def test_mao_denunciation_eliminated_colour_places_no_tiki_and_executes_nothing():
+    env = mao_game()
+    asked = to_execution(env, {BLUE: ["Bikini", "Sand", "Fish", "Flower"]}, {YELLOW: BLUE})
+    assert asked == [YELLOW, GREEN, RED]
+    # Blue would have built two huts; it executes nothing
+    assert hut_at(env, "Bikini-Sand-Fish") is None and hut_at(env, "Bikini-Sand-Flower") is None
+    assert reserve(env, BLUE) == HUTS_PER_COLOUR
+
+
+def test_mao_denunciation_a_4_card_take_back_is_a_fixed_project_and_can_be_denounced():
+    env = mao_game(huts={"Azzura-Grass-Flower": YELLOW})
+    prepare_all(env, {BLUE: ["Azzura", "Grass", "Flower", "Paint"]})
+    denounce(env, {YELLOW: BLUE})
+    assert env.state()[core.ELIMINATED + BLUE] == 1
+
+
+def test_mao_denunciation_two_player_game_a_colour_denounces_only_the_other_players_colours():
+    env = mao_game(num_players=2)
+    prepare_all(env)
+    assert env.decision() == "denunciation" and colour_to_act(env) == YELLOW
+    # Yellow (player 0) may denounce Blue (1 seat) and Red (3 seats), not its partner Green (2 seats)
+    assert legal(env) == {core.MAO_DENOUNCE_BASE, core.MAO_DENOUNCE_BASE + 2, core.MAO_PASS}
+
+
+# The paint cases.  Blue (Aata) denounces Green (Vaea), who prepared a 4-card take-back.
+PAINT_PROJECT = ["Azzura", "Grass", "Flower", "Paint"]
+
+
+def test_mao_denunciation_aata_must_be_paid_back_and_chooses_vaeas_hut():
+    env = mao_game(huts={"Azzura-Grass-Flower": BLUE, "Coquito-Grass-Fish": GREEN,
+                         "Diabolo-Rock-Fish": GREEN})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.decision() == "payback" and colour_to_act(env) == BLUE
+    assert spot_actions(env) == {"Coquito-Grass-Fish", "Diabolo-Rock-Fish"}
+    assert core.MAO_STOP in legal(env)  # Aata may decline
+    choose(env, "Diabolo-Rock-Fish")
+    assert hut_at(env, "Diabolo-Rock-Fish") == BLUE
+    assert paints(env, GREEN) == NUM_PAINT_CARDS - 1  # Vaea's paint card is used
+    assert reserve(env, GREEN) == HUTS_PER_COLOUR - 1 and reserve(env, BLUE) == HUTS_PER_COLOUR - 2
+    assert env.state()[core.PAINT_CASE] == core.CASE_PAID_BACK
+    # "This doesn't disrupt Aata's turn": Blue still places its tiki and executes its project
+    assert place_tikis(env) == [YELLOW, BLUE, RED]
+
+
+def test_mao_denunciation_aata_may_decline_to_be_paid_back():
+    env = mao_game(huts={"Azzura-Grass-Flower": BLUE, "Coquito-Grass-Fish": GREEN})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    act(env, core.MAO_STOP)
+    assert hut_at(env, "Coquito-Grass-Fish") == GREEN and paints(env, GREEN) == NUM_PAINT_CARDS
+    assert env.decision() == "tiki"
+
+
+def test_mao_denunciation_aata_not_minding_his_business_vaea_repaints_the_hut_aata_designates():
+    # Green's take-back threatens Red's hut, not Blue's: Blue was not minding his business
+    env = mao_game(huts={"Azzura-Grass-Flower": RED, "Coquito-Grass-Fish": BLUE, "Diabolo-Rock-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.decision() == "payback" and colour_to_act(env) == BLUE
+    assert spot_actions(env) == {"Coquito-Grass-Fish", "Diabolo-Rock-Fish"}
+    assert core.MAO_STOP not in legal(env)  # Aata must designate one of his huts
+    choose(env, "Coquito-Grass-Fish")
+    assert env.decision() == "repaint offer" and colour_to_act(env) == GREEN
+    assert legal(env) == {core.MAO_SPOT_BASE + spot("Coquito-Grass-Fish"), core.MAO_STOP}
+    assert observation(env, RED)[core.OBS_M_OFFERED + spot("Coquito-Grass-Fish")] == 1
+    choose(env, "Coquito-Grass-Fish")
+    assert hut_at(env, "Coquito-Grass-Fish") == GREEN and paints(env, GREEN) == NUM_PAINT_CARDS - 1
+    assert reserve(env, BLUE) == HUTS_PER_COLOUR - 1 and reserve(env, GREEN) == HUTS_PER_COLOUR - 1
+    assert env.state()[core.PAINT_CASE] == core.CASE_NOT_MINDING
+    # Vaea is still eliminated: no tiki for Green
+    assert place_tikis(env) == [YELLOW, BLUE, RED]
+
+
+def test_mao_denunciation_vaea_may_keep_the_paint_card_instead_of_repainting():
+    env = mao_game(huts={"Azzura-Grass-Flower": RED, "Coquito-Grass-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    # a single hut of Blue's: nothing for Blue to choose, the offer goes straight to Green
+    assert env.decision() == "repaint offer" and colour_to_act(env) == GREEN
+    act(env, core.MAO_STOP)
+    assert hut_at(env, "Coquito-Grass-Fish") == BLUE and paints(env, GREEN) == NUM_PAINT_CARDS
+
+
+def test_mao_denunciation_paint_that_could_repaint_nothing_is_not_used():
+    env = mao_game(huts={"Coquito-Grass-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})  # Azzura-Grass-Flower is empty
+    denounce(env, {BLUE: GREEN})
+    assert env.decision() == "tiki" and paints(env, GREEN) == NUM_PAINT_CARDS
+    assert env.state()[core.PAINT_CASE] == core.CASE_NONE
+
+
+def test_mao_denunciation_one_paint_card_is_used_even_when_the_project_held_two():
+    env = mao_game(huts={"Azzura-Grass-Flower": BLUE, "Coquito-Grass-Fish": GREEN})
+    prepare_all(env, {GREEN: PAINT_PROJECT + ["Paint"]})
+    denounce(env, {BLUE: GREEN})
+    choose(env, "Coquito-Grass-Fish")
+    assert paints(env, GREEN) == 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. Placing Tikis
+def test_mao_3_protecting_ones_own_hut_is_allowed_without_a_visible_paint_card():
+    env = mao_game(huts={"Coquito-Grass-Fish": YELLOW, "Coquito-Grass-Tattoo": BLUE})
+    prepare_all(env)  # nobody shows paint
+    denounce(env)
+    assert core.TIKI_BASE + spot("Coquito-Grass-Fish") in legal(env)
+    assert core.TIKI_BASE + spot("Coquito-Grass-Tattoo") not in legal(env)  # never an opponent's hut
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. Execution of projects
+def test_mao_4_normal_project_builds_without_a_decision():
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Bikini", "Rock", "Tattoo"]})
+    assert hut_at(env, "Bikini-Rock-Tattoo") == YELLOW
+    assert env.decision() == "project"  # the next season has begun: nothing was asked
+
+
+def test_mao_4_three_card_project_with_two_themes_builds_nothing():
+    """Rulebook: "Mareva ... has prepared a project with Azzura, Flower and Fish ... illegal"."""
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Azzura", "Flower", "Fish"]})
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR
+
+
+def test_mao_4_three_card_project_with_a_paint_card_builds_nothing():
+    env = mao_game(huts={"Coquito-Grass-Fish": BLUE})
+    to_execution(env, {YELLOW: ["Coquito", "Fish", "Paint"]})
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR and hut_at(env, "Coquito-Grass-Fish") == BLUE
+    assert paints(env, YELLOW) == NUM_PAINT_CARDS
+
+
+# The rulebook's incomplete-project examples.  Five Sand spots are taken, so the free Sand spots are
+# the three Tattoo ones (one per beach with Sand) and Coquito-Sand-Fish.
+SAND_TAKEN = {"Bikini-Sand-Flower": RED, "Bikini-Sand-Fish": RED, "Coquito-Sand-Flower": RED,
+              "Diabolo-Sand-Flower": RED, "Diabolo-Sand-Fish": RED}
+
+
+def test_mao_4_incomplete_example_1_tattoo_and_sand_leave_three_beaches_to_choose():
+    env = mao_game(huts=SAND_TAKEN)
+    to_execution(env, {YELLOW: ["Tattoo", "Sand"]})
+    assert env.decision() == "execution" and colour_to_act(env) == YELLOW
+    assert spot_actions(env) == {"Bikini-Sand-Tattoo", "Coquito-Sand-Tattoo", "Diabolo-Sand-Tattoo"}
+    assert core.MAO_STOP not in legal(env)  # building is not optional
+    choose(env, "Coquito-Sand-Tattoo")
+    assert hut_at(env, "Coquito-Sand-Tattoo") == YELLOW and reserve(env, YELLOW) == HUTS_PER_COLOUR - 1
+
+
+def test_mao_4_incomplete_example_2_sand_alone_leaves_beach_and_theme_free():
+    env = mao_game(huts=SAND_TAKEN)
+    to_execution(env, {YELLOW: ["Sand"]})
+    assert spot_actions(env) == {"Bikini-Sand-Tattoo", "Coquito-Sand-Tattoo", "Diabolo-Sand-Tattoo",
+                                 "Coquito-Sand-Fish"}
+
+
+def test_mao_4_incomplete_project_with_one_free_spot_builds_without_asking():
+    env = mao_game(huts={**SAND_TAKEN, "Bikini-Sand-Tattoo": RED, "Diabolo-Sand-Tattoo": RED})
+    to_execution(env, {YELLOW: ["Tattoo", "Sand"]})
+    assert hut_at(env, "Coquito-Sand-Tattoo") == YELLOW and env.decision() == "project"
+
+
+def test_mao_4_incomplete_project_with_paint_or_two_cards_of_one_kind_builds_nothing():
+    for cards in (["Sand", "Paint"], ["Sand", "Grass"], ["Azzura", "Bikini"]):
+        env = mao_game()
+        to_execution(env, {YELLOW: cards})
+        assert reserve(env, YELLOW) == HUTS_PER_COLOUR, cards
+
+
+def test_mao_4_incomplete_project_cannot_use_a_tiki_spot():
+    env = mao_game(huts=SAND_TAKEN)
+    prepare_all(env, {YELLOW: ["Tattoo", "Sand"]})
+    denounce(env)
+    act(env, core.TIKI_BASE + spot("Coquito-Sand-Tattoo"))  # Yellow is first and blocks one itself
+    place_tikis(env)
+    assert spot_actions(env) == {"Bikini-Sand-Tattoo", "Diabolo-Sand-Tattoo"}
+
+
+def test_mao_4_incomplete_three_players_never_build_on_bikini():
+    env = mao_game(num_players=3)
+    to_execution(env, {YELLOW: ["Sand", "Tattoo"]})
+    assert spot_actions(env) == {"Coquito-Sand-Tattoo", "Diabolo-Sand-Tattoo"}
+
+
+def test_mao_4_overloaded_keanu_example_1_two_huts_from_four_cards():
+    """Keanu: Coquito, Sand, Lagoon, Fish -> Coquito-Lagoon-Fish, then Coquito-Sand-Fish, a group that
+    (with the hut he already had on Coquito-Sand-Tattoo) is worth 6 points."""
+    env = mao_game(huts={"Coquito-Sand-Tattoo": YELLOW})
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"]})
+    assert spot_actions(env) == {"Coquito-Lagoon-Fish", "Coquito-Sand-Fish"} and core.MAO_STOP in legal(env)
+    choose(env, "Coquito-Lagoon-Fish")
+    assert spot_actions(env) == {"Coquito-Sand-Fish"}
+    assert observation(env, BLUE)[core.OBS_M_EXECUTED] == 1
+    choose(env, "Coquito-Sand-Fish")
+    assert hut_at(env, "Coquito-Lagoon-Fish") == YELLOW and hut_at(env, "Coquito-Sand-Fish") == YELLOW
+    # 6 points for the group of three, 4 for the Coquito majority
+    assert core.colour_score(env.state(), YELLOW) == 6 + 4
+
+
+def test_mao_4_overloaded_keanu_example_2_a_hut_and_a_take_back_from_five_cards():
+    env = mao_game(huts={"Coquito-Sand-Fish": RED})
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish", "Paint"]})
+    assert spot_actions(env) == {"Coquito-Lagoon-Fish", "Coquito-Sand-Fish"}
+    choose(env, "Coquito-Lagoon-Fish")
+    assert spot_actions(env) == {"Coquito-Sand-Fish"}  # the take-back reuses Coquito and Fish
+    choose(env, "Coquito-Sand-Fish")
+    assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and reserve(env, RED) == HUTS_PER_COLOUR
+    assert paints(env, YELLOW) == NUM_PAINT_CARDS - 1  # the used paint card is discarded
+
+
+def test_mao_4_overloaded_player_may_stop_after_none_or_one_project():
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"]})
+    act(env, core.MAO_STOP)
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"]})
+    choose(env, "Coquito-Sand-Fish")
+    act(env, core.MAO_STOP)
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR - 1 and env.decision() == "project"
+
+
+def test_mao_4_overloaded_never_more_than_two_projects():
+    env = mao_game()
+    to_execution(env, {YELLOW: list(CARD_NAMES)})
+    choose(env, "Azzura-Grass-Flower")
+    choose(env, "Bikini-Sand-Flower")
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR - 2 and env.decision() == "project"
+
+
+def test_mao_4_two_take_backs_need_two_paint_cards():
+    huts = {"Coquito-Sand-Fish": RED, "Coquito-Lagoon-Fish": BLUE}
+    env = mao_game(huts=huts)
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish", "Paint"]})
+    choose(env, "Coquito-Sand-Fish")
+    # one paint card: the second take-back is not offered, and nothing else is left to do
+    assert hut_at(env, "Coquito-Lagoon-Fish") == BLUE and env.decision() == "project"
+    assert paints(env, YELLOW) == 1
+    env = mao_game(huts=huts)
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish", "Paint", "Paint"]})
+    choose(env, "Coquito-Sand-Fish")
+    choose(env, "Coquito-Lagoon-Fish")
+    assert hut_at(env, "Coquito-Lagoon-Fish") == YELLOW and paints(env, YELLOW) == 0
+
+
+def test_mao_4_unused_paint_cards_go_back_to_the_hand():
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint", "Paint"]})
+    assert hut_at(env, "Coquito-Sand-Fish") is None  # the one project possible is still a choice
+    choose(env, "Coquito-Sand-Fish")
+    assert paints(env, YELLOW) == NUM_PAINT_CARDS
+
+
+def test_mao_4_take_back_needs_an_opponent_hut_without_tiki():
+    env = mao_game(num_players=2, huts={"Coquito-Sand-Fish": GREEN})  # Green is Yellow's partner
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint"]})
+    assert hut_at(env, "Coquito-Sand-Fish") == GREEN and paints(env, YELLOW) == NUM_PAINT_CARDS
+
+
+def test_mao_4_execution_reveals_each_project_to_everybody_in_turn():
+    env = mao_game(huts={"Coquito-Sand-Tattoo": YELLOW})
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"], BLUE: ["Sand"]})
+    obs = observation(env, RED)  # Yellow executes first; Blue's turn has not come
+    k_yellow, k_blue = (YELLOW - RED) % 4, (BLUE - RED) % 4
+    assert obs[core.OBS_M_REVEALED_NOW + k_yellow] == 1 and obs[core.OBS_M_REVEALED_NOW + k_blue] == 0
+    assert obs[core.OBS_M_COUNT + k_yellow] == 4 and obs[core.OBS_M_COUNT + k_blue] == 0
+    revealed = obs[core.OBS_M_REVEALED + k_yellow * core.NUM_CARDS:][:core.NUM_CARDS]
+    assert [CARD_NAMES[c] for c in np.flatnonzero(revealed)] == ["Coquito", "Sand", "Lagoon", "Fish"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Whole games: invariants after every step, and the batched environment
+def check_invariants(state, start_paints):
+    n = int(state[core.NUM_COLOURS])
+    huts = state[core.HUT:core.HUT + NUM_SPOTS]
+    for c in range(n):
+        assert (huts == c).sum() + state[core.RESERVE + c] == HUTS_PER_COLOUR
+        assert 0 <= state[core.PAINTS + c] <= start_paints[c]
+        start_paints[c] = state[core.PAINTS + c]
+        if state[core.PHASE] == core.PHASE_PROJECT:  # later, used paint cards leave the hand
+            assert 0 <= state[core.PROJECT_PAINT + c] <= state[core.PAINTS + c]
+        hand = core.HAND_CARDS[n]
+        assert state[core.PROJECT_CARDS + c] & ~hand == 0
+    assert state[core.ELIMINATED:core.ELIMINATED + n].sum() <= 1
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_mao_random_games_keep_invariants_and_end(num_players):
+    rng = np.random.default_rng(num_players)
+    for seed in range(10):
+        env = makabana_env.raw_env(num_players=num_players, variant="mao")
+        env.reset(seed=seed)
+        start = [NUM_PAINT_CARDS] * 5
+        steps = 0
+        while env.agents and not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            m = mask(env)
+            assert m.any()
+            env.step(int(rng.choice(np.flatnonzero(m))))
+            check_invariants(env.state(), start)
+            steps += 1
+        assert steps > 0 and env.state()[core.STATUS] != core.STATUS_RUNNING
+
+
+def test_mao_batch_env_plays_like_single_games():
+    batch = makabana_env.BatchEnv(6, seed=40, variant="mao", num_players=3, max_turns=30)
+    singles = [makabana_env.raw_env(num_players=3, variant="mao", max_turns=30) for _ in range(6)]
+    for i, e in enumerate(singles):
+        e.reset(seed=40 + i)
+    for _ in range(300):
+        actions = batch.random_actions()
+        for i, e in enumerate(singles):
+            if e.agents and not e.terminations[e.agent_selection] and not e.truncations[e.agent_selection]:
+                same = np.arange(core.STATE_SIZE) != core.RNG  # random_actions drew from the batch's rows
+                np.testing.assert_array_equal(batch.states[i][same], e.state()[same])
+                np.testing.assert_array_equal(batch.observations[i], e.observe(e.agent_selection)["observation"])
+                e.step(int(actions[i]))
+        batch.step(actions)
+    assert batch.observations.shape == (6, core.OBS_SIZE_MAO) and batch.action_masks.shape == (6, 343)
