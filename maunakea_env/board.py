@@ -429,3 +429,49 @@ NUM_SQUARE_TILES = NUM_START_TILES + NUM_ISLAND_TILES
 assert NUM_SQUARE_TILES == 118 and NUM_TERRAIN_TILES == 70 and NUM_START_TILES == 24 and NUM_LAVA_TILES == 24
 assert NUM_START_TILE_SPACES == 24 and len(START_SQUARES) == 16 and NUM_LANDINGS == 8 and NUM_BOATS == 8
 assert (np.bincount(START_TILE_ARTIFACTS.ravel(), minlength=4)[1:] == ARTIFACT_COUNTS[1:]).all()
+
+# ----------------------------------------------------------------------------------------------------
+# Game cards of the advanced rules (30)
+# ----------------------------------------------------------------------------------------------------
+# RULINGS.md lists the kinds: 15 task cards and 15 action cards.  Cards of one kind are identical, so
+# the rules only ever count cards by kind; the 30 cards are listed here so that dealing has something
+# to draw from (card c is of kind CARD_KIND[c]).
+# The rulebook prints one of the 7 artifact-set task cards ("2 VP for 3 white artifacts"); the other
+# six are ours, each worth about one point per artifact beyond the first two, with the rarer colours
+# worth more: sets are (white, gray, black) counts and their bonus.
+ARTIFACT_SET_TASKS = (
+    ((3, 0, 0), 2),   # printed in the rulebook
+    ((4, 0, 0), 3),
+    ((0, 2, 0), 2),
+    ((1, 1, 0), 1),
+    ((2, 1, 0), 2),
+    ((0, 1, 1), 2),
+    ((1, 1, 1), 3),
+)
+NUM_SET_TASKS = len(ARTIFACT_SET_TASKS)
+SET_TASK_NEEDS = np.array([needs for needs, _ in ARTIFACT_SET_TASKS], dtype=np.int64)
+SET_TASK_BONUS = np.array([bonus for _, bonus in ARTIFACT_SET_TASKS], dtype=np.int64)
+# kinds 0..6 are the artifact sets above, then:
+TASK_TWO_EXPLORERS = NUM_SET_TASKS          # +1 for 2 explorers saved (2 cards)
+TASK_NO_DEDUCTION = TASK_TWO_EXPLORERS + 1  # no deductions for unoccupied places (2 cards)
+TASK_BOAT = TASK_NO_DEDUCTION + 1           # + boat colour: +1 for a boat of that colour (1 card each)
+ACTION_JUNGLE = TASK_BOAT + len(BOAT_COLOURS)  # 13: action cards, 3 of each kind
+ACTION_WATER = ACTION_JUNGLE + 1
+ACTION_MOUNTAIN = ACTION_WATER + 1
+ACTION_EARTHQUAKE = ACTION_MOUNTAIN + 1
+ACTION_HELICOPTER = ACTION_EARTHQUAKE + 1
+NUM_CARD_KINDS = ACTION_HELICOPTER + 1      # 18
+FIRST_ACTION_KIND = ACTION_JUNGLE
+CARD_KIND_COPIES = np.array([1] * NUM_SET_TASKS + [2, 2] + [1] * len(BOAT_COLOURS) + [3] * 5, dtype=np.int64)
+CARD_KIND = np.repeat(np.arange(NUM_CARD_KINDS), CARD_KIND_COPIES).astype(np.int64)
+NUM_CARDS = len(CARD_KIND)
+CARDS_DEALT, CARDS_KEPT = 6, 4
+_COLOUR_WORDS = ("white", "gray", "black")
+CARD_KIND_NAMES = tuple(
+    [" + ".join(f"{n} {w}" for n, w in zip(needs, _COLOUR_WORDS) if n) + f" artifacts: +{bonus}"
+     for needs, bonus in ARTIFACT_SET_TASKS]
+    + ["2 explorers saved: +1", "no deduction for unoccupied places"]
+    + [f"{c} boat: +1" for c in BOAT_COLOURS]
+    + ["jungle movement", "water movement", "mountain movement", "earthquake", "helicopter rescue"])
+
+assert NUM_CARDS == 30 and CARD_KIND_COPIES[:FIRST_ACTION_KIND].sum() == 15 == CARD_KIND_COPIES[FIRST_ACTION_KIND:].sum()

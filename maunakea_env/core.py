@@ -24,6 +24,11 @@ from .board import (
     SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES,
     START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
 )
+from .board import (
+    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, BOAT_COLOUR, CARD_KIND, CARDS_DEALT, CARDS_KEPT,
+    FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS, SET_TASK_BONUS,
+    SET_TASK_NEEDS, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, WATER,
+)
 
 MAX_PLAYERS = 4
 MAX_EXPLORERS = 5
@@ -44,10 +49,26 @@ DROP_BASE = PICK_BASE + MAX_EXPLORERS * NUM_COLOURS
 BOARD_BASE = DROP_BASE + MAX_EXPLORERS * NUM_COLOURS
 END_TURN = BOARD_BASE + MAX_EXPLORERS * NUM_LANDINGS
 NUM_ACTIONS = END_TURN + 1
+# The advanced rules' actions follow (RULES.md, "Rules for advanced players").
+NUM_ACTION_KINDS = NUM_CARD_KINDS - FIRST_ACTION_KIND       # 5: jungle, water, mountain, quake, helicopter
+REMOVE_CARD_BASE = NUM_ACTIONS                              # + card kind: remove a dealt card at set-up
+CARD_MOVE_BASE = REMOVE_CARD_BASE + NUM_CARD_KINDS          # + 5 k + e: jungle / water / mountain movement
+DESTINATION_BASE = CARD_MOVE_BASE + 3 * MAX_EXPLORERS       # + square: where the movement card goes
+HELICOPTER_BASE = DESTINATION_BASE + NUM_SQUARES            # + e
+EARTHQUAKE_BASE = HELICOPTER_BASE + MAX_EXPLORERS           # + 4 f + r
+QUAKE_DRAW = EARTHQUAKE_BASE + 4 * NUM_FIELDS
+QUAKE_NO_DRAW = QUAKE_DRAW + 1
+QUAKE_LAY_BASE = QUAKE_NO_DRAW + 1                          # + 4 f + r: lay the tile the earthquake drew
+NUM_ACTIONS_ADVANCED = QUAKE_LAY_BASE + 4 * NUM_FIELDS      # 3052
 
 PHASE_PLACEMENT = 0
 PHASE_TURN = 1
 PHASE_OVER = 2
+PHASE_CARDS = 3        # advanced: the set-up's choice of 4 cards out of 6
+PHASE_CARD_MOVE = 4    # advanced: the destination of a movement card
+PHASE_QUAKE_DRAW = 5   # advanced: draw a tile after an earthquake, or not
+PHASE_QUAKE_LAY = 6    # advanced: lay the terrain tile drawn after an earthquake
+NUM_PHASES = 7
 
 STATUS_RUNNING = 0
 STATUS_TERMINATED = 1
@@ -62,11 +83,12 @@ REWARD_SCORE = 1
 REWARD_MARGIN = 2
 
 VARIANT_BASIC = 0
+VARIANT_ADVANCED = 1
 
 # where a tile is
 IN_BAG, IN_HAND, ON_BOARD, REMOVED, SET_ASIDE = range(5)
 # what an explorer is doing
-UNPLACED, ON_ISLAND, IN_BOAT, LOST = range(4)
+UNPLACED, ON_ISLAND, IN_BOAT, LOST, RESCUED = range(5)   # RESCUED: by helicopter (advanced)
 
 # ---------------------------------------------------------------------------------------------------
 # State layout
@@ -104,7 +126,17 @@ BRANCH_DIRECTION = BRANCH_FIELD + NUM_LAVA_FLOWS * 2    # [flow][branch] directi
 BRANCH_LENGTH = BRANCH_DIRECTION + NUM_LAVA_FLOWS * 2   # [flow][branch] tiles since the fork
 BRANCH_OPEN = BRANCH_LENGTH + NUM_LAVA_FLOWS * 2        # [flow][branch] 1 while it can grow
 REMOVED_ARTIFACTS = BRANCH_OPEN + NUM_LAVA_FLOWS * 2    # [colour] lost to lava
-STATE_SIZE = REMOVED_ARTIFACTS + NUM_COLOURS
+# advanced rules only
+CARDS = REMOVED_ARTIFACTS + NUM_COLOURS                 # [player][kind] cards held (at set-up: dealt)
+PLAYED = CARDS + MAX_PLAYERS * NUM_CARD_KINDS           # [player][action kind] action cards played
+RESCUED_ARTIFACTS = PLAYED + MAX_PLAYERS * NUM_ACTION_KINDS   # [player][colour] on helicopter cards
+CARDS_REMOVED = RESCUED_ARTIFACTS + MAX_PLAYERS * NUM_COLOURS  # [player] dealt cards removed, 0..2
+REMOVE_FROM = CARDS_REMOVED + MAX_PLAYERS               # [player] lowest kind the next removal may be
+CARD_MOVE_KIND = REMOVE_FROM + MAX_PLAYERS              # movement card being played: 0..2, -1
+CARD_MOVE_EXPLORER = CARD_MOVE_KIND + 1                 # its explorer, -1
+QUAKE_TILE = CARD_MOVE_EXPLORER + 1                     # terrain tile drawn after an earthquake, -1
+SUPPLY_OUT = QUAKE_TILE + 1                             # 1: the bag is empty; 2: and that ended the game
+STATE_SIZE = SUPPLY_OUT + 1
 
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8) from one player's point of view: relative player k is k seats clockwise.
@@ -131,6 +163,23 @@ OBS_END_TRIGGERED = OBS_FREE_ACTIONS + 1
 OBS_TURN = OBS_END_TRIGGERED + 1                            # player turns played, capped at OBS_MAX
 OBS_SIZE = OBS_TURN + 1
 OBS_MIN, OBS_MAX = -100, 100   # a score can be negative
+# Advanced rules: a block after the basic observation.  Another player's cards are hidden (only their
+# number shows) until the game is over; played action cards and helicopter rescues are public.
+OBS_A_PHASE = OBS_SIZE                                      # one-hot over the NUM_PHASES phases
+OBS_A_CARDS = OBS_A_PHASE + NUM_PHASES                      # [kind] the viewer's cards
+OBS_A_CARD_COUNT = OBS_A_CARDS + NUM_CARD_KINDS             # [k] cards held by relative player k
+OBS_A_PLAYED = OBS_A_CARD_COUNT + MAX_PLAYERS               # [k][action kind] action cards played
+OBS_A_RESCUED = OBS_A_PLAYED + MAX_PLAYERS * NUM_ACTION_KINDS   # [k][colour] helicopter artifacts
+OBS_A_RESCUED_EXPLORERS = OBS_A_RESCUED + MAX_PLAYERS * NUM_COLOURS  # [k]
+OBS_A_OWN_RESCUED = OBS_A_RESCUED_EXPLORERS + MAX_PLAYERS  # [e] the viewer's explorer e was rescued
+OBS_A_CARD_MOVE = OBS_A_OWN_RESCUED + MAX_EXPLORERS         # movement card being played: kind 3, explorer 5
+OBS_A_QUAKE_TILE = OBS_A_CARD_MOVE + 3 + MAX_EXPLORERS      # the tile drawn after an earthquake: HAND_FEATURES
+OBS_A_SUPPLY_OUT = OBS_A_QUAKE_TILE + HAND_FEATURES
+OBS_A_REVEALED = OBS_A_SUPPLY_OUT + 1                       # [k][kind] everyone's cards, once the game is over
+OBS_SIZE_ADVANCED = OBS_A_REVEALED + MAX_PLAYERS * NUM_CARD_KINDS
+
+NUM_ACTIONS_OF_VARIANT = (NUM_ACTIONS, NUM_ACTIONS_ADVANCED)
+OBS_SIZE_OF_VARIANT = (OBS_SIZE, OBS_SIZE_ADVANCED)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -175,6 +224,13 @@ def field_is_lava(state, f):
 # Legality
 @njit(cache=True)
 def is_legal(state, action):
+    if state[VARIANT] == VARIANT_ADVANCED:
+        return _advanced_is_legal(state, action)
+    return _basic_is_legal(state, action)
+
+
+@njit(cache=True)
+def _basic_is_legal(state, action):
     if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False
     player = state[TO_ACT]
@@ -245,6 +301,8 @@ def _walk_legal(state, mask, write, pick):
     beyond the end.  ``legal_action_mask`` and ``random_action`` share this walk so that they agree."""
     count = 0
     player = state[TO_ACT]
+    if state[VARIANT] == VARIANT_ADVANCED and state[PHASE] >= PHASE_CARDS:
+        return _walk_advanced(state, mask, write, pick, 0)
     if state[PHASE] == PHASE_PLACEMENT:
         for i in range(START_SQUARE_LIST.shape[0]):
             square = START_SQUARE_LIST[i]
@@ -286,7 +344,7 @@ def _walk_legal(state, mask, write, pick):
         for e in range(explorers):
             for c in range(NUM_COLOURS):
                 a = first + NUM_COLOURS * e + c
-                if is_legal(state, a):
+                if _basic_is_legal(state, a):
                     if write:
                         mask[a] = 1
                     if count == pick:
@@ -309,6 +367,8 @@ def _walk_legal(state, mask, write, pick):
         if count == pick:
             return END_TURN, count
         count += 1
+    if state[VARIANT] == VARIANT_ADVANCED:
+        return _walk_advanced(state, mask, write, pick, count)
     return -1, count
 
 
@@ -390,6 +450,12 @@ def init(state, num_players, variant, max_turns, seed):
                 placed |= 1 << b
                 break
             k -= 1
+    state[CARD_MOVE_KIND] = -1
+    state[CARD_MOVE_EXPLORER] = -1
+    state[QUAKE_TILE] = -1
+    if variant == VARIANT_ADVANCED:
+        _deal_cards(state)
+        state[PHASE] = PHASE_CARDS
     state[STATUS] = STATUS_RUNNING
 
 
@@ -519,7 +585,8 @@ def _check_end_trigger(state):
     for p in range(state[NUM_PLAYERS]):
         if explorers_on_island(state, p) == 0:
             state[END_TRIGGERED] = 1
-            state[FINAL_TURNS_LEFT] = state[NUM_PLAYERS]   # this turn and one more for each other
+            # basic: this turn and one more for each other player; advanced: scoring after this turn
+            state[FINAL_TURNS_LEFT] = 1 if state[VARIANT] == VARIANT_ADVANCED else state[NUM_PLAYERS]
             return
 
 
@@ -570,10 +637,12 @@ def _draw_up(state, player):
             return
         if tile >= FIRST_LAVA_TILE:
             _place_lava(state, tile)
-            if state[END_TRIGGERED] == 1:
-                return
         else:
             _take_into_hand(state, player, tile)
+        if state[VARIANT] == VARIANT_ADVANCED:
+            _check_supply(state)
+        if state[END_TRIGGERED] == 1:
+            return
 
 
 @njit(cache=True)
@@ -583,9 +652,15 @@ def _end_turn(state):
     player = state[TO_ACT]
     state[POOL] = 0
     state[FREE_ACTIONS] = 0
-    if state[END_TRIGGERED] == 0:
+    triggered = state[END_TRIGGERED]
+    if triggered == 0:
         _draw_up(state, player)
     state[TURN] += 1
+    if state[END_TRIGGERED] == 1 and triggered == 0 and state[SUPPLY_OUT] == 2:
+        # advanced: the bag ran out while he drew; he plays the tiles in front of him, then scoring
+        if state[TURN] >= state[MAX_TURNS]:
+            _finish(state, STATUS_TRUNCATED)
+        return
     if state[END_TRIGGERED] == 1:
         state[FINAL_TURNS_LEFT] -= 1
         if state[FINAL_TURNS_LEFT] == 0:
@@ -614,6 +689,9 @@ def step(state, action):
         return STEP_ILLEGAL
     player = state[TO_ACT]
     n = state[NUM_PLAYERS]
+    if action >= NUM_ACTIONS:
+        _advanced_step(state, action)
+        return STEP_OK
     if state[PHASE] == PHASE_PLACEMENT:
         e = state[PLACED] // n
         x = explorer_index(player, e)
@@ -635,7 +713,8 @@ def step(state, action):
     elif action < MOVE_BASE:
         tile = _remove_from_hand(state, player, action - SPEND_BASE)
         state[POOL] += TERRAIN_TILE_POINTS[tile]
-        state[TILE_WHERE + tile] = IN_BAG
+        # advanced: "Played tiles (used for movement) are not put back into the bag"
+        state[TILE_WHERE + tile] = REMOVED if state[VARIANT] == VARIANT_ADVANCED else IN_BAG
     elif action == END_TURN:
         _end_turn(state)
     elif action < PICK_BASE:
@@ -663,12 +742,339 @@ def step(state, action):
     return STEP_OK
 
 
+
+# ---------------------------------------------------------------------------------------------------
+# Rules for advanced players (RULES.md): the cards, the three movement cards, earthquake, helicopter
+@njit(cache=True)
+def _deal_cards(state):
+    """Set-up: six cards to each player in seat order, each the draw(r)-th of the r cards left."""
+    dealt = 0
+    for p in range(state[NUM_PLAYERS]):
+        for i in range(CARDS_DEALT):
+            k = draw(state, RNG, NUM_CARDS - (p * CARDS_DEALT + i))
+            for c in range(NUM_CARDS):
+                if (dealt >> c) & 1:
+                    continue
+                if k == 0:
+                    dealt |= 1 << c
+                    state[CARDS + p * NUM_CARD_KINDS + CARD_KIND[c]] += 1
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def card_reach(state, player, e, kind, reach):
+    """[Action cards]: the squares explorer ``e`` can reach with a jungle (0), water (1) or mountain (2)
+    movement card, as 1s written into ``reach`` (int8, one per square); returns how many."""
+    reach[:] = 0
+    if e >= state[EXPLORERS_EACH]:
+        return 0
+    x = explorer_index(player, e)
+    if state[EXPLORER_STATUS + x] != ON_ISLAND:
+        return 0
+    start = state[EXPLORER_SQUARE + x]
+    queue = np.empty(NUM_SQUARES, dtype=np.int64)
+    head, tail, count = 0, 1, 0
+    queue[0] = start
+    reach[start] = 2  # 2: passed through, not a destination
+    ground = JUNGLE if kind == 0 else WATER
+    while head < tail:
+        s = queue[head]
+        head += 1
+        if kind < 2 and s != start and (state[ARTIFACTS + s * NUM_COLOURS] + state[ARTIFACTS + s * NUM_COLOURS + 1]
+                                        + state[ARTIFACTS + s * NUM_COLOURS + 2]) > 0:
+            continue  # "If the explorer enters a space with an artifact, he must stop"
+        for d in range(4):
+            t = SQUARE_NEIGHBOURS[s, d]
+            if t < 0 or reach[t] != 0 or state[OCCUPANT + t] >= 0:
+                continue
+            terrain = state[TERRAIN + t]
+            if kind < 2:
+                if terrain == ground:
+                    reach[t] = 1
+                    count += 1
+                    queue[tail] = t
+                    tail += 1
+            elif terrain == MOUNTAIN:
+                reach[t] = 2
+                queue[tail] = t
+                tail += 1
+            elif s != start and (terrain == JUNGLE or terrain == WATER):
+                reach[t] = 1  # off the mountains again: the movement ends here
+                count += 1
+    for i in range(tail):
+        if reach[queue[i]] == 2:
+            reach[queue[i]] = 0
+    return count
+
+
+@njit(cache=True)
+def _reach_count(state, player, e, kind):
+    reach = np.empty(NUM_SQUARES, dtype=np.int8)
+    return card_reach(state, player, e, kind, reach)
+
+
+@njit(cache=True)
+def _quake_target(state, f):
+    """[Earthquake]: a terrain or start tile (not lava, not a printed field) with no explorer on it."""
+    tile = state[FIELD_TILE + f]
+    if tile < 0 or (tile >= FIRST_LAVA_TILE and tile < NUM_ISLAND_TILES):
+        return False
+    for i in range(4):
+        if state[OCCUPANT + FIELD_SQUARES[f, i]] >= 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _bag_count(state):
+    n = 0
+    for t in range(NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == IN_BAG:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _check_supply(state):
+    """[End of the Game]: the supply of tiles used up ends the game after the current player's turn."""
+    if state[SUPPLY_OUT] != 0 or _bag_count(state) > 0:
+        return
+    state[SUPPLY_OUT] = 1
+    if state[END_TRIGGERED] == 0:
+        state[END_TRIGGERED] = 1
+        state[FINAL_TURNS_LEFT] = 1
+        state[SUPPLY_OUT] = 2
+
+
+@njit(cache=True)
+def _holds(state, player, kind):
+    return state[CARDS + player * NUM_CARD_KINDS + kind] > 0
+
+
+@njit(cache=True)
+def _advanced_is_legal(state, action):
+    if state[STATUS] != STATUS_RUNNING or action < 0 or action >= NUM_ACTIONS_ADVANCED:
+        return False
+    player = state[TO_ACT]
+    phase = state[PHASE]
+    if phase == PHASE_CARDS:
+        kind = action - REMOVE_CARD_BASE
+        if kind < 0 or kind >= NUM_CARD_KINDS:
+            return False
+        if kind < state[REMOVE_FROM + player] or not _holds(state, player, kind):
+            return False
+        if state[CARDS_REMOVED + player] > 0:
+            return True
+        # the second removal must stay possible: another card of this kind or of a higher one
+        if state[CARDS + player * NUM_CARD_KINDS + kind] >= 2:
+            return True
+        for other in range(kind + 1, NUM_CARD_KINDS):
+            if _holds(state, player, other):
+                return True
+        return False
+    if phase == PHASE_CARD_MOVE:
+        square = action - DESTINATION_BASE
+        if square < 0 or square >= NUM_SQUARES:
+            return False
+        reach = np.empty(NUM_SQUARES, dtype=np.int8)
+        card_reach(state, player, state[CARD_MOVE_EXPLORER], state[CARD_MOVE_KIND], reach)
+        return reach[square] == 1
+    if phase == PHASE_QUAKE_DRAW:
+        return action == QUAKE_DRAW or action == QUAKE_NO_DRAW
+    if phase == PHASE_QUAKE_LAY:
+        a = action - QUAKE_LAY_BASE
+        if a < 0 or a >= 4 * NUM_FIELDS:
+            return False
+        return IS_TILE_FIELD[a // 4] and state[FIELD_TILE + a // 4] < 0
+    if action < NUM_ACTIONS:
+        return _basic_is_legal(state, action)
+    if phase != PHASE_TURN:
+        return False
+    if action < CARD_MOVE_BASE or action >= EARTHQUAKE_BASE + 4 * NUM_FIELDS:
+        return False
+    if action < DESTINATION_BASE:
+        a = action - CARD_MOVE_BASE
+        kind = a // MAX_EXPLORERS
+        return _holds(state, player, ACTION_JUNGLE + kind) and _reach_count(state, player, a % MAX_EXPLORERS,
+                                                                               kind) > 0
+    if action < HELICOPTER_BASE:
+        return False
+    if action < EARTHQUAKE_BASE:
+        e = action - HELICOPTER_BASE
+        if not _holds(state, player, ACTION_HELICOPTER) or e >= state[EXPLORERS_EACH]:
+            return False
+        # "This card may not be used for the player's last explorer."
+        return (state[EXPLORER_STATUS + explorer_index(player, e)] == ON_ISLAND
+                and explorers_on_island(state, player) >= 2)
+    a = action - EARTHQUAKE_BASE
+    f = a // 4
+    return _holds(state, player, ACTION_EARTHQUAKE) and _quake_target(state, f) and a % 4 != state[
+        FIELD_ROTATION + f]
+
+
+@njit(cache=True)
+def _walk_range(state, mask, write, pick, count, first, last):
+    for a in range(first, last):
+        if _advanced_is_legal(state, a):
+            if write:
+                mask[a] = 1
+            if count == pick:
+                return a, count
+            count += 1
+    return -1, count
+
+
+@njit(cache=True)
+def _walk_advanced(state, mask, write, pick, count):
+    """``_walk_legal`` for the advanced rules' own actions, continuing its count."""
+    player = state[TO_ACT]
+    phase = state[PHASE]
+    if phase == PHASE_CARDS:
+        return _walk_range(state, mask, write, pick, count, REMOVE_CARD_BASE, CARD_MOVE_BASE)
+    if phase == PHASE_CARD_MOVE:
+        reach = np.empty(NUM_SQUARES, dtype=np.int8)
+        card_reach(state, player, state[CARD_MOVE_EXPLORER], state[CARD_MOVE_KIND], reach)
+        for square in range(NUM_SQUARES):
+            if reach[square] == 1:
+                if write:
+                    mask[DESTINATION_BASE + square] = 1
+                if count == pick:
+                    return DESTINATION_BASE + square, count
+                count += 1
+        return -1, count
+    if phase == PHASE_QUAKE_DRAW:
+        return _walk_range(state, mask, write, pick, count, QUAKE_DRAW, QUAKE_LAY_BASE)
+    if phase == PHASE_QUAKE_LAY:
+        return _walk_range(state, mask, write, pick, count, QUAKE_LAY_BASE, NUM_ACTIONS_ADVANCED)
+    if phase != PHASE_TURN:
+        return -1, count
+    # action cards, looked at only when the player holds one of that kind
+    for kind in range(3):
+        if _holds(state, player, ACTION_JUNGLE + kind):
+            first = CARD_MOVE_BASE + kind * MAX_EXPLORERS
+            a, count = _walk_range(state, mask, write, pick, count, first, first + MAX_EXPLORERS)
+            if a >= 0:
+                return a, count
+    if _holds(state, player, ACTION_HELICOPTER):
+        a, count = _walk_range(state, mask, write, pick, count, HELICOPTER_BASE, EARTHQUAKE_BASE)
+        if a >= 0:
+            return a, count
+    if _holds(state, player, ACTION_EARTHQUAKE):
+        return _walk_range(state, mask, write, pick, count, EARTHQUAKE_BASE, QUAKE_DRAW)
+    return -1, count
+
+
+@njit(cache=True)
+def _play_card(state, player, kind):
+    state[CARDS + player * NUM_CARD_KINDS + kind] -= 1
+    state[PLAYED + player * NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND] += 1
+
+
+@njit(cache=True)
+def _advanced_step(state, action):
+    player = state[TO_ACT]
+    n = state[NUM_PLAYERS]
+    if action < CARD_MOVE_BASE:  # set-up: remove a dealt card
+        kind = action - REMOVE_CARD_BASE
+        state[CARDS + player * NUM_CARD_KINDS + kind] -= 1
+        state[CARDS_REMOVED + player] += 1
+        state[REMOVE_FROM + player] = kind
+        if state[CARDS_REMOVED + player] == CARDS_DEALT - CARDS_KEPT:
+            if player + 1 < n:
+                state[TO_ACT] = player + 1
+            else:  # every player has chosen: the explorers are placed, starting player first
+                state[PHASE] = PHASE_PLACEMENT
+                state[TO_ACT] = 0
+    elif action < DESTINATION_BASE:
+        a = action - CARD_MOVE_BASE
+        _play_card(state, player, ACTION_JUNGLE + a // MAX_EXPLORERS)
+        state[CARD_MOVE_KIND] = a // MAX_EXPLORERS
+        state[CARD_MOVE_EXPLORER] = a % MAX_EXPLORERS
+        state[PHASE] = PHASE_CARD_MOVE
+    elif action < HELICOPTER_BASE:
+        e = state[CARD_MOVE_EXPLORER]
+        x = explorer_index(player, e)
+        target = action - DESTINATION_BASE
+        state[OCCUPANT + state[EXPLORER_SQUARE + x]] = -1
+        state[OCCUPANT + target] = player * 8 + e
+        state[EXPLORER_SQUARE + x] = target
+        state[CARD_MOVE_KIND] = -1
+        state[CARD_MOVE_EXPLORER] = -1
+        state[PHASE] = PHASE_TURN
+    elif action < EARTHQUAKE_BASE:
+        _play_card(state, player, ACTION_HELICOPTER)
+        x = explorer_index(player, action - HELICOPTER_BASE)
+        for c in range(NUM_COLOURS):
+            state[RESCUED_ARTIFACTS + player * NUM_COLOURS + c] += state[CARRIED + x * NUM_COLOURS + c]
+            state[CARRIED + x * NUM_COLOURS + c] = 0
+        state[OCCUPANT + state[EXPLORER_SQUARE + x]] = -1
+        state[EXPLORER_SQUARE + x] = -1
+        state[EXPLORER_STATUS + x] = RESCUED
+    elif action < QUAKE_DRAW:
+        _play_card(state, player, ACTION_EARTHQUAKE)
+        a = action - EARTHQUAKE_BASE
+        _turn_tile(state, a // 4, a % 4)
+        # "the player may draw one tile": no tile is drawn once the end is triggered
+        if state[END_TRIGGERED] == 0 and _bag_count(state) > 0:
+            state[PHASE] = PHASE_QUAKE_DRAW
+    elif action == QUAKE_DRAW:
+        _quake_draw(state)
+    elif action == QUAKE_NO_DRAW:
+        state[PHASE] = PHASE_TURN
+    else:
+        a = action - QUAKE_LAY_BASE
+        tile = state[QUAKE_TILE]
+        _lay(state, tile, a // 4, a % 4, TERRAIN_TILE_SQUARES[tile], None)
+        state[QUAKE_TILE] = -1
+        state[PHASE] = PHASE_TURN
+
+
+@njit(cache=True)
+def _turn_tile(state, f, rotation):
+    """[Earthquake]: the tile on field f takes another orientation; artifacts on it turn with it."""
+    tile = state[FIELD_TILE + f]
+    old = state[FIELD_ROTATION + f]
+    carried = np.empty((4, NUM_COLOURS), dtype=np.int64)  # artifacts by corner of the tile itself
+    for i in range(4):
+        square = FIELD_SQUARES[f, i]
+        for c in range(NUM_COLOURS):
+            carried[TILE_ROTATION_SOURCE[old, i], c] = state[ARTIFACTS + square * NUM_COLOURS + c]
+    for i in range(4):
+        square = FIELD_SQUARES[f, i]
+        source = TILE_ROTATION_SOURCE[rotation, i]
+        if tile < NUM_ISLAND_TILES:
+            state[TERRAIN + square] = TERRAIN_TILE_SQUARES[tile, source]
+        else:
+            state[TERRAIN + square] = START_TILE_SQUARES[tile - NUM_ISLAND_TILES, source]
+        for c in range(NUM_COLOURS):
+            state[ARTIFACTS + square * NUM_COLOURS + c] = carried[source, c]
+    state[FIELD_ROTATION + f] = rotation
+
+
+@njit(cache=True)
+def _quake_draw(state):
+    """After an earthquake: lava is placed by the lava rules; a terrain tile is laid by the player, or
+    goes back into the bag when no field is empty."""
+    state[PHASE] = PHASE_TURN
+    tile = _draw_from_bag(state)
+    if tile >= FIRST_LAVA_TILE:
+        _place_lava(state, tile)
+    else:
+        for i in range(TILE_FIELD_LIST.shape[0]):
+            if state[FIELD_TILE + TILE_FIELD_LIST[i]] < 0:
+                state[QUAKE_TILE] = tile
+                state[TILE_WHERE + tile] = SET_ASIDE
+                state[PHASE] = PHASE_QUAKE_LAY
+                break
+    _check_supply(state)
+
 # ---------------------------------------------------------------------------------------------------
 # Scoring
 @njit(cache=True)
-def score(state, player):
+def _boats_score(state, player, deduct):
     """Scoring: per boat taken, 3 for the explorer, 1 / 2 / 3 per white / gray / black artifact and
-    -1 per unoccupied place."""
+    (if ``deduct``) -1 per unoccupied place."""
     points = 0
     for b in range(NUM_BOATS):
         if state[BOAT_OWNER + b] == player:
@@ -677,8 +1083,86 @@ def score(state, player):
             for c in range(NUM_COLOURS):
                 points += ARTIFACT_POINTS[c + 1] * state[BOAT_LOAD + b * NUM_COLOURS + c]
                 loaded += state[BOAT_LOAD + b * NUM_COLOURS + c]
-            points += EMPTY_PLACE_POINTS * (BOAT_CAPACITY[b] - loaded)
+            if deduct:
+                points += EMPTY_PLACE_POINTS * (BOAT_CAPACITY[b] - loaded)
     return points
+
+
+@njit(cache=True)
+def _rescued_points(state, player):
+    points = 0
+    for c in range(NUM_COLOURS):
+        points += ARTIFACT_POINTS[c + 1] * state[RESCUED_ARTIFACTS + player * NUM_COLOURS + c]
+    return points
+
+
+@njit(cache=True)
+def task_points(state, player):
+    """Advanced scoring [Task cards]: the most points the player's task cards can give, each explorer
+    and artifact used for one card at most.  Artifact sets compete for the same artifacts, so every
+    subset of the set cards held is tried; the other cards do not compete with anything."""
+    cards = CARDS + player * NUM_CARD_KINDS
+    white, gray, black, boats = 0, 0, 0, 0
+    for c in range(NUM_COLOURS):
+        have = state[RESCUED_ARTIFACTS + player * NUM_COLOURS + c]
+        for b in range(NUM_BOATS):
+            if state[BOAT_OWNER + b] == player:
+                have += state[BOAT_LOAD + b * NUM_COLOURS + c]
+        if c == 0:
+            white = have
+        elif c == 1:
+            gray = have
+        else:
+            black = have
+    held = 0
+    for t in range(NUM_SET_TASKS):
+        if state[cards + t] > 0:
+            held |= 1 << t
+    best = 0
+    subset = held
+    while True:  # every subset of the held set cards, the empty one last
+        w, g, k, bonus = 0, 0, 0, 0
+        for t in range(NUM_SET_TASKS):
+            if (subset >> t) & 1:
+                w += SET_TASK_NEEDS[t, 0]
+                g += SET_TASK_NEEDS[t, 1]
+                k += SET_TASK_NEEDS[t, 2]
+                bonus += SET_TASK_BONUS[t]
+        if w <= white and g <= gray and k <= black and bonus > best:
+            best = bonus
+        if subset == 0:
+            break
+        subset = (subset - 1) & held
+    points = best
+    for b in range(NUM_BOATS):
+        if state[BOAT_OWNER + b] == player:
+            boats += 1
+    points += min(state[cards + TASK_TWO_EXPLORERS], boats // 2)  # an explorer sits in every boat
+    for colour in range(4):
+        if state[cards + TASK_BOAT + colour] > 0:
+            for b in range(NUM_BOATS):
+                if state[BOAT_OWNER + b] == player and BOAT_COLOUR[b] == colour:
+                    points += 1
+                    break
+    return points
+
+
+@njit(cache=True)
+def score(state, player):
+    """The player's points: the boats; in the advanced game also the helicopter rescues' artifacts and
+    the task cards (whose "no deduction" card cancels the -1 per unoccupied place)."""
+    if state[VARIANT] != VARIANT_ADVANCED:
+        return _boats_score(state, player, True)
+    deduct = state[CARDS + player * NUM_CARD_KINDS + TASK_NO_DEDUCTION] == 0
+    return _boats_score(state, player, deduct) + _rescued_points(state, player) + task_points(state, player)
+
+
+@njit(cache=True)
+def public_score(state, player):
+    """The points everyone can count while the game runs: the task cards are still hidden."""
+    if state[VARIANT] != VARIANT_ADVANCED:
+        return _boats_score(state, player, True)
+    return _boats_score(state, player, True) + _rescued_points(state, player)
 
 
 @njit(cache=True)
@@ -808,7 +1292,8 @@ def observe(state, view, obs):
             if state[BOAT_OWNER + b] == p:
                 boats += 1
         obs[base + 3] = boats
-        obs[base + 4] = max(-OBS_MAX, min(OBS_MAX, score(state, p)))
+        known = score(state, p) if p == view or state[PHASE] == PHASE_OVER else public_score(state, p)
+        obs[base + 4] = max(-OBS_MAX, min(OBS_MAX, known))
     for landing in range(NUM_LANDINGS):
         boat = state[LANDING_BOAT + landing]
         if boat >= 0:
@@ -825,11 +1310,52 @@ def observe(state, view, obs):
             obs[base] = 1
             obs[base + 1] = state[BRANCH_LENGTH + k]
             obs[base + 2 + state[BRANCH_DIRECTION + k]] = 1
-    obs[OBS_PHASE + state[PHASE]] = 1
+    if state[PHASE] <= PHASE_OVER:
+        obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_POOL] = min(state[POOL], OBS_MAX)
     obs[OBS_FREE_ACTIONS] = FREE_ACTIONS_PER_TURN - state[FREE_ACTIONS]
     obs[OBS_END_TRIGGERED] = state[END_TRIGGERED]
     obs[OBS_TURN] = min(state[TURN], OBS_MAX)
+    if state[VARIANT] == VARIANT_ADVANCED:
+        _observe_advanced(state, view, obs)
+
+
+@njit(cache=True)
+def _observe_advanced(state, view, obs):
+    n = state[NUM_PLAYERS]
+    over = state[PHASE] == PHASE_OVER
+    obs[OBS_A_PHASE + state[PHASE]] = 1
+    for kind in range(NUM_CARD_KINDS):
+        obs[OBS_A_CARDS + kind] = state[CARDS + view * NUM_CARD_KINDS + kind]
+    for k in range(n):
+        p = seat_after(view, k, n)
+        held = 0
+        for kind in range(NUM_CARD_KINDS):
+            held += state[CARDS + p * NUM_CARD_KINDS + kind]
+            if over:
+                obs[OBS_A_REVEALED + k * NUM_CARD_KINDS + kind] = state[CARDS + p * NUM_CARD_KINDS + kind]
+        obs[OBS_A_CARD_COUNT + k] = held
+        for a in range(NUM_ACTION_KINDS):
+            obs[OBS_A_PLAYED + k * NUM_ACTION_KINDS + a] = state[PLAYED + p * NUM_ACTION_KINDS + a]
+        for c in range(NUM_COLOURS):
+            obs[OBS_A_RESCUED + k * NUM_COLOURS + c] = state[RESCUED_ARTIFACTS + p * NUM_COLOURS + c]
+        rescued = 0
+        for e in range(state[EXPLORERS_EACH]):
+            if state[EXPLORER_STATUS + explorer_index(p, e)] == RESCUED:
+                rescued += 1
+                if k == 0:
+                    obs[OBS_A_OWN_RESCUED + e] = 1
+        obs[OBS_A_RESCUED_EXPLORERS + k] = rescued
+    if state[CARD_MOVE_KIND] >= 0:
+        obs[OBS_A_CARD_MOVE + state[CARD_MOVE_KIND]] = 1
+        obs[OBS_A_CARD_MOVE + 3 + state[CARD_MOVE_EXPLORER]] = 1
+    tile = state[QUAKE_TILE]
+    if tile >= 0:
+        obs[OBS_A_QUAKE_TILE] = 1
+        obs[OBS_A_QUAKE_TILE + 1] = TERRAIN_TILE_POINTS[tile]
+        for i in range(4):
+            obs[OBS_A_QUAKE_TILE + 2 + 3 * i + TERRAIN_TILE_SQUARES[tile, i] - 1] = 1
+    obs[OBS_A_SUPPLY_OUT] = 1 if state[SUPPLY_OUT] > 0 else 0
 
 
 @njit(cache=True)
