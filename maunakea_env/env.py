@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment for Mauna Kea (the basic game).
+"""PettingZoo AEC environment for Mauna Kea (the basic game, and the rules for advanced players).
 
 =====================  ==========================================================================
 Import                 ``from maunakea_env import env, raw_env``
@@ -57,6 +57,26 @@ block                     size         content
 
 Everything in Mauna Kea is public except the order of the tiles in the bag.
 
+Rules for advanced players (``variant="advanced"``)
+---------------------------------------------------
+``Discrete(3052)`` and an observation of ``core.OBS_SIZE_ADVANCED`` values: the basic observation
+followed by an advanced block (phase, own cards by kind, cards held and action cards played by each
+player, helicopter rescues, the movement card or earthquake tile in progress, the supply flag, and
+everyone's cards once the game is over).  Card kinds are ``board.CARD_KIND_NAMES``.
+
+=============  ================================================================================
+2040 … 2057    set-up: remove a dealt card of kind ``a − 2040`` (twice; the second kind ≥ the first)
+2058 … 2072    play jungle / water / mountain movement ``k`` with explorer ``e``: ``2058 + 5 k + e``
+2073 … 2396    that movement's destination square ``a − 2073``
+2397 … 2401    play helicopter rescue on explorer ``a − 2397``
+2402 … 2725    play earthquake: turn the tile on field ``f`` to rotation ``r``: ``2402 + 4 f + r``
+2726, 2727     after the earthquake: draw a tile / do not draw
+2728 … 3051    lay the tile the earthquake drew on field ``f`` turned ``r``: ``2728 + 4 f + r``
+=============  ================================================================================
+
+The game also ends when the bag is empty; in the advanced game scoring follows right after the turn
+of the player whose turn it is. Rulings: ``maunakea_env/RULES.md``, "Rules for advanced players".
+
 Illegal actions
 ---------------
 ``raw_env`` raises ``ValueError`` naming the action and the decision asked, and changes nothing.
@@ -64,12 +84,12 @@ Illegal actions
 
 Version history
 ---------------
-* v0: the basic game for 2 – 4 players.
+* v0: the basic game for 2 – 4 players; the rules for advanced players as ``variant="advanced"``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 
 from . import core
-from .board import BOAT_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
+from .board import BOAT_NAMES, CARD_KIND_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
 from .render import render_ansi, render_rgb
 
 _DIRECTIONS = ("north", "east", "south", "west")
@@ -77,9 +97,13 @@ _COLOURS = ("white", "gray", "black")
 
 
 def describe_action(action):
-    """A readable name for an action, e.g. 'move explorer 2 north'."""
-    if not 0 <= action < core.NUM_ACTIONS:
-        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1}"
+    """A readable name for an action, e.g. 'move explorer 2 north'.  Actions from 2040 on belong to
+    the rules for advanced players."""
+    if not 0 <= action < core.NUM_ACTIONS_ADVANCED:
+        return (f"action {action}, outside 0 … {core.NUM_ACTIONS - 1} "
+                f"(advanced: … {core.NUM_ACTIONS_ADVANCED - 1})")
+    if action >= core.NUM_ACTIONS:
+        return _describe_advanced_action(action)
     if action < core.LAY_BASE:
         return f"place an explorer on {SQUARE_NAMES[action]}"
     if action < core.SPEND_BASE:
@@ -102,6 +126,27 @@ def describe_action(action):
     return "end the turn"
 
 
+def _describe_advanced_action(action):
+    if action < core.CARD_MOVE_BASE:
+        return f"remove the dealt card '{CARD_KIND_NAMES[action - core.REMOVE_CARD_BASE]}'"
+    if action < core.DESTINATION_BASE:
+        kind, e = divmod(action - core.CARD_MOVE_BASE, core.MAX_EXPLORERS)
+        return f"play {('jungle', 'water', 'mountain')[kind]} movement with explorer {e}"
+    if action < core.HELICOPTER_BASE:
+        return f"move the explorer to {SQUARE_NAMES[action - core.DESTINATION_BASE]}"
+    if action < core.EARTHQUAKE_BASE:
+        return f"play helicopter rescue on explorer {action - core.HELICOPTER_BASE}"
+    if action < core.QUAKE_DRAW:
+        f, r = divmod(action - core.EARTHQUAKE_BASE, 4)
+        return f"play earthquake: turn the tile on {FIELD_NAMES[f]} to {r} quarter turns"
+    if action == core.QUAKE_DRAW:
+        return "draw a tile after the earthquake"
+    if action == core.QUAKE_NO_DRAW:
+        return "draw no tile after the earthquake"
+    f, r = divmod(action - core.QUAKE_LAY_BASE, 4)
+    return f"lay the drawn tile on {FIELD_NAMES[f]} turned {r} quarter turns"
+
+
 def env(**kwargs):
     """The Mauna Kea AEC environment, wrapped like PettingZoo's classic games."""
     return wrap(raw_env(**kwargs))
@@ -114,8 +159,9 @@ class raw_env(CoreAECEnv):
                 "is_parallelizable": False, "render_fps": 1}
     core = core
     players = (2, 4)
-    variants = {"basic": core.VARIANT_BASIC}
-    decisions = ("placement", "turn", "over")
+    variants = {"basic": core.VARIANT_BASIC, "advanced": core.VARIANT_ADVANCED}
+    decisions = ("placement", "turn", "over", "card choice", "movement card destination",
+                 "earthquake draw", "earthquake tile")
 
     def __init__(self, num_players=4, variant="basic", max_turns=300, render_mode=None, reward="win_loss"):
         super().__init__(num_players, variant, max_turns, render_mode, reward)
@@ -128,4 +174,7 @@ class raw_env(CoreAECEnv):
         state = self._state
         boats = {a: [BOAT_NAMES[b] for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
                  for i, a in enumerate(self.possible_agents)}
-        return {"scores": self.scores(), "boats": boats}
+        info = {"scores": self.scores(), "boats": boats}
+        if state[core.VARIANT] == core.VARIANT_ADVANCED:
+            info["task_points"] = [int(core.task_points(state, p)) for p in range(self.num_players)]
+        return info

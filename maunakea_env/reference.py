@@ -1,8 +1,9 @@
-"""Mauna Kea (basic game) in slow, plain Python: the rules as a second, independent implementation.
+"""Mauna Kea (basic game and rules for advanced players) in slow, plain Python: the rules as a second,
+independent implementation.
 
-This module follows the rulebook (``shared/rulebooks/maunakea-rulebook-en.txt``, basic game only),
-``shared/RULINGS.md`` and ``maunakea_env/RULES.md`` step by step, section by section, and was written
-without reading the Numba core (``maunakea_env/core.py``).  The two are meant to be played against each
+This module follows the rulebook (``shared/rulebooks/maunakea-rulebook-en.txt``), ``shared/RULINGS.md``
+and ``maunakea_env/RULES.md`` step by step, section by section, and was written without reading the
+Numba core's rules code (``maunakea_env/core.py``).  The two are meant to be played against each
 other: a rule misread in either shows up as a disagreement.  Speed is no aim here; every rule is spelt
 out where the rulebook states it.
 
@@ -23,6 +24,22 @@ Actions (``Discrete(2040)``, shared with the core, RULES.md "Action encoding"):
 Explorer ``e`` is the player's ``e``-th explorer in placement order.  Artifact colours are indexed
 ``c = 0, 1, 2`` for white, gray, black (``board.WHITE - 1`` ...), in ``artifacts``, ``carried`` and boat
 loads alike.
+
+With ``variant="advanced"`` ([Rules for Advanced Players], RULES.md "Rules for advanced players") the
+game cards come into play and the actions are ``Discrete(3052)``: the 2040 above and
+
+- ``2040 .. 2057``  set-up: remove a dealt card of kind ``a - 2040``;
+- ``2058 .. 2072``  play jungle / water / mountain movement (``k`` = 0, 1, 2) with explorer ``e``:
+  ``2058 + 5 * k + e``;
+- ``2073 .. 2396``  the movement card's destination square ``a - 2073``;
+- ``2397 .. 2401``  play helicopter rescue on explorer ``a - 2397``;
+- ``2402 .. 2725``  play earthquake: turn the tile on field ``f`` to rotation ``r``: ``2402 + 4 * f + r``;
+- ``2726``, ``2727`` after an earthquake: draw a tile from the bag / do not draw;
+- ``2728 .. 3051``  lay the tile drawn after an earthquake on field ``f`` turned ``r``: ``2728 + 4 * f + r``.
+
+Card kinds are numbered as in ``board.CARD_KIND_NAMES`` (0 - 6 artifact sets, 7 two explorers saved,
+8 no deduction, 9 - 12 boat of a colour, 13 jungle, 14 water, 15 mountain movement, 16 earthquake,
+17 helicopter rescue).
 """
 from . import board as B
 
@@ -84,6 +101,31 @@ NUM_ACTIONS = END_TURN + 1                                              # 2040
 assert (LAY_BASE, SPEND_BASE, MOVE_BASE, PICK_BASE, DROP_BASE, BOARD_BASE, END_TURN) == \
     (324, 1944, 1949, 1969, 1984, 1999, 2039)
 
+# Rules for advanced players (RULES.md "Spaces")
+NUM_CARD_KINDS = B.NUM_CARD_KINDS                                       # 18
+NUM_ACTION_CARD_KINDS = NUM_CARD_KINDS - B.FIRST_ACTION_KIND            # 5
+MOVEMENT_KINDS = (B.ACTION_JUNGLE, B.ACTION_WATER, B.ACTION_MOUNTAIN)   # k = 0, 1, 2
+REMOVE_CARD_BASE = NUM_ACTIONS                                          # 2040
+CARD_MOVE_BASE = REMOVE_CARD_BASE + NUM_CARD_KINDS                      # 2058
+DESTINATION_BASE = CARD_MOVE_BASE + len(MOVEMENT_KINDS) * MAX_EXPLORERS  # 2073
+HELICOPTER_BASE = DESTINATION_BASE + NUM_SQUARES                        # 2397
+EARTHQUAKE_BASE = HELICOPTER_BASE + MAX_EXPLORERS                       # 2402
+QUAKE_DRAW = EARTHQUAKE_BASE + 4 * NUM_FIELDS                           # 2726
+QUAKE_NO_DRAW = QUAKE_DRAW + 1                                          # 2727
+QUAKE_LAY_BASE = QUAKE_NO_DRAW + 1                                      # 2728
+NUM_ACTIONS_ADVANCED = QUAKE_LAY_BASE + 4 * NUM_FIELDS                  # 3052
+assert (REMOVE_CARD_BASE, CARD_MOVE_BASE, DESTINATION_BASE, HELICOPTER_BASE, EARTHQUAKE_BASE,
+        QUAKE_DRAW, QUAKE_NO_DRAW, QUAKE_LAY_BASE, NUM_ACTIONS_ADVANCED) == \
+    (2040, 2058, 2073, 2397, 2402, 2726, 2727, 2728, 3052)
+VARIANTS = ("basic", "advanced")
+
+_CARD_KIND = B.CARD_KIND.tolist()
+_SET_TASK_NEEDS = B.SET_TASK_NEEDS.tolist()
+_SET_TASK_BONUS = B.SET_TASK_BONUS.tolist()
+_BOAT_COLOUR = B.BOAT_COLOUR.tolist()
+# The terrain a movement card walks over (RULES.md "Action cards"), per k.
+_MOVEMENT_TERRAIN = (B.JUNGLE, B.WATER, B.MOUNTAIN)
+
 REWARD_MODES = ("win_loss", "score", "margin")
 COLOUR_NAMES = ("white", "gray", "black")
 
@@ -116,9 +158,53 @@ def board_action(explorer, landing):
     return BOARD_BASE + NUM_LANDINGS * explorer + landing
 
 
+def remove_card_action(kind):
+    return REMOVE_CARD_BASE + kind
+
+
+def card_move_action(k, explorer):
+    """Play movement card ``k`` (0 jungle, 1 water, 2 mountain) with the explorer."""
+    return CARD_MOVE_BASE + MAX_EXPLORERS * k + explorer
+
+
+def destination_action(square):
+    return DESTINATION_BASE + square
+
+
+def helicopter_action(explorer):
+    return HELICOPTER_BASE + explorer
+
+
+def earthquake_action(field, rotation):
+    return EARTHQUAKE_BASE + 4 * field + rotation
+
+
+def quake_lay_action(field, rotation):
+    return QUAKE_LAY_BASE + 4 * field + rotation
+
+
 def describe_action(action):
     """The action in words, for error messages."""
     a = int(action)
+    if REMOVE_CARD_BASE <= a < CARD_MOVE_BASE:
+        return f"remove a dealt card '{B.CARD_KIND_NAMES[a - REMOVE_CARD_BASE]}'"
+    if CARD_MOVE_BASE <= a < DESTINATION_BASE:
+        k, e = divmod(a - CARD_MOVE_BASE, MAX_EXPLORERS)
+        return f"play '{B.CARD_KIND_NAMES[MOVEMENT_KINDS[k]]}' with explorer {e}"
+    if DESTINATION_BASE <= a < HELICOPTER_BASE:
+        return f"movement card destination {B.SQUARE_NAMES[a - DESTINATION_BASE]}"
+    if HELICOPTER_BASE <= a < EARTHQUAKE_BASE:
+        return f"helicopter rescue of explorer {a - HELICOPTER_BASE}"
+    if EARTHQUAKE_BASE <= a < QUAKE_DRAW:
+        f, r = divmod(a - EARTHQUAKE_BASE, 4)
+        return f"earthquake: turn the tile on {B.FIELD_NAMES[f]} to rotation {r}"
+    if a == QUAKE_DRAW:
+        return "after the earthquake: draw a tile"
+    if a == QUAKE_NO_DRAW:
+        return "after the earthquake: do not draw"
+    if QUAKE_LAY_BASE <= a < NUM_ACTIONS_ADVANCED:
+        f, r = divmod(a - QUAKE_LAY_BASE, 4)
+        return f"lay the drawn tile on {B.FIELD_NAMES[f]} turned {r} quarter(s)"
     if PLACE_BASE <= a < LAY_BASE:
         return f"place an explorer on {B.SQUARE_NAMES[a - PLACE_BASE]}"
     if LAY_BASE <= a < SPEND_BASE:
@@ -141,7 +227,7 @@ def describe_action(action):
         return f"explorer {e} boards the boat at {B.LANDING_NAMES[l]}"
     if a == END_TURN:
         return "end the turn"
-    return f"action {a} (out of range 0..{NUM_ACTIONS - 1})"
+    return f"action {a} (out of range 0..{NUM_ACTIONS_ADVANCED - 1})"
 
 
 def rotated(four, rotation):
@@ -183,12 +269,15 @@ class Rng:
 # The game
 # ----------------------------------------------------------------------------------------------------
 class ReferenceGame:
-    """One game of Mauna Kea (basic game).
+    """One game of Mauna Kea: the basic game, or with ``variant="advanced"`` the rules for advanced
+    players.
 
     Public fields (read them; tests may write them to craft positions):
 
-    - ``num_players``, ``max_turns``, ``phase`` ("placement", "turn", "over"), ``to_act`` (None when
-      over), ``turns`` (player turns completed, placements not counted), ``terminated``, ``truncated``;
+    - ``num_players``, ``max_turns``, ``variant``, ``phase`` ("cards" (advanced set-up), "placement",
+      "turn", "card_move", "quake_draw", "quake_lay" (advanced decisions inside a turn), "over"),
+      ``to_act`` (None when over), ``turns`` (player turns completed, placements not counted),
+      ``terminated``, ``truncated``;
     - ``terrain`` per square: the board's terrain code (``board.NO_TILE`` ... ``board.VOLCANO``);
     - ``field_tile`` per field: None (an empty tile space), ``("start", id, rotation)``,
       ``("terrain", id, rotation)`` (``id`` = island tile id = terrain tile id), ``("lava", id)``
@@ -197,27 +286,46 @@ class ReferenceGame:
       a covered tile stays on the board under the lava (Volcanic eruption: "placed on top");
     - ``artifacts`` per square and ``carried`` per player and explorer: ``[white, gray, black]``;
     - ``explorers`` per player: the square of each explorer (placement order) or None when not on the
-      board; ``explorer_status``: "unplaced", "island", "boat" or "lost";
+      board; ``explorer_status``: "unplaced", "island", "boat", "lost" or (advanced) "rescued" by a
+      helicopter;
     - ``landing_boat`` per landing: the boat lying there, None once taken;
     - ``boats_taken`` per player: ``(boat id, [white, gray, black] loaded)`` in the order taken;
     - ``hands`` per player: island tile ids in drawing order; ``bag``: set of island tile ids;
     - ``pool``: movement points of the current turn;
-    - ``removed``: island tile ids removed from the game (discarded lava tiles);
+    - ``removed``: island tile ids removed from the game (discarded lava tiles; in the advanced game
+      also the tiles spent for movement points);
     - ``artifacts_removed``: ``[white, gray, black]`` removed from the game by lava;
     - ``lava_branches`` per flow: list of ``{end_field, direction, length, open}``; after a fork the
       two new branches replace the forked one, the "•" branch listed first;
     - ``end_triggered``; ``final_turns_left``: turns still to be played after the current one once the
-      end is triggered.
+      end is triggered (always 0 in the advanced game).
+
+    Advanced game only (all present, and empty or zero, in the basic game):
+
+    - ``cards`` per player: cards held by kind (18 counts); during the set-up the dealt cards not yet
+      removed; ``first_removed`` per player: the kind removed first in the set-up, or None;
+    - ``played`` per player: action cards played, by kind minus 13 (jungle, water, mountain,
+      earthquake, helicopter);
+    - ``rescued_artifacts`` per player: ``[white, gray, black]`` on his helicopter cards;
+    - ``card_move``: ``(k, explorer)`` while a movement card waits for its destination, else None;
+    - ``quake_tile``: the tile drawn after an earthquake while it waits to be laid, else None;
+    - ``supply_out``: True once the bag has been used up (an end condition);
+    - ``cards_out``: card numbers out of the game unseen (never dealt, or removed in the set-up).
     """
 
-    def __init__(self, num_players: int = 4, max_turns: int = 300, seed: int = 0):
+    def __init__(self, num_players: int = 4, max_turns: int = 300, seed: int = 0,
+                 variant: str = "basic"):
         if num_players not in B.EXPLORERS_PER_PLAYER:
             raise ValueError(f"Mauna Kea is played by {B.MIN_PLAYERS} to {B.MAX_PLAYERS} players, "
                              f"not {num_players}")
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; use one of {VARIANTS}")
         self.num_players = n = num_players
         self.max_turns = max_turns
+        self.variant = variant
+        self.advanced = variant == "advanced"
         self.seed = seed
         self.rng = Rng(seed)
 
@@ -270,9 +378,21 @@ class ReferenceGame:
         self.turns = 0
         self.terminated = False
         self.truncated = False
+
+        # [Rules for Advanced Players] the game cards.
+        self.cards = [[0] * NUM_CARD_KINDS for _ in range(n)]
+        self.first_removed = [None] * n
+        self.played = [[0] * NUM_ACTION_CARD_KINDS for _ in range(n)]
+        self.rescued_artifacts = [[0, 0, 0] for _ in range(n)]
+        self.card_move = None
+        self.quake_tile = None
+        self.supply_out = False
+        self.cards_out = []
         # [Before the First Turn, Placing explorers] the starting player (player_0) places first.
         self.phase = "placement"
         self.to_act = 0
+        if self.advanced:
+            self._deal_cards()
 
     # ------------------------------------------------------------------ what the board says
 
@@ -313,11 +433,25 @@ class ReferenceGame:
         """The legal actions of the player to act, sorted; empty when the game is over."""
         if self.phase == "over":
             return []
+        p = self.to_act
+        if self.phase == "cards":
+            return self._card_removal_actions(p)
         if self.phase == "placement":
             # [Placing explorers] any starting space; "only one explorer per space".
             occupied = self.occupied_squares()
             return [place_action(s) for s in _START_SQUARES if s not in occupied]
-        return sorted(self._turn_actions(self.to_act))
+        if self.phase == "card_move":
+            k, e = self.card_move
+            return sorted(destination_action(s) for s in self.card_destinations(p, e, k))
+        if self.phase == "quake_draw":
+            return [QUAKE_DRAW, QUAKE_NO_DRAW]
+        if self.phase == "quake_lay":
+            # RULES.md Earthquake: laid "on an empty field in any rotation".
+            return sorted(quake_lay_action(f, r) for f in self.empty_fields() for r in range(4))
+        actions = self._turn_actions(p)
+        if self.advanced:
+            actions += self._action_card_actions(p)
+        return sorted(actions)
 
     def _turn_actions(self, p):
         actions = []
@@ -372,8 +506,19 @@ class ReferenceGame:
             raise ValueError(f"illegal action {action} ({describe_action(action)}) for player_"
                              f"{self.to_act} in the {self.phase} phase")
         p = self.to_act
-        if self.phase == "placement":
+        if self.phase == "cards":
+            self._remove_card(p, action - REMOVE_CARD_BASE)
+        elif self.phase == "placement":
             self._place_explorer(p, action - PLACE_BASE)
+        elif self.phase == "card_move":
+            self._card_move(p, action - DESTINATION_BASE)
+        elif self.phase == "quake_draw":
+            self._quake_draw(p, action == QUAKE_DRAW)
+        elif self.phase == "quake_lay":
+            f, r = divmod(action - QUAKE_LAY_BASE, 4)
+            self._quake_lay(p, f, r)
+        elif action >= NUM_ACTIONS:
+            self._play_action_card(p, action)
         elif action < SPEND_BASE:
             rest, r = divmod(action - LAY_BASE, 4)
             h, f = divmod(rest, NUM_FIELDS)
@@ -394,6 +539,51 @@ class ReferenceGame:
             self._board(p, e, landing)
         else:
             self._end_turn(p)
+
+    # [Rules for Advanced Players, Set-up] ---------------------------------------------------------
+
+    def _deal_cards(self):
+        """"Shuffle the game cards face down and deal out 6 cards to each player": RULES.md's draws,
+        player by player in seat order, six each, the ``draw(r)``-th of the ``r`` cards not yet dealt
+        (in increasing card number).  The undealt cards are out of the game, unseen."""
+        undealt = list(range(B.NUM_CARDS))
+        for p in range(self.num_players):
+            for _ in range(B.CARDS_DEALT):
+                card = undealt.pop(self.rng.draw(len(undealt)))
+                self.cards[p][_CARD_KIND[card]] += 1
+        self.cards_out.extend(undealt)
+        # "Now, each player selects 4 of his cards": before the explorers are placed, seat by seat
+        # from player_0, two removals each.
+        self.phase = "cards"
+        self.to_act = 0
+
+    def _card_removal_actions(self, p):
+        """Remove one dealt card by kind; the second removal of a kind number no lower than the first
+        (RULES.md, so that each pair of removed cards is reached one way)."""
+        held = self.cards[p]
+        first = self.first_removed[p]
+        if first is None:
+            # Decision (the contract leaves it implicit): a first removal that would leave no card of
+            # a kind no lower than it for the second removal is not offered, or the player would be
+            # stuck with no legal decision.
+            return [remove_card_action(k) for k in range(NUM_CARD_KINDS)
+                    if held[k] > 0 and (held[k] > 1 or any(held[j] > 0 for j in range(k + 1, NUM_CARD_KINDS)))]
+        return [remove_card_action(k) for k in range(first, NUM_CARD_KINDS) if held[k] > 0]
+
+    def _remove_card(self, p, kind):
+        """"The remaining cards are removed from the game, unseen." """
+        self.cards[p][kind] -= 1
+        self.cards_out.append(("removed", p, kind))
+        if self.first_removed[p] is None:
+            self.first_removed[p] = kind
+            return
+        assert sum(self.cards[p]) == B.CARDS_KEPT
+        if p + 1 < self.num_players:
+            self.to_act = p + 1
+            return
+        # Every player has kept 4: [Placing explorers] the starting player places first.
+        self.phase = "placement"
+        self.to_act = 0
 
     # [Before the First Turn] ----------------------------------------------------------------
 
@@ -444,7 +634,12 @@ class ReferenceGame:
         what is left at the end of the turn is lost) and the tile is mixed back into the bag at once."""
         tile = self.hands[p].pop(h)
         self.pool += _TERRAIN_TILE_POINTS[tile]
-        self.bag.add(tile)
+        if self.advanced:
+            # [Rules for Advanced Players, Playing tiles] "Played tiles (used for movement) are not put
+            # back into the bag but are removed from the game."
+            self.removed.append(tile)
+        else:
+            self.bag.add(tile)
 
     # [Moving explorers] ---------------------------------------------------------------------------
 
@@ -485,12 +680,194 @@ class ReferenceGame:
         self.boats_taken[p].append((boat, load))
         self._check_end_trigger()
 
+    # [Rules for Advanced Players, Playing cards; Overview ..., Action cards] ---------------------
+
+    def _action_card_actions(self, p):
+        """"Anytime during your turn, you may play one or more of your action cards ... You don't need
+        any movement points to play these cards." """
+        actions = []
+        held = self.cards[p]
+        island = self.on_island(p)
+        # Jungle / water / mountain movement: one of his explorers; only if it can go somewhere
+        # (RULES.md).
+        for k, kind in enumerate(MOVEMENT_KINDS):
+            if held[kind] > 0:
+                for e in island:
+                    if self.card_destinations(p, e, k):
+                        actions.append(card_move_action(k, e))
+        # Helicopter rescue: "This card may not be used for the player's last explorer."
+        if held[B.ACTION_HELICOPTER] > 0 and len(island) >= 2:
+            for e in island:
+                actions.append(helicopter_action(e))
+        # Earthquake: "change the orientation of any one terrain tile lying on the gameboard. There may
+        # be artifacts on this tile, but no explorers."  RULES.md: a terrain tile or a start tile (not
+        # lava, not a printed field), to another of its four orientations.
+        if held[B.ACTION_EARTHQUAKE] > 0:
+            for f in self.quake_fields():
+                current = self.field_tile[f][2]
+                for r in range(4):
+                    if r != current:
+                        actions.append(earthquake_action(f, r))
+        return actions
+
+    def quake_fields(self):
+        """Fields whose tile an earthquake may turn: a terrain or start tile, no explorer on it."""
+        occupied = self.occupied_squares()
+        fields = []
+        for f in range(NUM_FIELDS):
+            tile = self.field_tile[f]
+            if isinstance(tile, tuple) and tile[0] in ("terrain", "start") and \
+                    not any(square in occupied for square in _FIELD_SQUARES[f]):
+                fields.append(f)
+        return fields
+
+    def card_destinations(self, p, e, k):
+        """The squares explorer ``e`` of player ``p`` can reach with movement card ``k``.
+
+        Jungle (water) movement: "any number of spaces, but only over jungle (water) spaces. The
+        movement may also start from a water (jungle) space, but it needs to end on a jungle (water)
+        space. If the explorer enters a space with an artifact, he must stop. All ... spaces that have
+        been entered have to border one another on at least one side; a diagonal connection is not
+        sufficient."  Mountain movement: "only over mountain spaces. The movement must begin and end on
+        a water or jungle space" -- RULES.md: over one or more mountain squares, ending on a jungle or
+        water square next to the last one.  Never onto another explorer (that also blocks the way,
+        [Movement directions]); the destination differs from the start."""
+        start = self.explorers[p][e]
+        if start is None:
+            return set()
+        occupied = self.occupied_squares() - {start}
+        terrain_kind = _MOVEMENT_TERRAIN[k]
+        if terrain_kind != B.MOUNTAIN:
+            reached = set()
+            frontier = [start]
+            while frontier:
+                square = frontier.pop()
+                for target in _SQUARE_NEIGHBOURS[square]:
+                    if target < 0 or target == start or target in reached or target in occupied:
+                        continue
+                    if self.terrain[target] != terrain_kind:
+                        continue
+                    reached.add(target)
+                    # "If the explorer enters a space with an artifact, he must stop."
+                    if sum(self.artifacts[target]) == 0:
+                        frontier.append(target)
+            return reached
+        # Mountain movement: the mountain squares reachable from the start, then off them onto a
+        # jungle or water square (it stops as soon as it leaves the mountains).
+        mountains = set()
+        frontier = [t for t in _SQUARE_NEIGHBOURS[start] if t >= 0 and self.terrain[t] == B.MOUNTAIN]
+        mountains.update(frontier)
+        while frontier:
+            square = frontier.pop()
+            for target in _SQUARE_NEIGHBOURS[square]:
+                if target >= 0 and target not in mountains and self.terrain[target] == B.MOUNTAIN:
+                    mountains.add(target)
+                    frontier.append(target)
+        destinations = set()
+        for square in mountains:
+            for target in _SQUARE_NEIGHBOURS[square]:
+                if target < 0 or target == start or target in occupied:
+                    continue
+                if self.terrain[target] in (B.JUNGLE, B.WATER):
+                    destinations.add(target)
+        return destinations
+
+    def _take_card(self, p, kind):
+        """"Played action cards are taken out of the game immediately after they have been used";
+        played cards are public (RULES.md)."""
+        self.cards[p][kind] -= 1
+        self.played[p][kind - B.FIRST_ACTION_KIND] += 1
+
+    def _play_action_card(self, p, action):
+        if action < DESTINATION_BASE:
+            # A movement card with one of his explorers; the destination is the next decision.
+            k, e = divmod(action - CARD_MOVE_BASE, MAX_EXPLORERS)
+            self._take_card(p, MOVEMENT_KINDS[k])
+            self.card_move = (k, e)
+            self.phase = "card_move"
+        elif action < EARTHQUAKE_BASE:
+            self._take_card(p, B.ACTION_HELICOPTER)
+            self._helicopter(p, action - HELICOPTER_BASE)
+        else:
+            f, r = divmod(action - EARTHQUAKE_BASE, 4)
+            self._take_card(p, B.ACTION_EARTHQUAKE)
+            self._earthquake(p, f, r)
+
+    def _card_move(self, p, square):
+        """The movement card's explorer goes to the chosen square, with what he carries; no points."""
+        _, e = self.card_move
+        self.explorers[p][e] = square
+        self.card_move = None
+        self.phase = "turn"
+
+    def _helicopter(self, p, e):
+        """"The player may rescue one of his explorers, including his artifacts, from the island. He
+        puts this card in front of him, face up, and places the rescued explorer and his artifacts on
+        this card." """
+        for c in range(NUM_COLOURS):
+            self.rescued_artifacts[p][c] += self.carried[p][e][c]
+        self.carried[p][e] = [0, 0, 0]
+        self.explorers[p][e] = None
+        self.explorer_status[p][e] = "rescued"
+        # Never his last explorer, so this cannot leave him without one; checked all the same.
+        self._check_end_trigger()
+
+    def _earthquake(self, p, f, r):
+        """"The player may change the orientation of any one terrain tile lying on the gameboard. There
+        may be artifacts on this tile" -- they turn with it.  "After that, the player may draw one tile
+        out of the bag" -- RULES.md: a decision, offered while the bag holds a tile and the end is not
+        triggered (no tile is drawn after that)."""
+        kind, tile, old = self.field_tile[f]
+        four = _START_TILE_SQUARES[tile] if kind == "start" else _TERRAIN_TILE_SQUARES[tile]
+        squares = _FIELD_SQUARES[f]
+        # The artifacts lying on each corner of the tile (corner = index in the tile's own order).
+        on_corner = {}
+        for i, square in enumerate(squares):
+            on_corner[_ROTATION_SOURCE[old][i]] = self.artifacts[square]
+        self._put_tile(f, four, r)
+        for i, square in enumerate(squares):
+            self.artifacts[square] = on_corner[_ROTATION_SOURCE[r][i]]
+        self.field_tile[f] = (kind, tile, r)
+        if self.bag and not self.end_triggered:
+            self.phase = "quake_draw"
+
+    def _quake_draw(self, p, draw):
+        """"the player may draw one tile out of the bag and place it (terrain or lava tile) on the
+        gameboard according to the rules": lava by the lava rules at once; a terrain tile is laid by
+        the player on an empty space in any orientation, or goes back into the bag if there is none."""
+        self.phase = "turn"
+        if not draw:
+            return
+        tile = self._draw_from_bag()
+        if tile >= FIRST_LAVA_TILE:
+            self.phase = "quake_draw"          # lava placed inside the earthquake (an end can trigger)
+            self._erupt(tile)
+            self.phase = "turn"
+            self._check_supply()
+        elif self.empty_fields():
+            self.quake_tile = tile
+            self.phase = "quake_lay"
+            # RULES.md: "when it runs out during an earthquake, his current turn is the last."
+            self._check_supply()
+        else:
+            self.bag.add(tile)
+
+    def _quake_lay(self, p, f, r):
+        tile = self.quake_tile
+        self._put_tile(f, _TERRAIN_TILE_SQUARES[tile], r)
+        self.field_tile[f] = ("terrain", tile, r)
+        self.quake_tile = None
+        self.phase = "turn"
+
     # [Ending your turn, Drawing other tiles] ---------------------------------------------------
 
     def _end_turn(self, p):
         # Unspent points are lost [Moving explorers: "You don't have to use up all points"].
         self.pool = 0
         self.free_actions = 0
+        if self.advanced:
+            self._end_turn_advanced(p)
+            return
         if not self.end_triggered:
             self._draw_up(p)
         self.turns += 1
@@ -506,6 +883,26 @@ class ReferenceGame:
         # [Beginning the game] "play proceeds clockwise": increasing seat index.
         self.to_act = (p + 1) % self.num_players
 
+    def _end_turn_advanced(self, p):
+        """[Rules for Advanced Players, End of the Game] "The player whose turn it is may still play all
+        tiles that he has lying in front of him. After that, the scoring takes place immediately."
+        RULES.md: no tile is drawn once the end is triggered; when the bag runs out while he draws at
+        the end of his turn, his turn goes on with the tiles just drawn and the game is scored when he
+        ends it; when lava triggers the end while he draws, his drawing stops and his turn is over."""
+        if not self.end_triggered:
+            self._draw_up(p)
+            if self.end_triggered and not self._explorer_end_condition():
+                # The bag ran out while he drew: his turn goes on (it is not over yet).
+                return
+        self.turns += 1
+        if self.end_triggered:
+            self._game_over(terminated=True)
+            return
+        if self.turns >= self.max_turns:
+            self._game_over(terminated=False)
+            return
+        self.to_act = (p + 1) % self.num_players
+
     def _draw_up(self, p):
         """[Drawing other tiles] draw until the hand shows 5 or more points; a lava tile is placed at
         once [Lava tiles] and drawing goes on.  An empty bag stops the drawing (RULES.md).  When lava
@@ -518,6 +915,8 @@ class ReferenceGame:
                     return
             else:
                 self.hands[p].append(tile)
+        # [Rules for Advanced Players, End of the Game] "when the supply of tiles has been used up".
+        self._check_supply()
 
     # [Volcanic eruption] ------------------------------------------------------------------------
 
@@ -586,15 +985,36 @@ class ReferenceGame:
 
     # [End of the Game] --------------------------------------------------------------------------
 
+    def _explorer_end_condition(self):
+        """"one player has no explorers left on the gameboard" -- boarded, lost (or rescued)."""
+        return any(not self.on_island(p) for p in range(self.num_players))
+
     def _check_end_trigger(self):
         """"The game ends when one player has no explorers left on the gameboard" -- boarded or lost."""
-        if self.phase != "turn" or self.end_triggered:
+        if self.phase not in ("turn", "quake_draw") or self.end_triggered:
             return
-        if any(not self.on_island(p) for p in range(self.num_players)):
+        if self._explorer_end_condition():
             self.end_triggered = True
-            self.final_turns_left = self.num_players - 1
+            # [End of the Game] basic: "all the other players get one more turn"; advanced: "the
+            # scoring takes place immediately" after this player's turn.
+            self.final_turns_left = 0 if self.advanced else self.num_players - 1
+        else:
+            self._check_supply()
+
+    def _check_supply(self):
+        """[Rules for Advanced Players, End of the Game] "or when the supply of tiles has been used up":
+        the bag is empty (during a turn)."""
+        if not self.advanced or self.end_triggered or self.bag:
+            return
+        if self.phase not in ("turn", "quake_draw", "quake_lay"):
+            return
+        self.supply_out = True
+        self.end_triggered = True
+        self.final_turns_left = 0
 
     def _game_over(self, terminated):
+        self.card_move = None
+        self.quake_tile = None
         self.phase = "over"
         self.to_act = None
         self.terminated = terminated
@@ -609,8 +1029,60 @@ class ReferenceGame:
                 + B.EMPTY_PLACE_POINTS * empty)
 
     def scores(self):
+        """The players' scores; in the advanced game with the task cards (the final scores)."""
+        if self.advanced:
+            return [self.score_without_tasks(p) + self.task_points(p) for p in range(self.num_players)]
         return [sum(self.boat_score(boat, load) for boat, load in self.boats_taken[p])
                 for p in range(self.num_players)]
+
+    def scores_without_tasks(self):
+        """What the other players see while the game runs (RULES.md): boats and helicopter artifacts."""
+        return [self.score_without_tasks(p) for p in range(self.num_players)]
+
+    def score_without_tasks(self, p):
+        """[Rules for Advanced Players, Scoring] "the victory points and deductions that he would receive
+        in the basic game", plus the artifacts on his helicopter cards ("the player gets victory points
+        for the artifacts, but not for the explorer")."""
+        boats = sum(self.boat_score(boat, load) for boat, load in self.boats_taken[p])
+        return boats + sum(k * v for k, v in zip(self.rescued_artifacts[p], _ARTIFACT_POINTS))
+
+    def saved_artifacts(self, p):
+        """The artifacts lying in front of the player: in his boats and on his helicopter cards."""
+        total = list(self.rescued_artifacts[p])
+        for _, load in self.boats_taken[p]:
+            for c in range(NUM_COLOURS):
+                total[c] += load[c]
+        return total
+
+    def task_points(self, p):
+        """[Overview ..., Task cards] the fulfilled task cards held at the end.  "each explorer and each
+        artifact may only be used for one task card" and each card "may only be used once"; the
+        library takes the assignment worth the most (RULES.md)."""
+        if not self.advanced:
+            return 0
+        held = self.cards[p]
+        # Artifact sets compete for the same artifacts: try every subset of the set cards held.
+        available = self.saved_artifacts(p)
+        set_kinds = [k for k in range(B.NUM_SET_TASKS) if held[k] > 0]
+        best_sets = 0
+        for mask in range(1 << len(set_kinds)):
+            chosen = [k for i, k in enumerate(set_kinds) if mask >> i & 1]
+            needs = [sum(_SET_TASK_NEEDS[k][c] for k in chosen) for c in range(NUM_COLOURS)]
+            if all(needs[c] <= available[c] for c in range(NUM_COLOURS)):
+                best_sets = max(best_sets, sum(_SET_TASK_BONUS[k] for k in chosen))
+        points = best_sets
+        # "1 additional victory point for 2 explorers saved" -- explorers in boats (one per boat;
+        # rescued explorers do not count, RULES.md), two for each card.
+        saved = len(self.boats_taken[p])
+        points += min(held[B.TASK_TWO_EXPLORERS], saved // 2)
+        # "no deduction of victory points" for unoccupied places.
+        if held[B.TASK_NO_DEDUCTION] > 0:
+            points += sum(_BOAT_CAPACITY[boat] - sum(load) for boat, load in self.boats_taken[p])
+        # "1 victory point for a green boat" (and the other colours): one boat of the colour per card.
+        for colour in range(len(B.BOAT_COLOURS)):
+            boats = sum(1 for boat, _ in self.boats_taken[p] if _BOAT_COLOUR[boat] == colour)
+            points += min(held[B.TASK_BOAT + colour], boats)
+        return points
 
     def winners(self):
         """Highest score; [Resolving ties] then more explorers on the island, then more artifacts

@@ -11,8 +11,8 @@ from pacific_common.draw import outline
 
 from . import core
 from .board import (
-    BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, DIRECTIONS, EXPLORER_COLOURS, FIELD_NAMES,
-    FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
+    BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, CARD_KIND_NAMES, DIRECTIONS, EXPLORER_COLOURS,
+    FIELD_NAMES, FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
     LANDING_ENTRY_SQUARES, LANDING_NAMES, LANDING_XY, LAVA, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_FLOW_NAMES, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE,
     MOUNTAIN, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_LAVA_TILES,
@@ -20,7 +20,7 @@ from .board import (
     TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, VOLCANO, VOLCANO_FIELD, WATER,
 )
 
-_STATUS = ("unplaced", "on the island", "in a boat", "lost to lava")
+_STATUS = ("unplaced", "on the island", "in a boat", "lost to lava", "rescued by helicopter")
 _COLOURS = ("white", "gray", "black")
 _TERRAIN_CHAR = ".jw^#V"   # no tile, jungle, water, mountain, lava, volcano
 _ARTIFACT_CHAR = "*+@"     # white, gray, black: a square shows the most valuable lying there
@@ -104,6 +104,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
     "you".  Lines stay within 100 characters."""
     n, phase, turn = int(state[core.NUM_PLAYERS]), int(state[core.PHASE]), int(state[core.TURN])
+    advanced = state[core.VARIANT] == core.VARIANT_ADVANCED
 
     def name(p):
         you = ", you" if viewer_player is not None and p == viewer_player else ""
@@ -118,6 +119,9 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
             winners = [name(p) for p in range(n) if standing[p] == max(standing)]
             head = "Winner: " if len(winners) == 1 else "Draw between: "
             lines.append(head + ", ".join(winners))
+    elif phase == core.PHASE_CARDS:
+        lines = ["Mauna Kea - set-up: each player keeps 4 of his 6 cards",
+                 f"To act: {name(state[core.TO_ACT])}"]
     elif phase == core.PHASE_PLACEMENT:
         total = n * state[core.EXPLORERS_EACH]
         lines = [f"Mauna Kea - placing explorers ({state[core.PLACED]} of {total} placed)",
@@ -128,6 +132,13 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
         if state[core.END_TRIGGERED]:
             turns_left = state[core.FINAL_TURNS_LEFT]
             lines.append(f"End triggered: {turns_left} turn(s) left, this one included")
+        if phase == core.PHASE_CARD_MOVE:
+            kind = ("jungle", "water", "mountain")[state[core.CARD_MOVE_KIND]]
+            lines.append(f"Playing {kind} movement with explorer {state[core.CARD_MOVE_EXPLORER]}")
+        elif phase == core.PHASE_QUAKE_DRAW:
+            lines.append("Earthquake played: draw a tile or not")
+        elif phase == core.PHASE_QUAKE_LAY:
+            lines.append(f"Earthquake: lay the drawn tile {_tile_text(state[core.QUAKE_TILE])}")
     lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: {name(viewer_player)}")
 
     lines += [""] + _board_lines(state) + ["Landings"]
@@ -138,8 +149,14 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
     lines.append("\nPlayers")
     for p in range(n):
         act = "  <- to act" if phase != core.PHASE_OVER and p == state[core.TO_ACT] else ""
-        lines.append(f"  {name(p):<22} score {core.score(state, p):>3}   "
+        # another player's task cards stay hidden until the end, and so do their points
+        known = p == viewer_player or phase == core.PHASE_OVER
+        points = core.score(state, p) if known else core.public_score(state, p)
+        hidden = " (cards hidden)" if advanced and not known else ""
+        lines.append(f"  {name(p):<22} score {points:>3}{hidden}   "
                      f"explorers on the island {core.explorers_on_island(state, p)}{act}")
+        if advanced:
+            lines += _card_lines(state, p, known)
         hand = [state[core.HAND + p * core.HAND_SLOTS + h]
                 for h in range(state[core.HAND_SIZE + p])]
         lines.append(f"    hand ({core.hand_points(state, p)} points): "
@@ -155,6 +172,29 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
         lines += [f"    boat {_boat_text(state, b)}" for b in range(NUM_BOATS)
                   if state[core.BOAT_OWNER + b] == p]
     return "\n".join(lines + [""] + _bag_lines(state))
+
+
+def _card_lines(state, p, known):
+    """Advanced rules: a player's cards (shown only to their owner, and to all once the game is over),
+    the action cards he played and his helicopter rescues, which are public."""
+    cards = [(CARD_KIND_NAMES[k], int(state[core.CARDS + p * core.NUM_CARD_KINDS + k]))
+             for k in range(core.NUM_CARD_KINDS) if state[core.CARDS + p * core.NUM_CARD_KINDS + k]]
+    held = sum(c for _, c in cards)
+    if known:
+        text = "; ".join(f"{c} x {k}" if c > 1 else k for k, c in cards) or "none"
+        lines = [f"    cards: {text}"]
+    else:
+        lines = [f"    cards: {held} hidden"]
+    played = [f"{int(state[core.PLAYED + p * core.NUM_ACTION_KINDS + a])} x "
+              f"{CARD_KIND_NAMES[core.FIRST_ACTION_KIND + a]}"
+              for a in range(core.NUM_ACTION_KINDS) if state[core.PLAYED + p * core.NUM_ACTION_KINDS + a]]
+    if played:
+        lines.append("    played: " + ", ".join(played))
+    rescued = [f"{state[core.RESCUED_ARTIFACTS + 3 * p + c]} {_COLOURS[c]}" for c in range(3)
+               if state[core.RESCUED_ARTIFACTS + 3 * p + c]]
+    if rescued:
+        lines.append("    rescued by helicopter: " + ", ".join(rescued))
+    return lines
 
 
 # ------------------------------------------------------------------------------------------------

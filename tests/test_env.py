@@ -74,9 +74,13 @@ GAMES = [
          label="makabana-mao"),
     Game("makemake_env", "makemake-v0", (2, 3, 4), 912, (("foo",), "standard"), options={"max_turns": 150},
          short_game={"max_turns": 20}, late_action="CEREMONY_BASE"),
-    Game("maunakea_env", "maunakea-v0", (2, 3, 4), 2040, (("advanced", "foo"), "basic"),
+    Game("maunakea_env", "maunakea-v0", (2, 3, 4), 2040, (("Advanced", "foo"), "basic"),
          options={"max_turns": 40}, legal_steps=(0, 5, 40), short_game={"max_turns": 8}, warmup=5,
          render_steps=60),
+    Game("maunakea_env", "maunakea-v0", (2, 3, 4), 3052, (("Advanced", "foo"), "advanced"),
+         options={"max_turns": 40, "variant": "advanced"}, legal_steps=(0, 5, 40),
+         short_game={"max_turns": 8}, late_action="QUAKE_LAY_BASE", warmup=5, render_steps=60,
+         label="maunakea-advanced"),
 ]
 
 
