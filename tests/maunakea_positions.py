@@ -500,15 +500,19 @@ def assert_conserved(s):
     assert sorted(in_hands) == sorted(np.flatnonzero(where == core.IN_HAND).tolist())
     start = where[NUM_ISLAND_TILES:]
     assert ((start == core.ON_BOARD) | (start == core.REMOVED)).all(), "a start tile left the board"
-    if s[core.PHASE] != core.PHASE_PLACEMENT:
+    if s[core.PHASE] == core.PHASE_QUAKE_LAY:  # advanced: the tile an earthquake drew waits aside
+        assert np.flatnonzero(where == core.SET_ASIDE).tolist() == [s[core.QUAKE_TILE]]
+    elif s[core.PHASE] != core.PHASE_PLACEMENT:
         assert not (where == core.SET_ASIDE).any()
     # artifacts: 17 white, 7 gray, 1 black
     lying = s[core.ARTIFACTS:core.ARTIFACTS + 3 * NUM_SQUARES].reshape(NUM_SQUARES, 3)
     held = s[core.CARRIED:core.CARRIED + 3 * core.MAX_PLAYERS * core.MAX_EXPLORERS].reshape(-1, 3)
     loads = s[core.BOAT_LOAD:core.BOAT_LOAD + 3 * NUM_BOATS].reshape(NUM_BOATS, 3)
     removed = s[core.REMOVED_ARTIFACTS:core.REMOVED_ARTIFACTS + 3]
+    rescued = s[core.RESCUED_ARTIFACTS:core.RESCUED_ARTIFACTS + 3 * core.MAX_PLAYERS].reshape(-1, 3)  # advanced
     assert (lying >= 0).all() and (held >= 0).all() and (loads >= 0).all() and (removed >= 0).all()
-    total = lying.sum(axis=0) + held.sum(axis=0) + loads.sum(axis=0) + removed
+    assert (rescued >= 0).all()
+    total = lying.sum(axis=0) + held.sum(axis=0) + loads.sum(axis=0) + removed + rescued.sum(axis=0)
     assert total.tolist() == ARTIFACT_COUNTS[1:].tolist(), f"artifacts {total.tolist()}"
     # explorers: one per square, only on jungle and water
     occupant = s[core.OCCUPANT:core.OCCUPANT + NUM_SQUARES]

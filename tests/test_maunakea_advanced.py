@@ -1,0 +1,546 @@
+"""Mauna Kea, rules for advanced players (``variant="advanced"``): the rulebook's "Rules for Advanced
+Players" and "Overview of the Tasks and Actions of the Game Cards", read as in RULINGS.md and
+maunakea_env/RULES.md.  Test names carry the rulebook section they check.
+
+Positions are crafted with the helpers of ``maunakea_positions`` (which check every crafted state is
+consistent); the top-left corner fields A1, B1, C1 are empty at the start of every game, so the
+movement tests lay their own terrain there.
+"""
+import hashlib
+import itertools
+
+import numpy as np
+import pytest
+
+import maunakea_env
+from maunakea_env import core
+from maunakea_env.board import (
+    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, ACTION_WATER, CARD_KIND_NAMES,
+    FIELD_SQUARES, FIRST_LAVA_TILE, NUM_CARD_KINDS, NUM_SET_TASKS, SET_TASK_BONUS, SET_TASK_NEEDS,
+    SQUARE_NAMES, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, TERRAIN_TILE_SQUARES, rotate_tile,
+)
+from maunakea_env.env import describe_action
+
+from maunakea_positions import (
+    BLACK, END_TURN, GRAY, WHITE, act, artifacts_on, artifacts_to_square, assert_conserved, bag, board,
+    boat_to_landing, commit, empty_hands, entry_squares, field, give_artifacts, give_boat, lava_tile,
+    lay_lava, lay_terrain, legal, lose_explorer, mask, only_in_bag, put_explorer, rig_next_draw, set_hand,
+    spend, square, to_act,
+)
+
+JUNGLE_MOVE, WATER_MOVE, MOUNTAIN_MOVE = range(3)
+
+
+def advanced_game(num_players=2, seed=0, **options):
+    """An advanced game after the set-up: every player has removed two cards (the first ones offered)
+    and placed his explorers as ``started_game`` does (F6, D6, F4 first), so ``player_1`` is to act."""
+    env = maunakea_env.raw_env(num_players=num_players, variant="advanced", **options)
+    env.reset(seed=seed)
+    while env.decision() == "card choice":
+        act(env, int(np.flatnonzero(mask(env))[0]))
+    while env.decision() == "placement":
+        act(env, int(np.flatnonzero(mask(env))[-1]))
+    return env
+
+
+def cards_of(s, player):
+    return s[core.CARDS + player * NUM_CARD_KINDS:core.CARDS + (player + 1) * NUM_CARD_KINDS]
+
+
+def give_cards(s, player, *kinds):
+    """Replace the player's cards by ``kinds`` (card kind numbers)."""
+    cards_of(s, player)[:] = 0
+    for kind in kinds:
+        cards_of(s, player)[kind] += 1
+
+
+def observation(env, player):
+    return env.observe(f"player_{player}")["observation"]
+
+
+def card_move(kind, e):
+    return core.CARD_MOVE_BASE + core.MAX_EXPLORERS * kind + e
+
+
+def destinations(env):
+    return {SQUARE_NAMES[a - core.DESTINATION_BASE] for a in legal(env)
+            if core.DESTINATION_BASE <= a < core.HELICOPTER_BASE}
+
+
+def quake(field_name, rotation):
+    return core.EARTHQUAKE_BASE + 4 * field(field_name) + rotation
+
+
+# ---------------------------------------------------------------------------------------------------
+# Spaces, and the basic game unchanged
+def test_advanced_is_an_option_with_its_own_spaces():
+    basic, advanced = maunakea_env.raw_env(), maunakea_env.raw_env(variant="advanced")
+    assert basic.action_space("player_0").n == 2040 and advanced.action_space("player_0").n == 3052
+    assert advanced.observation_space("player_0")["observation"].shape == (core.OBS_SIZE_ADVANCED,)
+    with pytest.raises(ValueError, match="illegal action 2040"):
+        basic.step(core.REMOVE_CARD_BASE)
+    assert "earthquake" in describe_action(quake("A1", 1)) and "helicopter" in describe_action(
+        core.HELICOPTER_BASE)
+    assert "outside" in describe_action(core.NUM_ACTIONS_ADVANCED)
+
+
+def test_advanced_basic_game_trajectories_are_unchanged():
+    """The digest of 18 seeded random basic games (observations, masks, actions, rewards) was taken
+    before the advanced rules were written."""
+    h = hashlib.sha256()
+    for n in (2, 3, 4):
+        for seed in range(6):
+            st = np.zeros(core.STATE_SIZE, np.int64)
+            core.init(st, n, core.VARIANT_BASIC, 300, seed)
+            obs, m = np.zeros(core.OBS_SIZE, np.int8), np.zeros(core.NUM_ACTIONS, np.int8)
+            k = 0
+            while st[core.STATUS] == core.STATUS_RUNNING:
+                if k % 7 == 0:
+                    for p in range(n):
+                        core.observe_player(st, p, obs, m)
+                        h.update(obs.tobytes())
+                        h.update(m.tobytes())
+                a = core.random_action(st)
+                h.update(np.int64(a).tobytes())
+                core.step(st, a)
+                k += 1
+            out = np.zeros(n)
+            for mode in range(3):
+                core.rewards(st, mode, out)
+                h.update(out.tobytes())
+    assert h.hexdigest() == "14a51a7663ece8004f0bd447c83e7848e0af3d89a3745f0567c2aeb5dffe3199"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Set-up
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_setup_six_cards_dealt_each_keeps_four_before_the_explorers_are_placed(num_players):
+    env = maunakea_env.raw_env(num_players=num_players, variant="advanced")
+    env.reset(seed=num_players)
+    s = env.state()
+    assert env.decision() == "card choice"
+    assert [int(cards_of(s, p).sum()) for p in range(num_players)] == [6] * num_players
+    dealt = sum(cards_of(s, p) for p in range(num_players))
+    assert (dealt <= np.bincount(np.repeat(np.arange(NUM_CARD_KINDS), [1] * 7 + [2, 2] + [1] * 4 + [3] * 5))).all()
+    order = []
+    while env.decision() == "card choice":
+        order.append(to_act(env))
+        first = int(np.flatnonzero(mask(env))[0])
+        act(env, first)
+        if env.decision() == "card choice" and to_act(env) == order[-1]:
+            # the second removal: a kind no lower than the first
+            assert all(a >= first for a in legal(env))
+    assert order == [p for p in range(num_players) for _ in range(2)]
+    s = env.state()
+    assert [int(cards_of(s, p).sum()) for p in range(num_players)] == [4] * num_players
+    assert env.decision() == "placement" and to_act(env) == 0
+
+
+def test_setup_first_removal_leaves_a_second_removal_possible():
+    env = maunakea_env.raw_env(num_players=2, variant="advanced")
+    env.reset(seed=0)
+    s = env.state()
+    give_cards(s, 0, 0, 3, 7, 13, 16, 17)
+    env.set_state(s)
+    # removing the helicopter (the highest kind) first would leave no second removal of kind >= 17
+    assert legal(env) == {core.REMOVE_CARD_BASE + k for k in (0, 3, 7, 13, 16)}
+    give_cards(s, 0, 0, 3, 7, 13, 17, 17)
+    env.set_state(s)
+    assert core.REMOVE_CARD_BASE + 17 in legal(env)
+
+
+def test_setup_cards_are_hidden_from_the_other_players_until_the_scoring():
+    a = maunakea_env.raw_env(num_players=3, variant="advanced")
+    a.reset(seed=5)
+    b = maunakea_env.raw_env(num_players=3, variant="advanced")
+    b.reset(seed=5)
+    s = b.state()
+    cards = cards_of(s, 1).copy()
+    give_cards(s, 1, *sorted(({0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13} - set(np.flatnonzero(cards))))[:6])
+    b.set_state(s)
+    for viewer in (0, 2):
+        np.testing.assert_array_equal(observation(a, viewer), observation(b, viewer))
+    assert not np.array_equal(observation(a, 1), observation(b, 1))
+    assert observation(a, 0)[core.OBS_A_CARD_COUNT + 1] == 6  # how many, not which
+
+
+# ---------------------------------------------------------------------------------------------------
+# Action cards: movement
+def corner_position(env, player, e, patterns, start, cards):
+    """Lay ``patterns`` ({field: "JW/MJ"}) on the empty corner fields, put the player's explorer e
+    on ``start`` and give him ``cards``; the player is to act."""
+    s = env.state()
+    for name, text in patterns.items():
+        lay_terrain(s, name, text)
+    put_explorer(s, player, e, start)
+    give_cards(s, player, *cards)
+    empty_hands(s)
+    return commit(env, s, player=player)
+
+
+def test_jungle_movement_starts_on_water_crosses_jungle_and_stops_at_an_artifact():
+    env = advanced_game()
+    s = env.state()
+    artifacts_to_square(s, "C1-nw", white=1)
+    env.set_state(s)
+    corner_position(env, 1, 0, {"A1": "WJ/MM", "B1": "JJ/JM", "C1": "JJ/WW"}, "A1-nw", [ACTION_JUNGLE])
+    act(env, card_move(JUNGLE_MOVE, 0))
+    assert env.decision() == "movement card destination"
+    # C1-ne lies beyond the artifact on C1-nw: the explorer must stop there
+    assert destinations(env) == {"A1-ne", "B1-nw", "B1-ne", "B1-sw", "C1-nw"}
+    act(env, core.DESTINATION_BASE + square("C1-nw"))
+    s = env.state()
+    assert s[core.EXPLORER_SQUARE + core.explorer_index(1, 0)] == square("C1-nw")
+    assert cards_of(s, 1)[ACTION_JUNGLE] == 0 and s[core.POOL] == 0  # no movement points needed
+    assert observation(env, 0)[core.OBS_A_PLAYED + core.NUM_ACTION_KINDS * 1 + 0] == 1  # played: public
+    assert env.decision() == "turn"
+    assert_conserved(s)
+
+
+def test_jungle_movement_needs_side_by_side_squares_and_never_enters_an_explorer():
+    env = advanced_game()
+    s = env.state()
+    put_explorer(s, 1, 1, "B1-ne")
+    env.set_state(s)
+    # A1-ne and B1-sw touch only at a corner; B1-ne holds another explorer
+    corner_position(env, 1, 0, {"A1": "JJ/MM", "B1": "MJ/JM"}, "A1-nw", [ACTION_JUNGLE])
+    act(env, card_move(JUNGLE_MOVE, 0))
+    assert destinations(env) == {"A1-ne"}
+
+
+def test_jungle_movement_card_not_offered_without_a_destination():
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JM/MM"}, "A1-nw", [ACTION_JUNGLE])
+    assert card_move(JUNGLE_MOVE, 0) not in legal(env)
+
+
+def test_water_movement_may_start_on_jungle_and_stops_at_an_artifact():
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JW/WM", "B1": "WW/MW"}, "A1-nw", [ACTION_WATER])
+    act(env, card_move(WATER_MOVE, 0))
+    assert destinations(env) == {"A1-ne", "A1-sw", "B1-nw", "B1-ne", "B1-se"}
+    env2 = advanced_game()
+    s = env2.state()
+    artifacts_to_square(s, "B1-nw", gray=1)
+    env2.set_state(s)
+    corner_position(env2, 1, 0, {"A1": "JW/WM", "B1": "WW/MW"}, "A1-nw", [ACTION_WATER])
+    act(env2, card_move(WATER_MOVE, 0))
+    assert destinations(env2) == {"A1-ne", "A1-sw", "B1-nw"}
+
+
+def test_mountain_movement_must_start_and_end_off_the_mountains():
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JM/MM", "B1": "MJ/WM"}, "A1-nw", [ACTION_MOUNTAIN])
+    act(env, card_move(MOUNTAIN_MOVE, 0))
+    # over the mountains only, ending on the first jungle or water square off them
+    assert destinations(env) == {"B1-ne", "B1-sw"}
+    act(env, core.DESTINATION_BASE + square("B1-sw"))
+    assert env.state()[core.EXPLORER_SQUARE + core.explorer_index(1, 0)] == square("B1-sw")
+
+
+def test_mountain_movement_needs_at_least_one_mountain_square():
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JJ/WW"}, "A1-nw", [ACTION_MOUNTAIN])
+    assert card_move(MOUNTAIN_MOVE, 0) not in legal(env)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Action cards: helicopter rescue
+def test_helicopter_rescue_artifacts_score_the_explorer_does_not():
+    env = advanced_game()
+    s = env.state()
+    give_artifacts(s, 1, 2, white=1, gray=1)
+    give_cards(s, 1, ACTION_HELICOPTER)
+    commit(env, s, player=1)
+    act(env, core.HELICOPTER_BASE + 2)
+    s = env.state()
+    assert s[core.EXPLORER_STATUS + core.explorer_index(1, 2)] == core.RESCUED
+    assert s[core.RESCUED_ARTIFACTS + 3:core.RESCUED_ARTIFACTS + 6].tolist() == [1, 1, 0]
+    assert core.score(s, 1) == 1 + 2  # no 3 points for the explorer
+    assert_conserved(s)
+
+
+def test_helicopter_rescue_refused_for_the_last_explorer():
+    env = advanced_game()
+    s = env.state()
+    for e in range(1, 5):
+        lose_explorer(s, 1, e)
+    give_cards(s, 1, ACTION_HELICOPTER)
+    commit(env, s, player=1)
+    assert not any(core.HELICOPTER_BASE <= a < core.EARTHQUAKE_BASE for a in legal(env))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Action cards: earthquake
+def test_earthquake_turns_a_terrain_tile_with_its_artifacts():
+    env = advanced_game()
+    s = env.state()
+    tile = lay_terrain(s, "A1", "JW/MM")
+    rotation = int(s[core.FIELD_ROTATION + field("A1")])
+    artifacts_to_square(s, "A1-nw", white=1)
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    commit(env, s, player=1)
+    assert quake("A1", rotation) not in legal(env)  # the orientation must change
+    act(env, quake("A1", (rotation + 1) % 4))
+    s = env.state()
+    shown = rotate_tile(TERRAIN_TILE_SQUARES[tile], (rotation + 1) % 4).tolist()
+    assert s[core.TERRAIN + FIELD_SQUARES[field("A1")]].tolist() == shown
+    # a quarter turn clockwise carries the north-west corner to the north-east
+    assert artifacts_on(env, "A1-ne")[WHITE] == 1 and artifacts_on(env, "A1-nw")[WHITE] == 0
+    assert env.decision() == "earthquake draw"
+    assert_conserved(s)
+
+
+def test_earthquake_refused_on_a_tile_with_an_explorer_and_on_lava():
+    env = advanced_game()
+    s = env.state()
+    lay_terrain(s, "A1", "JW/MM")
+    put_explorer(s, 1, 0, "A1-nw")
+    lay_lava(s, "B1", lava_tile(0, 0))
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    commit(env, s, player=1)
+    offered = {(a - core.EARTHQUAKE_BASE) // 4 for a in legal(env) if core.EARTHQUAKE_BASE <= a < core.QUAKE_DRAW}
+    assert field("A1") not in offered and field("B1") not in offered and offered
+
+
+def test_earthquake_then_a_terrain_tile_drawn_is_laid_by_the_player():
+    env = advanced_game()
+    s = env.state()
+    lay_terrain(s, "A1", "JW/MM")
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    t = next(t for t in range(FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG)
+    rig_next_draw(s, t)
+    commit(env, s, player=1)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    act(env, core.QUAKE_DRAW)
+    assert env.decision() == "earthquake tile" and env.state()[core.QUAKE_TILE] == t
+    assert observation(env, 0)[core.OBS_A_QUAKE_TILE] == 1  # the drawn tile is public
+    act(env, core.QUAKE_LAY_BASE + 4 * field("C1") + 2)
+    s = env.state()
+    assert s[core.FIELD_TILE + field("C1")] == t and s[core.FIELD_ROTATION + field("C1")] == 2
+    assert env.decision() == "turn"
+    assert_conserved(s)
+
+
+def test_earthquake_then_a_lava_tile_drawn_is_placed_by_the_lava_rules():
+    env = advanced_game()
+    s = env.state()
+    lay_terrain(s, "A1", "JW/MM")
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    lava = lava_tile(0, 0)  # the north flow's straight tile: its exit E4 extends to E3
+    rig_next_draw(s, lava)
+    commit(env, s, player=1)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    act(env, core.QUAKE_DRAW)
+    assert env.decision() == "turn" and env.state()[core.FIELD_TILE + field("E3")] == lava
+
+
+def test_earthquake_the_player_may_draw_nothing_and_with_an_empty_bag_is_not_asked():
+    env = advanced_game()
+    s = env.state()
+    lay_terrain(s, "A1", "JW/MM")
+    give_cards(s, 1, ACTION_EARTHQUAKE, ACTION_EARTHQUAKE)
+    commit(env, s, player=1)
+    before = bag(env)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    act(env, core.QUAKE_NO_DRAW)
+    assert bag(env) == before and env.decision() == "turn"
+    s = env.state()
+    only_in_bag(s, [])
+    env.set_state(s)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    assert env.decision() == "turn"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Playing tiles and the end of the game
+def test_playing_tiles_a_spent_tile_is_removed_from_the_game():
+    env = advanced_game()
+    s = env.state()
+    (tile,) = set_hand(s, 1, [3])
+    commit(env, s, player=1)
+    act(env, spend(0))
+    assert env.state()[core.TILE_WHERE + tile] == core.REMOVED
+
+
+def test_end_supply_used_up_while_drawing_the_player_plays_his_tiles_then_scoring():
+    env = advanced_game()
+    s = env.state()
+    empty_hands(s)
+    last = [t for t in range(FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG][:2]
+    only_in_bag(s, last)
+    commit(env, s, player=1)
+    act(env, END_TURN)  # draws the last two tiles: the supply is used up
+    s = env.state()
+    assert s[core.SUPPLY_OUT] == 2 and s[core.END_TRIGGERED] == 1
+    assert to_act(env) == 1 and s[core.HAND_SIZE + 1] == 2  # his turn goes on with the drawn tiles
+    act(env, spend(0))
+    act(env, spend(0))
+    act(env, END_TURN)
+    assert env.state()[core.STATUS] == core.STATUS_TERMINATED  # player_0 gets no further turn
+
+
+def test_end_supply_used_up_by_an_earthquake_makes_this_turn_the_last():
+    env = advanced_game()
+    s = env.state()
+    empty_hands(s)
+    lay_terrain(s, "A1", "JW/MM")
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    last = next(t for t in range(FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG)
+    only_in_bag(s, [last])
+    commit(env, s, player=1)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    act(env, core.QUAKE_DRAW)
+    act(env, core.QUAKE_LAY_BASE + 4 * field("C1"))
+    assert env.state()[core.END_TRIGGERED] == 1
+    act(env, END_TURN)
+    assert env.state()[core.STATUS] == core.STATUS_TERMINATED
+
+
+def test_end_last_explorer_leaving_ends_the_game_after_this_turn_without_a_final_round():
+    env = advanced_game()
+    s = env.state()
+    for e in range(1, 5):
+        lose_explorer(s, 1, e)
+    boat_to_landing(s, "green boat (2 places) #1", "B1-C1")
+    lay_terrain(s, "B1", "JJ/JJ")
+    put_explorer(s, 1, 0, entry_squares("B1-C1")[0])
+    empty_hands(s)
+    commit(env, s, player=1, pool=1)
+    act(env, board(0, "B1-C1"))
+    act(env, END_TURN)
+    # the basic game would give player_0 one more turn; the advanced rules score at once
+    assert env.state()[core.STATUS] == core.STATUS_TERMINATED
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scoring and task cards
+def scored(cards, boats=(), rescued=(0, 0, 0), player=1):
+    """A finished-looking position: the player has ``boats`` [(boat name, white, gray, black)], the
+    helicopter artifacts ``rescued`` and the task cards ``cards``."""
+    env = advanced_game()
+    s = env.state()
+    for e, (name, white, gray, black) in enumerate(boats):
+        give_boat(s, player, e, name, white, gray, black)
+    x = core.explorer_index(player, 4)
+    give_artifacts(s, player, 4, *rescued)
+    for c in range(3):
+        s[core.RESCUED_ARTIFACTS + 3 * player + c] += s[core.CARRIED + 3 * x + c]
+        s[core.CARRIED + 3 * x + c] = 0
+    s[core.OCCUPANT + s[core.EXPLORER_SQUARE + x]] = -1
+    s[core.EXPLORER_SQUARE + x] = -1
+    s[core.EXPLORER_STATUS + x] = core.RESCUED
+    give_cards(s, player, *cards)
+    assert_conserved(s)
+    return s
+
+
+def test_scoring_task_cards_a_greedy_choice_would_be_wrong():
+    """5 white and 1 gray with "4 white: +3", "3 white: +2" and "2 white + 1 gray: +2": taking the
+    biggest card first (+3) leaves nothing for the others; 3 white + (2 white + 1 gray) gives +4."""
+    s = scored([1, 0, 4], boats=[("brown boat (3 places)", 3, 0, 0), ("orange boat (3 places)", 2, 1, 0)])
+    assert core.task_points(s, 1) == 4
+    assert core.score(s, 1) == (3 + 3) + (3 + 2 + 2) + 4
+
+
+def test_scoring_task_cards_helicopter_artifacts_count_and_every_card_counts_once():
+    s = scored([0, 3], boats=[("brown boat (3 places)", 2, 0, 0)], rescued=(2, 1, 0))
+    # 4 white, 1 gray: "3 white" (+2) and "1 white + 1 gray" (+1)
+    assert core.task_points(s, 1) == 3
+
+
+def test_scoring_two_explorers_saved_boat_colour_and_no_deduction_cards():
+    boats = [("green boat (2 places) #1", 0, 0, 0), ("brown boat (1 place)", 1, 0, 0),
+             ("pink boat (2 places) #1", 0, 0, 0)]
+    # three explorers saved fulfil one of the two "2 explorers" cards; of the green and orange boat
+    # cards only green is fulfilled
+    s = scored([TASK_TWO_EXPLORERS, TASK_TWO_EXPLORERS, TASK_BOAT + 0, TASK_BOAT + 2], boats=boats)
+    assert core.task_points(s, 1) == 1 + 1
+    # "no deduction" cancels the 4 unoccupied places (2 + 0 + 2); compared with a brown card (+1)
+    with_card = scored([TASK_NO_DEDUCTION], boats=boats)
+    without = scored([TASK_BOAT + 1], boats=boats)
+    assert core.score(with_card, 1) - core.score(without, 1) == 4 - 1
+
+
+def test_scoring_helicopter_explorer_is_not_saved_for_a_task_card():
+    s = scored([TASK_TWO_EXPLORERS], boats=[("brown boat (1 place)", 1, 0, 0)])  # + one rescued
+    assert core.task_points(s, 1) == 0
+
+
+def brute_force_sets(held, have):
+    """Most bonus from any subset of the held artifact-set cards that the artifacts can pay for."""
+    best = 0
+    for r in range(len(held) + 1):
+        for subset in itertools.combinations(held, r):
+            need = np.sum([SET_TASK_NEEDS[t] for t in subset], axis=0) if subset else np.zeros(3)
+            if (need <= have).all():
+                best = max(best, int(sum(SET_TASK_BONUS[t] for t in subset)))
+    return best
+
+
+def test_scoring_task_assignment_is_optimal_on_random_holdings():
+    rng = np.random.default_rng(3)
+    st = np.zeros(core.STATE_SIZE, np.int64)
+    core.init(st, 2, core.VARIANT_ADVANCED, 300, 0)
+    for _ in range(300):
+        held = sorted(rng.choice(NUM_SET_TASKS, size=rng.integers(0, 5), replace=False).tolist())
+        have = rng.integers(0, [8, 5, 2])
+        st[core.CARDS:core.CARDS + NUM_CARD_KINDS] = 0
+        st[core.CARDS + np.array(held, dtype=int)] = 1
+        st[core.BOAT_OWNER:core.BOAT_OWNER + 8] = -1
+        st[core.RESCUED_ARTIFACTS:core.RESCUED_ARTIFACTS + 3] = have
+        assert core.task_points(st, 0) == brute_force_sets(held, have), (held, have)
+
+
+def test_scoring_other_players_task_points_stay_hidden_until_the_end():
+    s = scored([TASK_BOAT + 1], boats=[("brown boat (1 place)", 1, 0, 0)])
+    env = advanced_game()
+    env.set_state(s)
+    k = 1  # player_1 seen from player_0
+    seen = observation(env, 0)[core.OBS_PLAYERS + k * core.PLAYER_FEATURES + 4]
+    assert seen == core.public_score(s, 1) == core.score(s, 1) - 1
+    assert observation(env, 1)[core.OBS_PLAYERS + 4] == core.score(s, 1)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Whole games
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_advanced_random_games_keep_every_invariant_and_end(num_players):
+    rng = np.random.default_rng(num_players)
+    for seed in range(4):
+        env = maunakea_env.raw_env(num_players=num_players, variant="advanced")
+        env.reset(seed=seed)
+        while env.state()[core.STATUS] == core.STATUS_RUNNING:
+            env.step(int(rng.choice(np.flatnonzero(mask(env)))))
+            assert_conserved(env.state())
+        s = env.state()
+        assert s[core.STATUS] != core.STATUS_RUNNING
+        out = observation(env, 0)
+        for k in range(num_players):  # everyone's cards are revealed at the end
+            p = (0 + k) % num_players
+            revealed = out[core.OBS_A_REVEALED + k * NUM_CARD_KINDS:][:NUM_CARD_KINDS]
+            np.testing.assert_array_equal(revealed, cards_of(s, p))
+
+
+def test_advanced_batch_env_plays_like_single_games():
+    batch = maunakea_env.BatchEnv(4, seed=9, variant="advanced", num_players=2, max_turns=30)
+    singles = [maunakea_env.raw_env(num_players=2, variant="advanced", max_turns=30) for _ in range(4)]
+    for i, e in enumerate(singles):
+        e.reset(seed=9 + i)
+    rng = np.random.default_rng(0)  # not the games' own generators, which decide the draws
+    for _ in range(400):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.action_masks])
+        for i, e in enumerate(singles):
+            if e.state()[core.STATUS] == core.STATUS_RUNNING:
+                np.testing.assert_array_equal(batch.states[i], e.state())
+                np.testing.assert_array_equal(batch.observations[i], e.observe(e.agent_selection)["observation"])
+                e.step(int(actions[i]))
+            else:
+                singles[i] = e  # finished: the batch has started its next game
+        batch.step(actions)
+    assert batch.action_masks.shape == (4, 3052)
+
+
+def test_advanced_card_names_cover_every_kind():
+    assert len(CARD_KIND_NAMES) == NUM_CARD_KINDS == 18
+    assert CARD_KIND_NAMES[0] == "3 white artifacts: +2"
