@@ -4,8 +4,9 @@ Maka Bana Mao (the advanced game, ``variant="mao"``).
 This module exists to be checked against the fast Numba core (``makabana_env/core.py``). It was written
 from the rulebook (``shared/rulebooks/makabana-rulebook-en.txt``, "1st Step: Haapii Maka Bana",
 "2nd Step: Maka Bana Mao" and "Maka Bana for 2 Players"), ``shared/RULINGS.md`` and
-``makabana_env/RULES.md`` alone, without looking at the core's rules code, so that a mistake in one is unlikely to be repeated in the other. It favours being easy to
-compare with the rulebook over being fast.
+``makabana_env/RULES.md`` alone, without looking at the core's rules code, so that a mistake in one
+is unlikely to be repeated in the other. It favours being easy to compare with the rulebook over being
+fast.
 
 Only component data comes from ``makabana_env/board.py``; every rule lives here.
 

@@ -1,0 +1,255 @@
+"""Cross-check of the Numba rules core against the plain-Python reference: Maka Bana Mao.
+
+``makabana_env/reference.py`` was written from the rulebook ("2nd Step: Maka Bana Mao", "Maka Bana for
+2 Players"), RULINGS.md and RULES.md ("Maka Bana Mao") without reading the core's Mao code; a rule
+misread in one of them shows up here as a disagreement.
+
+Over a thousand seeded random Mao games (2, 3, 4 and 5 players; most with a moderate ``max_turns`` so
+that each game stays short, some played to their natural end, some with ``max_turns`` of 1 to 3 so
+that truncation happens, and some started from the same random, nearly full board so that colours run
+out of tiki spots and huts) are played through both implementations, the moves being drawn by
+``core.random_action`` from the seeded game generator. After every step the test asserts that both
+agree on: the legal actions, huts, tikis, huts in reserve, paint cards not yet discarded, the first
+player, the seasons completed, the last-season flag, the phase, the colour to act and the game status;
+while the game runs also on the eliminated colours, the denouncer and the denounced colour, and on the
+projects (visible card, non-paint cards, paint cards) of every colour while the projects are prepared
+and denounced, and afterwards of every colour that is not eliminated and has not yet started its
+execution. Both must reject the same illegal action, and when the game ends they must agree on the
+colour scores, the player scores and the rewards in all three modes ("win_loss", "score", "margin").
+"""
+import collections
+import random
+
+import numpy as np
+import pytest
+
+from makabana_env import core
+from makabana_env.board import HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM_SPOTS
+from makabana_env.reference import (
+    MAO_PASS, MAO_SPOT_BASE, MAO_STOP, NUM_ACTIONS_MAO, PAINT, PAID_BACK, ReferenceGame,
+)
+
+PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over",
+               core.PHASE_DENOUNCE: "denounce", core.PHASE_PAYBACK: "payback",
+               core.PHASE_REPAINT: "repaint", core.PHASE_EXECUTE: "execute"}
+STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "terminated",
+                core.STATUS_TRUNCATED: "truncated"}
+REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
+                "margin": core.REWARD_MARGIN}
+
+# (games per player count, max_turns): 4 x 270 = 1080 games in all.
+GAME_SETS = (
+    (200, 6),     # moderate length: most of the games
+    (25, 100),    # played to their natural end
+    (20, None),   # max_turns 1..3, to exercise truncation
+    (25, "crowded"),  # from a nearly full board
+)
+
+
+def compared_colours(game):
+    """Colours whose project is compared: every colour while the projects are prepared and denounced;
+    afterwards the colours still waiting for their execution (not eliminated, not yet revealed)."""
+    if game.phase in ("project", "denounce"):
+        return list(range(game.num_colours))
+    if game.phase == "over":
+        return []
+    return [c for c in range(game.num_colours)
+            if c not in game.eliminated and c not in game.execution_started]
+
+
+def core_view(state, colours):
+    """The core's state in the reference's terms."""
+    n = int(state[core.NUM_COLOURS])
+    mask = np.zeros(core.NUM_ACTIONS_MAO, dtype=np.int8)
+    core.legal_action_mask(state, mask)
+    to_act = int(state[core.TO_ACT])
+    view = {
+        "legal": np.flatnonzero(mask).tolist(),
+        "huts": [None if h < 0 else int(h) for h in state[core.HUT:core.HUT + NUM_SPOTS]],
+        "tikis": [None if t < 0 else int(t) for t in state[core.TIKI:core.TIKI + NUM_SPOTS]],
+        "reserve": state[core.RESERVE:core.RESERVE + n].tolist(),
+        "paints": state[core.PAINTS:core.PAINTS + n].tolist(),
+        "first": int(state[core.FIRST]),
+        "season": int(state[core.SEASON]),
+        "last_season": bool(state[core.LAST_SEASON]),
+        "phase": PHASE_NAMES[int(state[core.PHASE])],
+        "to_act": None if to_act < 0 else to_act,
+        "status": STATUS_NAMES[int(state[core.STATUS])],
+    }
+    if view["phase"] != "over":
+        view["eliminated"] = {c for c in range(n) if state[core.ELIMINATED + c]}
+        view["denouncer"] = None if state[core.DENOUNCER] < 0 else int(state[core.DENOUNCER])
+        view["denounced"] = None if state[core.DENOUNCED] < 0 else int(state[core.DENOUNCED])
+    for c in colours:
+        bits = int(state[core.PROJECT_CARDS + c])
+        top = int(state[core.PROJECT_TOP + c])
+        view[f"project {c}"] = {
+            "top": None if top < 0 else top,
+            "cards": {card for card in range(PAINT) if bits >> card & 1},
+            "paint": int(state[core.PROJECT_PAINT + c]),
+        }
+    return view
+
+
+def reference_view(game, colours):
+    status = "terminated" if game.terminated else "truncated" if game.truncated else "running"
+    view = {
+        "legal": game.legal_actions(),
+        "huts": list(game.huts),
+        "tikis": list(game.tikis),
+        "reserve": list(game.reserve),
+        "paints": list(game.paints),
+        "first": game.first,
+        "season": game.season,
+        "last_season": game.last_season,
+        "phase": game.phase,
+        "to_act": game.to_act,
+        "status": status,
+    }
+    if game.phase != "over":
+        view["eliminated"] = set(game.eliminated)
+        view["denouncer"] = game.denouncer
+        view["denounced"] = game.denounced
+    for c in colours:
+        project = game.projects[c]
+        view[f"project {c}"] = {"top": project.top, "cards": project.non_paint_cards(),
+                                "paint": project.paint()}
+    return view
+
+
+def new_pair(num_players, max_turns, seed):
+    state = np.zeros(core.STATE_SIZE, dtype=np.int64)
+    core.init(state, num_players, core.VARIANT_MAO, max_turns, seed)
+    return state, ReferenceGame(num_players, max_turns, variant="mao")
+
+
+def final_results(state, game):
+    """(core, reference) colour scores, player scores and rewards of a finished game."""
+    n, p = game.num_colours, game.num_players
+    core_players = np.zeros(p, dtype=np.int64)
+    core.player_scores(state, core_players)
+    core_side = {"colour_scores": [int(core.colour_score(state, c)) for c in range(n)],
+                 "player_scores": core_players.tolist()}
+    ref_side = {"colour_scores": game.colour_scores(), "player_scores": game.player_scores()}
+    for name, mode in REWARD_MODES.items():
+        out = np.zeros(p, dtype=np.float64)
+        core.rewards(state, mode, out)
+        core_side["rewards_" + name] = out.tolist()
+        ref_side["rewards_" + name] = game.rewards(name)
+    return core_side, ref_side
+
+
+def crowd_the_board(state, game, seed):
+    """Give both implementations the same random, nearly full board, random paint cards and small
+    reserves, so that the rare paths get exercised: colours with nowhere to put their tiki, executions
+    that run out of huts, repaints over a crowded island."""
+    rng = random.Random(seed)
+    n = game.num_colours
+    spots = [s for s in range(NUM_SPOTS) if game.in_play(s)]
+    rng.shuffle(spots)
+    left = [HUTS_PER_COLOUR - 1] * n  # keep one hut each, so that the game has not ended already
+    for spot in spots[rng.randint(0, 6):]:
+        colours = [c for c in range(n) if left[c] > 0]
+        if colours:
+            colour = rng.choice(colours)
+            left[colour] -= 1
+            game.huts[spot] = colour
+            state[core.HUT + spot] = colour
+    for colour in range(n):
+        game.reserve[colour] = left[colour] + 1
+        state[core.RESERVE + colour] = left[colour] + 1
+        game.paints[colour] = rng.randint(0, NUM_PAINT_CARDS)
+        state[core.PAINTS + colour] = game.paints[colour]
+
+
+def count_events(game, action, events, before):
+    """Tally the rare paths travelled, so that the test can insist they were."""
+    phase = before["phase"]
+    if phase == "denounce" and action != MAO_PASS:
+        events["denunciations"] += 1
+        events["denouncer eliminated" if game.denouncer in game.eliminated
+               else "denounced eliminated"] += 1
+    if phase == "payback":
+        case = "paid back" if before["paint_case"] == PAID_BACK else "not minding"
+        events[f"payback ({case}) {'declined' if action == MAO_STOP else 'chosen'}"] += 1
+    if phase == "repaint":
+        events["repaint offer " + ("kept the paint" if action == MAO_STOP else "accepted")] += 1
+    if phase == "execute":
+        events["execution stopped" if action == MAO_STOP else "execution spot chosen"] += 1
+    if phase == "execute" and action != MAO_STOP and before["huts"][action - MAO_SPOT_BASE] is not None:
+        events["take-backs at execution"] += 1
+    if game.season != before["season"] or game.phase == "over":
+        events["seasons"] += 1
+
+
+def play_and_compare(num_players, max_turns, seed, events, crowded=False):
+    """Play one random Mao game through both implementations, asserting agreement after every step."""
+    state, game = new_pair(num_players, max_turns, seed)
+    if crowded:
+        crowd_the_board(state, game, seed)
+    pick = random.Random(seed)  # only chooses which illegal action to try
+    steps = 0
+    while True:
+        colours = compared_colours(game)
+        core_side, ref_side = core_view(state, colours), reference_view(game, colours)
+        where = (f"{num_players} players, max_turns={max_turns}, seed={seed}, crowded={crowded}, "
+                 f"after {steps} steps")
+        assert core_side.keys() == ref_side.keys(), where
+        for field in core_side:
+            assert core_side[field] == ref_side[field], (
+                f"{field} differs ({where}): core {core_side[field]}, reference {ref_side[field]}")
+        if ref_side["phase"] == "over":
+            break
+
+        illegal = sorted(set(range(NUM_ACTIONS_MAO)) - set(ref_side["legal"]))
+        bad = pick.choice(illegal)
+        assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
+        with pytest.raises(ValueError):
+            game.step(bad)
+
+        before = {"phase": game.phase, "season": game.season, "huts": list(game.huts),
+                  "paint_case": game.paint_case}
+        action = int(core.random_action(state))
+        assert core.step(state, action) == core.STEP_OK, (
+            f"core refused its own random action {action} ({where})")
+        game.step(action)
+        steps += 1
+        count_events(game, action, events, before)
+
+    core_side, ref_side = final_results(state, game)
+    assert core_side == ref_side, f"final results differ ({where}): core {core_side}, reference {ref_side}"
+
+    assert core.step(state, MAO_PASS) == core.STEP_GAME_OVER
+    with pytest.raises(ValueError):
+        game.step(MAO_PASS)
+
+    events["games"] += 1
+    events["steps"] += steps
+    if game.truncated:
+        events["truncated"] += 1
+    elif min(game.reserve) == 0:
+        events["ended by an empty reserve"] += 1
+    else:
+        events["ended after the last season"] += 1
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_core_matches_reference_on_random_mao_games(num_players):
+    events = collections.Counter()
+    for set_index, (games, max_turns) in enumerate(GAME_SETS):
+        for i in range(games):
+            seed = 100_000 * (set_index + 1) + 1_000 * num_players + i
+            if max_turns is None:
+                play_and_compare(num_players, 1 + i % 3, seed, events)
+            elif max_turns == "crowded":
+                play_and_compare(num_players, 100, seed, events, crowded=True)
+            else:
+                play_and_compare(num_players, max_turns, seed, events)
+    # The comparison only means something if the rare paths were actually travelled.
+    expected = ["denouncer eliminated", "denounced eliminated", "payback (paid back) chosen",
+                "payback (not minding) chosen", "repaint offer accepted",
+                "repaint offer kept the paint", "execution spot chosen", "execution stopped",
+                "take-backs at execution", "truncated", "ended by an empty reserve",
+                "ended after the last season"]
+    for event in expected:
+        assert events[event] > 0, f"no game exercised '{event}' ({num_players} players): {events}"
