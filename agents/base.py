@@ -12,6 +12,8 @@ from types import ModuleType
 
 import numpy as np
 
+from pacific_common.options import space_sizes
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -22,6 +24,18 @@ class GameInfo:
     variant: str         # e.g. "haapii", "standard", "basic"
     variant_id: int      # the core's constant for ``variant``
     max_turns: int
+    # Buffer sizes of this variant; a variant may have its own spaces (Maka Bana Mao does), so size
+    # observation and mask buffers from these, never from ``core.NUM_ACTIONS`` alone.  Left at 0,
+    # they are looked up for the variant.
+    num_actions: int = 0
+    obs_size: int = 0
+
+    def __post_init__(self):
+        num_actions, obs_size = space_sizes(self.core, self.variant_id)
+        if not self.num_actions:
+            object.__setattr__(self, "num_actions", int(num_actions))
+        if not self.obs_size:
+            object.__setattr__(self, "obs_size", int(obs_size))
 
 
 class Agent:
@@ -32,7 +46,8 @@ class Agent:
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         """A new game starts, in which this agent plays ``player``; ``seed`` makes its own randomness
-        reproducible."""
+        reproducible.  Forget everything from earlier games here: the tournament plays games in any
+        order on any worker and must get the same results."""
         self.game = game
         self.player = player
         self.rng = np.random.default_rng(seed)

@@ -1,4 +1,5 @@
 """The three games as the agents see them: name -> environment package, core and default variant."""
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -37,4 +38,22 @@ def game_info(name, num_players=None, variant=None, max_turns=None):
     entry = GAMES[name]
     env = entry.raw_env(**{k: v for k, v in (("num_players", num_players), ("variant", variant),
                                               ("max_turns", max_turns)) if v is not None})
-    return GameInfo(name, entry.core, env.num_players, env.variant, env.variants[env.variant], env.max_turns)
+    agent = env.possible_agents[0]
+    return GameInfo(name, entry.core, env.num_players, env.variant, env.variants[env.variant], env.max_turns,
+                    num_actions=int(env.action_space(agent).n),
+                    obs_size=int(env.observation_space(agent)["observation"].shape[0]))
+
+
+def _module(game: GameInfo, name):
+    # ``<package>.env`` is the env() function, which hides the module of the same name
+    return importlib.import_module(f"{GAMES[game.name].package.__name__}.{name}")
+
+
+def describe_action(game: GameInfo, action) -> str:
+    """The game's words for an action (``<package>.env.describe_action``)."""
+    return _module(game, "env").describe_action(action)
+
+
+def render_ansi(game: GameInfo, state, viewer) -> str:
+    """The game's text board for ``viewer`` (a player number; ``None`` for a spectator)."""
+    return _module(game, "render").render_ansi(state, viewer)

@@ -1,0 +1,17 @@
+"""The uniform random agent: the baseline every rating is anchored to."""
+import numpy as np
+
+from .base import Agent
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal action, drawn with its own seeded generator (``reset``'s seed),
+    so that a game replays exactly."""
+
+    name = "random"
+
+    def act(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        return int(legal[self.rng.integers(legal.size)])

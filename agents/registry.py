@@ -1,0 +1,86 @@
+"""Agents by name: what the tournament's ``--agents`` and human play's ``--against`` accept.
+
+=======================  ====================================================================
+``random``               uniform over the legal actions (``agents.random_agent``)
+``heuristic``            the game's hand-written strategy (``agents.heuristic``)
+``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
+``shipped``              the policy shipped with the package for the game (``agents/shipped/``)
+a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
+=======================  ====================================================================
+
+The heuristic and search agents are imported only when asked for, so that the others work without
+them (and without their dependencies).
+"""
+import importlib
+from pathlib import Path
+
+from .games import game_info
+from .policy import load_policy
+from .random_agent import RandomAgent
+
+SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
+ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
+           "the path of a MaskablePPO checkpoint (.zip)")
+
+
+def make_agent(spec, game, **kwargs):
+    """A fresh agent for ``spec`` (see the module docstring) playing ``game`` (a ``GameInfo``);
+    ``kwargs`` go to the agent's constructor.  Unknown names raise ValueError listing what is allowed."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
+                         f"{', '.join(ALLOWED)}")
+    name, colon, argument = spec.strip().partition(":")
+    if name in ("random", "heuristic", "shipped") and colon:
+        raise ValueError(f"agent {name!r} takes no ':' argument, got {spec!r}")
+    if name == "random":
+        agent = RandomAgent(**kwargs)
+    elif name == "heuristic":
+        agent = _lazy("agents.heuristic", "HeuristicAgent", spec)(**kwargs)
+    elif name == "mcts":
+        if colon:
+            kwargs["simulations"] = _simulations(argument, spec)
+        agent = _lazy("agents.mcts", "MCTSAgent", spec)(**kwargs)
+    elif name == "shipped":
+        return _shipped(game, **kwargs)
+    elif spec.endswith(".zip") or Path(spec).is_file():
+        return load_policy(spec, game, **kwargs)
+    else:
+        raise ValueError(f"unknown agent {spec!r}; use one of {', '.join(ALLOWED)}")
+    agent.name = spec.strip()
+    return agent
+
+
+def load(game, num_players=None, variant=None, max_turns=None):
+    """The policy shipped with the package for ``game`` (a name such as "makabana")."""
+    return make_agent("shipped", game_info(game, num_players, variant, max_turns))
+
+
+def _shipped(game, **kwargs):
+    # The hook for policies shipped inside the package: one checkpoint per game, agents/shipped/<game>.zip
+    path = SHIPPED_DIR / f"{game.name}.zip"
+    if not path.is_file():
+        raise ValueError(f"no shipped policy exists yet for {game.name} (looked for {path}); use "
+                         f"another agent or the path of a checkpoint")
+    kwargs.setdefault("name", "shipped")
+    return load_policy(path, game, **kwargs)
+
+
+def _simulations(argument, spec):
+    try:
+        simulations = int(argument)
+    except ValueError:
+        simulations = 0
+    if simulations < 1:
+        raise ValueError(f"'mcts:N' takes a positive number of simulations, got {spec!r}")
+    return simulations
+
+
+def _lazy(module, cls, spec):
+    """Import ``module.cls`` now; a module that does not exist (yet) is a clear error, not a trace."""
+    try:
+        return getattr(importlib.import_module(module), cls)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise  # the module exists but something it needs is missing: show that
+        raise ImportError(f"agent {spec!r} needs {module}, which is not available in this "
+                          f"installation") from error
