@@ -538,15 +538,6 @@ def _addable(state, colour):
 
 
 @njit(cache=True)
-def _huts_of_colour(state, colour):
-    bits = 0
-    for s in range(NUM_SPOTS):
-        if state[HUT + s] == colour:
-            bits |= 1 << s
-    return bits
-
-
-@njit(cache=True)
 def _execution_spots(state, colour):
     """[4. Execution of projects]: the spots where the executing colour can still build or take back
     now, as a bit set; 0 when it has nothing (more) to do."""
@@ -610,8 +601,8 @@ def mao_choices(state):
     stop = 1 << NUM_SPOTS  # MAO_STOP follows the spots
     if phase == PHASE_PAYBACK:
         if state[PAINT_CASE] == CASE_PAID_BACK:
-            return MAO_SPOT_BASE, _huts_of_colour(state, state[DENOUNCED]) | stop
-        return MAO_SPOT_BASE, _huts_of_colour(state, state[DENOUNCER])
+            return MAO_SPOT_BASE, huts_of(state, state[DENOUNCED]) | stop
+        return MAO_SPOT_BASE, huts_of(state, state[DENOUNCER])
     if phase == PHASE_REPAINT:
         return MAO_SPOT_BASE, (1 << state[OFFERED]) | stop
     if phase == PHASE_EXECUTE:
@@ -730,7 +721,7 @@ def _denounce(state, aata, vaea):
     if aata_threatened:
         # "Aata must be paid back": Aata repaints a hut of Vaea's, or declines
         state[PAINT_CASE] = CASE_PAID_BACK
-        if _huts_of_colour(state, vaea) != 0 and state[RESERVE + aata] > 0:
+        if huts_of(state, vaea) != 0 and state[RESERVE + aata] > 0:
             state[PHASE] = PHASE_PAYBACK
             state[TO_ACT] = aata
             return
@@ -738,7 +729,7 @@ def _denounce(state, aata, vaea):
         return
     # "Aata's not minding his business": Aata designates a hut of his, Vaea may repaint it
     state[PAINT_CASE] = CASE_NOT_MINDING
-    huts = _huts_of_colour(state, aata)
+    huts = huts_of(state, aata)
     if huts == 0 or state[RESERVE + vaea] <= 0:
         _start_tikis(state)
     elif huts & (huts - 1) == 0:

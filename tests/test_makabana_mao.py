@@ -5,8 +5,6 @@ Positions are built with the Haapii helpers of ``makabana_positions`` (the board
 start are the same); projects are prepared card by card through the environment, as a player would.
 Colours: 0 Yellow, 1 Blue, 2 Green, 3 Red, 4 White; in a 4-player game colour c is player_c.
 """
-import hashlib
-
 import numpy as np
 import pytest
 
@@ -18,6 +16,7 @@ from makabana_env.env import describe_action
 from makabana_positions import (
     act, colour_block, colour_to_act, hut_at, legal, mask, new_game, paints, position, reserve, spot,
 )
+from trajectory_digest import random_play_digest
 
 YELLOW, BLUE, GREEN, RED = range(4)
 DUD = ["Azzura", "Coquito", "Diabolo"]   # three beaches: a normal-sized project that builds nothing
@@ -124,25 +123,8 @@ def test_mao_is_an_option_with_its_own_spaces_and_haapii_keeps_its_own():
 def test_mao_haapii_trajectories_are_unchanged():
     """Adding Mao left the basic game exactly as it was: the digest of 40 seeded random Haapii games
     (every observation, mask, action and reward) was taken before Mao was written."""
-    h = hashlib.sha256()
-    for n in (2, 3, 4, 5):
-        for seed in range(10):
-            st = np.zeros(core.STATE_SIZE, np.int64)
-            core.init(st, n, core.VARIANT_HAAPII, 100, seed)
-            obs, m = np.zeros(core.OBS_SIZE, np.int8), np.zeros(core.NUM_ACTIONS, np.int8)
-            while st[core.STATUS] == core.STATUS_RUNNING:
-                for p in range(n):
-                    core.observe_player(st, p, obs, m)
-                    h.update(obs.tobytes())
-                    h.update(m.tobytes())
-                a = core.random_action(st)
-                h.update(np.int64(a).tobytes())
-                core.step(st, a)
-            out = np.zeros(n)
-            for mode in range(3):
-                core.rewards(st, mode, out)
-                h.update(out.tobytes())
-    assert h.hexdigest() == "405234f420ef29e1e4935324efbbfa8321c87e323ce0b814c15f60143e77913f"
+    digest = random_play_digest(core, core.VARIANT_HAAPII, (2, 3, 4, 5), range(10), 100)
+    assert digest == "405234f420ef29e1e4935324efbbfa8321c87e323ce0b814c15f60143e77913f"
 
 
 def test_mao_describe_action_names_every_mao_action():
