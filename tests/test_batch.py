@@ -153,7 +153,7 @@ GAMES = [
          max_turns={"trajectory": 12, "threads": 30, "autoreset": 60, "arrays": 30, "invariants": 60},
          autoreset_players=3, steps_to_end=20_000, warmup_steps=15, illegal_action=first_masked_action,
          bad_options=COMMON_BAD_OPTIONS + ({"num_envs": 2, "num_players": 5}, {"num_envs": 2, "num_players": 1},
-                                           {"num_envs": 2, "variant": "advanced"}, {"num_envs": 2, "max_turns": 0}),
+                                           {"num_envs": 2, "variant": "Advanced"}, {"num_envs": 2, "max_turns": 0}),
          final_scores=maunakea_final_scores, new_game=maunakea_new_game,
          invariant_players=(2, 3, 4), invariant_steps=3000, invariants=maunakea_invariants),
 ]
