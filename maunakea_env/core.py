@@ -655,12 +655,9 @@ def _end_turn(state):
     triggered = state[END_TRIGGERED]
     if triggered == 0:
         _draw_up(state, player)
-    state[TURN] += 1
     if state[END_TRIGGERED] == 1 and triggered == 0 and state[SUPPLY_OUT] == 2:
-        # advanced: the bag ran out while he drew; he plays the tiles in front of him, then scoring
-        if state[TURN] >= state[MAX_TURNS]:
-            _finish(state, STATUS_TRUNCATED)
-        return
+        return  # advanced: the bag ran out while he drew; his turn goes on with the tiles drawn
+    state[TURN] += 1
     if state[END_TRIGGERED] == 1:
         state[FINAL_TURNS_LEFT] -= 1
         if state[FINAL_TURNS_LEFT] == 0:

@@ -407,6 +407,15 @@ class ReferenceGame:
     def occupied_squares(self):
         return {s for row in self.explorers for s in row if s is not None}
 
+    def occupants(self):
+        """Per square: ``(player, explorer)`` standing there, or None."""
+        where = [None] * NUM_SQUARES
+        for p, squares in enumerate(self.explorers):
+            for e, s in enumerate(squares):
+                if s is not None:
+                    where[s] = (p, e)
+        return where
+
     def on_island(self, player):
         """Explorers of the player still on the island (the gameboard)."""
         return [e for e, st in enumerate(self.explorer_status[player]) if st == "island"]
