@@ -4,8 +4,16 @@
 ``agents.match.play_game`` plays one game between agents; ``python -m agents.tournament`` rates them
 and ``python -m agents.play`` lets a human play against them.
 """
-from .base import Agent, GameInfo
-from .games import GAMES, game_info
-from .registry import load, make_agent
+import makabana_env
+import makemake_env
+import maunakea_env
+from pacific_common.numba_cache import drop_stale_cache
+
+# The strategies and the search call the game cores: their cached machine code goes stale with them.
+drop_stale_cache(__file__, depends_on=(makabana_env.__file__, makemake_env.__file__, maunakea_env.__file__))
+
+from .base import Agent, GameInfo  # noqa: E402
+from .games import GAMES, game_info  # noqa: E402
+from .registry import load, make_agent  # noqa: E402
 
 __all__ = ["Agent", "GAMES", "GameInfo", "game_info", "load", "make_agent"]

@@ -22,12 +22,14 @@ def _fingerprint(folders):
     return digest.hexdigest()
 
 
-def drop_stale_cache(package_file):
-    """Delete the package's cached Numba functions if its sources or the shared ones changed."""
+def drop_stale_cache(package_file, depends_on=()):
+    """Delete the package's cached Numba functions if its sources, the shared ones or those of the
+    packages it ``depends_on`` (their ``__init__`` files, e.g. the game packages whose cores the agents
+    call) changed."""
     package = Path(package_file).resolve().parent
     cache = package / "__pycache__"
     stamp = cache / "numba-sources.sha256"
-    fingerprint = _fingerprint([package, _COMMON])
+    fingerprint = _fingerprint([package, _COMMON] + [Path(f).resolve().parent for f in depends_on])
     try:
         if stamp.read_text() == fingerprint:
             return

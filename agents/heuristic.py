@@ -1,0 +1,68 @@
+"""The heuristic agent: one hand-written strategy per game, deciding from the observation and the
+action mask alone (never from the state row, which holds the other players' secrets).
+
+Each strategy scores the legal actions with what a decent human would look at, one step ahead on
+the public situation rebuilt from the observation; the strategies are described in their modules:
+
+- Maka Bana (Haapii): ``agents.heuristic_makabana`` -- grow groups and contest beach majorities,
+  take back when worth more than building, show the least revealing card, place the tiki where the
+  opponents' shown cards point.  Maka Bana Mao: uniform among the legal actions for now.
+- Make Make: ``agents.heuristic_makemake`` -- race for three sacred territories and safe ceremonial
+  grounds around them, defend what carries ceremonies, stop an opponent about to summon Make Make.
+- Mauna Kea (basic game): ``agents.heuristic_maunakea`` -- route explorers through artifacts to the
+  best boat they can reach, lay tiles to open those routes, keep explorers out of the lava's way.
+  The advanced game: uniform among the legal actions for now.
+
+Randomness only breaks ties, from the generator seeded in ``reset``.
+"""
+import numpy as np
+
+from .base import Agent, GameInfo
+
+TIE_NOISE = 1e-6
+
+
+# The variants each strategy knows; other variants are played uniformly among the legal actions.
+STRATEGY_VARIANTS = {"makabana": ("haapii",), "makemake": ("standard",), "maunakea": ("basic",)}
+
+
+def _strategy(name):
+    if name == "makabana":
+        from . import heuristic_makabana as strategy
+    elif name == "makemake":
+        from . import heuristic_makemake as strategy
+    else:
+        from . import heuristic_maunakea as strategy
+    return strategy
+
+
+class HeuristicAgent(Agent):
+    """Hand-written strategy per game (see the module docstring)."""
+
+    name = "heuristic"
+    needs_state = False
+
+    def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        super().reset(game, player, seed)
+        if game.name not in STRATEGY_VARIANTS:
+            raise ValueError(f"HeuristicAgent does not know the game {game.name!r}; "
+                             f"it plays {', '.join(STRATEGY_VARIANTS)}")
+        self._uniform = game.variant not in STRATEGY_VARIANTS[game.name]
+        self._strategy = None if self._uniform else _strategy(game.name)
+
+    def act(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        if self._uniform:
+            return int(legal[self.rng.integers(legal.size)])
+        if legal.size == 1:
+            return int(legal[0])
+        noise = self.rng.random(action_mask.shape[0]) * TIE_NOISE
+        seed = int(self.rng.integers(1 << 31))   # for strategies that sample (Mauna Kea's lava)
+        obs = np.ascontiguousarray(observation, dtype=np.int8)
+        mask = np.ascontiguousarray(action_mask, dtype=np.int8)
+        action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
+        if not (0 <= action < mask.shape[0] and mask[action]):
+            raise RuntimeError(f"the {self.game.name} heuristic chose illegal action {action}")
+        return int(action)
