@@ -6,12 +6,14 @@ the public situation rebuilt from the observation; the strategies are described 
 
 - Maka Bana (Haapii): ``agents.heuristic_makabana`` -- grow groups and contest beach majorities,
   take back when worth more than building, show the least revealing card, place the tiki where the
-  opponents' shown cards point.  Maka Bana Mao: uniform among the legal actions for now.
+  opponents' shown cards point.  Maka Bana Mao: ``agents.heuristic_variants`` -- honest 3-card
+  projects chosen as in Haapii, denounce a visible paint card when clean.
 - Make Make: ``agents.heuristic_makemake`` -- race for three sacred territories and safe ceremonial
   grounds around them, defend what carries ceremonies, stop an opponent about to summon Make Make.
 - Mauna Kea (basic game): ``agents.heuristic_maunakea`` -- route explorers through artifacts to the
   best boat they can reach, lay tiles to open those routes, keep explorers out of the lava's way.
-  The advanced game: uniform among the legal actions for now.
+  The advanced game: ``agents.heuristic_variants`` -- keep the easiest task cards, then the basic
+  strategy.
 
 Randomness only breaks ties, from the generator seeded in ``reset``.
 """
@@ -22,11 +24,15 @@ from .base import Agent, GameInfo
 TIE_NOISE = 1e-6
 
 
-# The variants each strategy knows; other variants are played uniformly among the legal actions.
-STRATEGY_VARIANTS = {"makabana": ("haapii",), "makemake": ("standard",), "maunakea": ("basic",)}
+# The variants each game's strategies know.
+STRATEGY_VARIANTS = {"makabana": ("haapii", "mao"), "makemake": ("standard",), "maunakea": ("basic", "advanced")}
 
 
-def _strategy(name):
+def _strategy(name, variant):
+    """The strategy module, or for a variant a fresh strategy object (it remembers its plans)."""
+    if variant in ("mao", "advanced"):
+        from .heuristic_variants import AdvancedStrategy, MaoStrategy
+        return MaoStrategy() if variant == "mao" else AdvancedStrategy()
     if name == "makabana":
         from . import heuristic_makabana as strategy
     elif name == "makemake":
@@ -47,15 +53,14 @@ class HeuristicAgent(Agent):
         if game.name not in STRATEGY_VARIANTS:
             raise ValueError(f"HeuristicAgent does not know the game {game.name!r}; "
                              f"it plays {', '.join(STRATEGY_VARIANTS)}")
-        self._uniform = game.variant not in STRATEGY_VARIANTS[game.name]
-        self._strategy = None if self._uniform else _strategy(game.name)
+        if game.variant not in STRATEGY_VARIANTS[game.name]:
+            raise ValueError(f"HeuristicAgent has no strategy for {game.name} variant {game.variant!r}")
+        self._strategy = _strategy(game.name, game.variant)
 
     def act(self, observation, action_mask, state=None):
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
-        if self._uniform:
-            return int(legal[self.rng.integers(legal.size)])
         if legal.size == 1:
             return int(legal[0])
         noise = self.rng.random(action_mask.shape[0]) * TIE_NOISE
