@@ -51,7 +51,7 @@ RETRY = 0.5           # a project that failed last season is expected again
 TAKE_BACK_RISK = 0.25  # extra chance a take-back is protected (the paint card is shown)
 
 
-_popcount = C.popcount  # the core's, which avoids an overflowing multiplication
+_popcount = C.popcount
 
 
 @njit(cache=True, inline="always")

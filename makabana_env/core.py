@@ -26,6 +26,7 @@ The shown card is 0 for the beach card, 1 for the area card and 2 for the theme 
 import numpy as np
 from numba import njit
 
+from pacific_common.bits import popcount
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -215,19 +216,6 @@ def owner(state, colour):
 @njit(cache=True, inline="always")
 def spot_in_play(state, spot):
     return (IN_PLAY_BITS[state[NUM_COLOURS]] >> spot) & 1 == 1
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    # Sum the byte counts with shifts: the usual multiplication by 0x0101010101010101 overflows, and
-    # LLVM may then fold later comparisons of the result wrongly (signed overflow is undefined).
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
 
 
 @njit(cache=True, inline="always")

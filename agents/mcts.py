@@ -1,0 +1,174 @@
+"""The Monte-Carlo tree search agent.
+
+``MCTSAgent(simulations=None, c=None, seed=None, ...)`` searches inside Numba on the game's core: one
+Numba call per decision (``agents.mcts_search.search``), the trees in preallocated NumPy arrays, the
+states plain copies of the core's row.  The design (details in ``agents.mcts_search``):
+
+- **Determinization.**  The agent is handed a copy of the full state row, which holds the other
+  players' secrets, so every simulation starts from a fresh *determinization*: every hidden part of
+  the row is re-sampled from what the searching player has observed, never copied
+  (``agents.mcts_<game>.determinize``).  Maka Bana Haapii: other colours' current projects -- before
+  the reveal any legal project, after it a spot matching the shown card and the shown paint.  Mauna
+  Kea: the order of the bag, which is the state's random generator: it is reseeded, so the tiles
+  still unseen and all future lava are drawn afresh.  Make Make has nothing hidden (the generator,
+  which only drives random play, is reseeded as everywhere).  One determinization per simulation.
+- **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
+  sees them ("a colour has submitted a project", then the revealed hints), walked down together; the
+  player to act picks by UCB1 in its own tree, with availability counts.  Games where every move is
+  public (Make Make, Mauna Kea) use one shared tree, which is the same thing.  Node statistics are
+  kept from the point of view of the player who made the move into the node (max^n UCT).
+- **Values.**  ``value_weight * sign(m) + (1 - value_weight) * clip(m / value_scale, -1, 1)`` per
+  player, with ``m`` the player's score margin (points minus the best other player's); the sign term
+  stands for winning and the margin term keeps the search pulling when the result looks decided.
+  Playouts are random (``core.random_action``) for ``rollout_depth`` steps, then the position is
+  evaluated by the same formula: final scores at the end, the board's score in Maka Bana, a
+  heuristic in the other games (``agents.mcts_<game>.evaluate``).
+- **Budget.**  ``simulations`` per decision; the default per game (``DEFAULTS``) keeps a decision
+  well under 0.2 s on one core.  A decision with a single legal action is answered without search.
+
+Maka Bana Mao is not supported yet: ``reset`` raises ``ValueError``.
+"""
+import time
+
+import numpy as np
+
+from .base import Agent, GameInfo
+
+# Per-game defaults: simulations per decision, exploration constant, rollout steps before the
+# evaluation, value scale (points of margin worth a full +-1), value weight of the sign term, tree
+# mode ("multi": one tree per player, "single": one shared tree), tree depth cap.
+DEFAULTS = {
+    "makabana": dict(simulations=2000, c=0.7, rollout_depth=1000, horizon=2, value_scale=10.0, value_weight=0.1,
+                     trees="multi", belief="weighted", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5),
+    "makemake": dict(simulations=3000, c=0.7, rollout_depth=8, horizon=0, value_scale=20.0, value_weight=0.0,
+                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5),
+    "maunakea": dict(simulations=1000, c=0.7, rollout_depth=60, horizon=1, value_scale=8.0, value_weight=0.1,
+                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5),
+}
+BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
+NODES_PER_SIMULATION = 8
+
+
+_SEARCH = None
+
+
+def _search_module():
+    # imported on first use, so that merely importing ``agents`` compiles nothing
+    global _SEARCH
+    if _SEARCH is None:  # (agents/__init__.py has dropped a stale Numba cache by now)
+        from . import mcts_search
+        _SEARCH = mcts_search
+    return _SEARCH
+
+
+class MCTSAgent(Agent):
+    """Information-set Monte-Carlo tree search on the game's Numba core (see the module docstring)."""
+
+    name = "mcts"
+    needs_state = True
+
+    def __init__(self, simulations=None, c=None, seed=None, rollout_depth=None, horizon=None, value_scale=None,
+                 value_weight=None, trees=None, belief=None, max_depth=None, pw_k=None, pw_alpha=None,
+                 bias=None):
+        self.options = dict(simulations=simulations, c=c, rollout_depth=rollout_depth, horizon=horizon,
+                            value_scale=value_scale, value_weight=value_weight, trees=trees,
+                            belief=belief, max_depth=max_depth, pw_k=pw_k, pw_alpha=pw_alpha, bias=bias)
+        self.default_seed = seed
+        self.last_visits = None
+        self._arrays = None
+
+    # -----------------------------------------------------------------------------------------
+    def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        super().reset(game, player, self.default_seed if seed is None else seed)
+        if game.name not in DEFAULTS:
+            raise ValueError(f"MCTSAgent does not know the game {game.name!r}")
+        if game.name == "makabana" and game.variant != "haapii":
+            raise ValueError(f"MCTSAgent does not support Maka Bana {game.variant!r} yet (only 'haapii'); "
+                             "its determinization of the hidden card sets is still to be written")
+        if game.name == "maunakea" and game.variant != "basic":
+            raise ValueError(f"MCTSAgent does not support Mauna Kea {game.variant!r} yet (only 'basic')")
+        if game.name == "makemake" and game.variant != "standard":
+            raise ValueError(f"MCTSAgent does not support Make Make {game.variant!r} (only 'standard')")
+        settings = dict(DEFAULTS[game.name])
+        settings.update({k: v for k, v in self.options.items() if v is not None})
+        if settings["trees"] not in ("multi", "single"):
+            raise ValueError(f"trees must be 'multi' or 'single', got {settings['trees']!r}")
+        if settings["belief"] not in BELIEFS:
+            raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {settings['belief']!r}")
+        if int(settings["simulations"]) < 1:
+            raise ValueError(f"simulations must be at least 1, got {settings['simulations']!r}")
+        self.settings = settings
+        search = _search_module()
+        self._game_id = search.GAME_TOKENS[game.name]
+        self._num_trees = game.num_players if settings["trees"] == "multi" else 1
+        nodes = int(settings["simulations"]) * NODES_PER_SIMULATION + self._num_trees + 64
+        if self._arrays is None or self._arrays[0].shape[0] < nodes:
+            self._arrays = (np.zeros(nodes, np.int64), np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
+                            np.zeros(nodes, np.int32), np.zeros(nodes, np.int32), np.zeros(nodes, np.float64),
+                            np.zeros(nodes, np.int8))
+        self._visits = np.zeros(int(game.core.NUM_ACTIONS), np.int32)
+        self.last_visits = None
+
+    def act(self, observation, action_mask, state=None):
+        if state is None:
+            raise ValueError("MCTSAgent needs the state row (needs_state = True)")
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        if legal.size == 1:
+            self.last_visits = None
+            return int(legal[0])
+        action = self.search(state, int(self.settings["simulations"]), int(self.rng.integers(1 << 62)))
+        if action < 0 or action >= len(action_mask) or not action_mask[action]:
+            raise RuntimeError(f"MCTS chose action {action}, which the mask does not offer")
+        return action
+
+    def search(self, state, simulations, seed):
+        """One search from ``state`` (a core row, the agent's player to act) with ``simulations``
+        simulations and the given seed; returns the chosen action.  The visit count of every root
+        action is kept in ``last_visits``."""
+        st = self.settings
+        mcts_search = _search_module()
+        state = np.ascontiguousarray(state, dtype=np.int64)
+        action = mcts_search.search(
+            self._game_id, state, int(self.player), self._num_trees, seed, simulations, float(st["c"]),
+            int(st["rollout_depth"]), int(st["horizon"]), int(st["max_depth"]), BELIEFS[st["belief"]], float(st["value_scale"]),
+            float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),
+            *self._arrays, self._visits)
+        self.last_visits = self._visits.copy()
+        return int(action)
+
+    # -----------------------------------------------------------------------------------------
+    def simulations_per_second(self, game: GameInfo, positions=20, simulations=None, seed=0):
+        """Measured simulations per second (one core) over ``positions`` decisions of this agent's
+        player taken from random games of ``game``; the first search (compilation) is not timed."""
+        core = game.core
+        rng = np.random.default_rng(seed)
+        self.reset(game, 0, seed)
+        sims = int(simulations or self.settings["simulations"])
+        states = []
+        state = np.zeros(core.STATE_SIZE, np.int64)
+        mask = np.zeros(game.num_actions, np.int8)
+        while len(states) < positions:
+            core.init(state, game.num_players, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
+            steps = int(rng.integers(0, 60))
+            for _ in range(steps):
+                if state[core.STATUS] != core.STATUS_RUNNING:
+                    break
+                core.step(state, core.random_action(state))
+            if state[core.STATUS] != core.STATUS_RUNNING:
+                continue
+            core.legal_action_mask(state, mask)
+            if mask.sum() > 1:
+                states.append(state.copy())
+        elapsed = 0.0
+        done = 0
+        for i, st in enumerate(states):
+            self.player = int(core.player_to_act(st))
+            self._num_trees = game.num_players if self.settings["trees"] == "multi" else 1
+            t0 = time.perf_counter()
+            self.search(st, sims, i)
+            if i > 0 or positions == 1:
+                elapsed += time.perf_counter() - t0
+                done += sims
+        return done / elapsed

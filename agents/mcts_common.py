@@ -1,0 +1,31 @@
+"""Small Numba helpers shared by the per-game parts of the MCTS agent."""
+from numba import njit
+
+
+@njit(cache=True)
+def margins(points, p, out):
+    """out[i]: player i's points minus the best other player's points."""
+    best = -1e300
+    second = -1e300
+    for i in range(p):
+        if points[i] > best:
+            second = best
+            best = points[i]
+        elif points[i] > second:
+            second = points[i]
+    for i in range(p):
+        out[i] = points[i] - (second if points[i] == best else best)
+
+
+@njit(cache=True)
+def margin_values(points, p, base, scale, weight, out):
+    """Values in [-1, 1] from the points of every player: with ``m`` a player's margin (its points
+    minus the best other player's) and ``m0`` its margin at the root (``base``),
+    ``weight * sign(m) + (1 - weight) * clip((m - m0) / scale, -1, 1)``.  The sign term stands for
+    winning; the margin term is taken relative to the root so that it keeps its slope when a game is
+    already far from even (sibling moves are only ever compared with each other)."""
+    margins(points, p, out)
+    for i in range(p):
+        m = out[i]
+        s = 1.0 if m > 0 else (-1.0 if m < 0 else 0.0)
+        out[i] = weight * s + (1.0 - weight) * max(-1.0, min(1.0, (m - base[i]) / scale))

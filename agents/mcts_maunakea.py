@@ -1,0 +1,513 @@
+"""Mauna Kea pieces of the MCTS agent (see ``agents.mcts_makabana`` for the roles of each function).
+
+Hidden information in Mauna Kea (``maunakea_env/core.py``): "Everything in Mauna Kea is public (hands
+lie face up, the bag can be counted) except the order of the tiles in the bag".  The core draws every
+tile as the ``draw(b)``-th of the ``b`` tiles in the bag with the generator in the row, so the bag's
+order *is* the generator's state: determinization reseeds it, which shuffles the unseen tiles afresh
+(future draws, hence future lava, are sampled anew in every simulation).
+
+Random play means nothing here (a random turn lays tiles anywhere and rarely reaches a boat), so the
+search plays the rest of the current turn with a greedy rollout policy and evaluates the position
+with ``_values``: the points already scored plus, for every explorer still on the island, what
+boarding the best boat it can reach would score, less a price per movement point on the way
+(shortest paths over the squares: jungle 1, water 2, an empty tile space 3, since a tile must be
+laid there first).
+"""
+import numpy as np
+from numba import njit
+
+from maunakea_env import core
+from maunakea_env.board import (
+    FIELD_NEIGHBOURS, FIRST_LAVA_TILE, LAVA_TILE_FLOW, NUM_LAVA_FLOWS, ARTIFACT_POINTS, BOAT_CAPACITY, BOARDING_COST, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_SQUARES,
+    IS_TILE_FIELD, JUNGLE, LANDING_ENTRY_SQUARES, MAX_CARRIED, MOVE_COST, NO_TILE, NUM_FIELDS,
+    NUM_LANDINGS, NUM_SQUARES, SQUARE_FIELD, SQUARE_LANDING, SQUARE_NEIGHBOURS, TERRAIN_TILE_POINTS,
+    TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, WATER,
+)
+from pacific_common.rng import draw, seed_rng
+
+
+INF = 1 << 20
+QUEUE = NUM_SQUARES + 1   # circular queue of the shortest-path searches
+STEP_PRICE = 0.25      # points of value per movement point still to walk
+FAR = 60               # the most movement points charged
+POINTS_WORTH = 0.9     # movement points in hand or in the pool, as a share of walked ones
+DRAWS_PER_TURN = 2.5   # tiles a player draws in a turn, about (the lava danger's horizon)
+LOST = -STEP_PRICE * FAR   # what an explorer lost to lava, or one that will never board, is worth
+EMPTY_FIELD_COST = 3   # movement points charged for a square of an empty tile space
+OCCUPIED_EXTRA = 2     # extra for a square another explorer stands on
+ARTIFACT_PULL = 1.5    # worth of an artifact for an explorer with room, less the walk to it
+
+
+@njit(cache=True)
+def determinize(state, player, seed, belief):
+    state[core.RNG] = seed_rng(seed)
+
+
+@njit(cache=True)
+def observed_key(state, action, viewer):
+    return action
+
+
+@njit(cache=True)
+def marker(state):
+    return state[core.TURN]
+
+
+@njit(cache=True)
+def event_key(state, before, viewer):
+    """After a turn ends everybody sees the tiles drawn and the lava placed: the key is a hash of
+    where every island tile now is (bag, hand slot, board, removed)."""
+    if state[core.TURN] == before:
+        return -1
+    h = np.int64(1469598103934665603)
+    for t in range(core.NUM_ISLAND_TILES):
+        h = (h ^ state[core.TILE_WHERE + t]) * np.int64(1099511628211)
+    for i in range(core.MAX_PLAYERS * core.HAND_SLOTS):
+        h = (h ^ (state[core.HAND + i] + 1)) * np.int64(1099511628211)
+    return h & 0xFFFFFFFFFFFF
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shortest paths
+@njit(cache=True)
+def _enter_costs(state, costs):
+    """Movement points to step onto each square, -1 where no explorer can ever go."""
+    for sq in range(NUM_SQUARES):
+        terrain = state[core.TERRAIN + sq]
+        if terrain == JUNGLE:
+            c = 1
+        elif terrain == WATER:
+            c = 2
+        elif terrain == NO_TILE:
+            f = SQUARE_FIELD[sq]
+            c = EMPTY_FIELD_COST if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0 else -1
+        else:
+            c = -1
+        if c > 0 and state[core.OCCUPANT + sq] >= 0:
+            c += OCCUPIED_EXTRA
+        costs[sq] = c
+
+
+@njit(cache=True)
+def _spread(costs, dist, queue, inq, tail):
+    """Complete a multi-source shortest-path search whose sources are already queued (from 0 to
+    ``tail``): a FIFO label-correcting search, near-linear on this grid with its small integer
+    costs.  ``dist[u]``: the movement points from u to the nearest source, counting the cost of
+    every square entered on the way (the sources' own starting values included).  ``queue`` is
+    circular, of ``QUEUE`` entries (a square is queued at most once at a time)."""
+    head = 0
+    while head != tail:
+        u = queue[head]
+        head += 1
+        if head == QUEUE:
+            head = 0
+        inq[u] = False
+        # walking v -> u costs costs[u] going forwards; here we go backwards from the sources
+        step = costs[u]
+        if step < 0:
+            continue
+        nd = dist[u] + step
+        for k in range(4):
+            v = SQUARE_NEIGHBOURS[u, k]
+            if v < 0 or costs[v] < 0 or nd >= dist[v]:
+                continue
+            dist[v] = nd
+            if not inq[v]:
+                inq[v] = True
+                queue[tail] = v
+                tail += 1
+                if tail == QUEUE:
+                    tail = 0
+
+
+@njit(cache=True)
+def _landing_distances(state, costs, landing, dist, queue, inq):
+    """dist[u]: movement points from u to board the boat waiting at ``landing``, boarding included;
+    INF everywhere if no boat waits there or none of its entry squares can be reached."""
+    dist[:] = INF
+    if state[core.LANDING_BOAT + landing] < 0:
+        return
+    inq[:] = False
+    tail = 0
+    for i in range(4):
+        sq = LANDING_ENTRY_SQUARES[landing, i]
+        if costs[sq] >= 0 and not inq[sq]:
+            dist[sq] = BOARDING_COST
+            inq[sq] = True
+            queue[tail] = sq
+            tail += 1
+    _spread(costs, dist, queue, inq, tail)
+
+
+@njit(cache=True)
+def _artifact_distances(state, costs, dist, queue, inq):
+    """dist[u]: movement points from u to the nearest square with an artifact lying there."""
+    dist[:] = INF
+    inq[:] = False
+    tail = 0
+    for sq in range(NUM_SQUARES):
+        base = core.ARTIFACTS + sq * core.NUM_COLOURS
+        if state[base] + state[base + 1] + state[base + 2] > 0 and costs[sq] >= 0:
+            dist[sq] = 0
+            inq[sq] = True
+            queue[tail] = sq
+            tail += 1
+    _spread(costs, dist, queue, inq, tail)
+
+
+ARTIFACT_FIELD = 1 + NUM_LANDINGS
+NUM_FIELDS_KEPT = 2 + NUM_LANDINGS
+
+
+@njit(cache=True)
+def _fields(state, fields, queue, inq):
+    """fields[0]: enter costs; fields[1 + l]: distances to board the boat at landing l;
+    fields[ARTIFACT_FIELD]: distance to the nearest artifact."""
+    _enter_costs(state, fields[0])
+    for landing in range(NUM_LANDINGS):
+        _landing_distances(state, fields[0], landing, fields[1 + landing], queue, inq)
+    _artifact_distances(state, fields[0], fields[ARTIFACT_FIELD], queue, inq)
+
+
+@njit(cache=True)
+def _lava_danger(state, danger):
+    """danger[f]: the chance that field f is covered by lava before the player to act's next turn:
+    every flow's next lava tile covers the field ahead of the branch it extends (tunnelling under
+    lava, as the core places it), and a flow erupts in a round of about ``DRAWS_PER_TURN`` draws per
+    player with the chance its tiles make up of the bag."""
+    danger[:] = 0.0
+    bag = 0
+    for t in range(core.NUM_ISLAND_TILES):
+        if state[core.TILE_WHERE + t] == core.IN_BAG:
+            bag += 1
+    if bag == 0:
+        return
+    draws = DRAWS_PER_TURN * state[core.NUM_PLAYERS]
+    for flow in range(NUM_LAVA_FLOWS):
+        tiles = 0
+        for i in range(LAVA_TILE_FLOW.shape[0]):
+            if LAVA_TILE_FLOW[i] == flow and state[core.TILE_WHERE + FIRST_LAVA_TILE + i] == core.IN_BAG:
+                tiles += 1
+        if tiles == 0:
+            continue
+        branch = -1
+        for b in range(2):
+            k = 2 * flow + b
+            if state[core.BRANCH_OPEN + k] == 1:
+                if branch < 0 or state[core.BRANCH_LENGTH + k] < state[core.BRANCH_LENGTH + 2 * flow + branch]:
+                    branch = b
+        if branch < 0:
+            continue
+        k = 2 * flow + branch
+        direction = state[core.BRANCH_DIRECTION + k]
+        target = FIELD_NEIGHBOURS[state[core.BRANCH_FIELD + k], direction]
+        while target >= 0 and core.field_is_lava(state, target):
+            target = FIELD_NEIGHBOURS[target, direction]
+        if target >= 0:
+            danger[target] += 1.0 - (1.0 - tiles / bag) ** draws
+
+
+# ---------------------------------------------------------------------------------------------------
+# Evaluation
+@njit(cache=True)
+def _load_value(state, x, places):
+    """Points of a boat with ``places`` artifact places boarded by explorer index ``x``: the
+    explorer, its most valuable artifacts that fit, -1 per empty place."""
+    v = EXPLORER_POINTS
+    left = places
+    for c in range(core.NUM_COLOURS - 1, -1, -1):
+        n = min(state[core.CARRIED + x * core.NUM_COLOURS + c], left)
+        v += ARTIFACT_POINTS[c + 1] * n
+        left -= n
+    return v + EMPTY_PLACE_POINTS * left
+
+
+@njit(cache=True)
+def _explorer_value(state, x, sq, fields, landing, danger):
+    """What explorer index ``x`` standing on ``sq`` is expected to score when it heads for the boat
+    at ``landing``: that boat's load less ``STEP_PRICE`` per movement point of the walk there (at
+    most ``FAR`` points are charged; an explorer without a boat is charged ``FAR``), plus
+    ``ARTIFACT_PULL`` less the same price for the walk to the nearest artifact while it has room;
+    with the chance ``danger`` of its field it is lost to lava instead (worth ``LOST``)."""
+    if landing >= 0:
+        d = min(fields[1 + landing, sq], FAR)
+        v = _load_value(state, x, BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]) - STEP_PRICE * d
+    else:
+        v = -STEP_PRICE * FAR
+    carried = 0
+    for c in range(core.NUM_COLOURS):
+        carried += state[core.CARRIED + x * core.NUM_COLOURS + c]
+    if carried < MAX_CARRIED:
+        v += max(0.0, ARTIFACT_PULL - STEP_PRICE * fields[ARTIFACT_FIELD, sq])
+    risk = danger[SQUARE_FIELD[sq]]
+    return (1.0 - risk) * v + risk * LOST
+
+
+@njit(cache=True)
+def _assign(state, fields, assigned):
+    """assigned[x]: the landing whose boat explorer index ``x`` heads for, -1 if none.  Boats go one
+    to an explorer, greedily, best (explorer, boat) value first, over every player's explorers on
+    the island: a boat that two explorers want goes to the one it is worth more to (the nearer,
+    for equal loads), and every boat is counted once."""
+    p = state[core.NUM_PLAYERS]
+    explorers = state[core.EXPLORERS_EACH]
+    assigned[:] = -1
+    taken = 0
+    while True:
+        best = -1e300
+        bx = -1
+        bl = -1
+        for i in range(p):
+            for e in range(explorers):
+                x = core.explorer_index(i, e)
+                if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND or assigned[x] >= 0:
+                    continue
+                sq = state[core.EXPLORER_SQUARE + x]
+                for landing in range(NUM_LANDINGS):
+                    boat = state[core.LANDING_BOAT + landing]
+                    if boat < 0 or (taken >> landing) & 1 or fields[1 + landing, sq] >= INF:
+                        continue
+                    v = _load_value(state, x, BOAT_CAPACITY[boat]) - STEP_PRICE * min(fields[1 + landing, sq], FAR)
+                    if v > best:
+                        best = v
+                        bx = x
+                        bl = landing
+        if bx < 0:
+            return
+        assigned[bx] = bl
+        taken |= 1 << bl
+
+
+@njit(cache=True)
+def _values(state, out, fields, queue, inq, assigned, danger):
+    """Points scored plus what every explorer still on the island is expected to add (``_assign``,
+    ``_explorer_value``), plus the movement points the player to act still has this turn (hand
+    and pool), each worth ``POINTS_WORTH`` of a point walked (they are lost at the end of the turn;
+    the next hand comes whatever the turn was, so it is not counted)."""
+    p = state[core.NUM_PLAYERS]
+    _fields(state, fields, queue, inq)
+    _assign(state, fields, assigned)
+    _lava_danger(state, danger)
+    for i in range(p):
+        out[i] = core.score(state, i)
+        if state[core.STATUS] != core.STATUS_RUNNING:
+            continue
+        if i == state[core.TO_ACT] and state[core.PHASE] == core.PHASE_TURN:
+            out[i] += POINTS_WORTH * STEP_PRICE * (core.hand_points(state, i) + state[core.POOL])
+        for e in range(state[core.EXPLORERS_EACH]):
+            x = core.explorer_index(i, e)
+            status = state[core.EXPLORER_STATUS + x]
+            if status == core.ON_ISLAND:
+                out[i] += _explorer_value(state, x, state[core.EXPLORER_SQUARE + x], fields, assigned[x], danger)
+            elif status == core.LOST:
+                out[i] += LOST
+
+
+@njit(cache=True)
+def _buffers():
+    """Work arrays of the evaluation: the distance fields, a circular queue, in-queue flags, the
+    boat assignment of every explorer."""
+    return (np.empty((NUM_FIELDS_KEPT, NUM_SQUARES), dtype=np.int64), np.empty(QUEUE, dtype=np.int64),
+            np.empty(NUM_SQUARES, dtype=np.bool_), np.empty(core.MAX_PLAYERS * core.MAX_EXPLORERS, dtype=np.int64),
+            np.empty(NUM_FIELDS, dtype=np.float64))
+
+
+@njit(cache=True)
+def evaluate(state, out):
+    """Points per player for the value (``agents.mcts_common.margin_values``): ``_values`` while the
+    game runs, the final scores at the end (Mauna Kea's tie-breaks counting a fraction of a point;
+    a truncated game is judged on its points too, as ``agents.match`` adjudicates it).  Never a
+    result worth 0 to everybody, so always False."""
+    p = state[core.NUM_PLAYERS]
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        for i in range(p):
+            out[i] = core.standing(state, i) / 4096.0
+        return False
+    fields, queue, inq, assigned, danger = _buffers()
+    _values(state, out, fields, queue, inq, assigned, danger)
+    return False
+
+
+@njit(cache=True)
+def prior(state, player, mask, out):
+    """Root preferences: the ``_values`` margin one step ahead (ending the turn on one sample of its
+    draws)."""
+    p = state[core.NUM_PLAYERS]
+    fields, queue, inq, assigned, danger = _buffers()
+    vals = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
+    work = state.copy()
+    for a in range(mask.shape[0]):
+        if mask[a] == 0:
+            continue
+        work[:] = state
+        core.step(work, a)
+        _values(work, vals, fields, queue, inq, assigned, danger)
+        out[a] = _margin(vals, player, p)
+
+
+@njit(cache=True)
+def _margin(vals, player, p):
+    best = -1e300
+    for i in range(p):
+        if i != player and vals[i] > best:
+            best = vals[i]
+    return vals[player] - best
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rollout policy
+@njit(cache=True)
+def _lay_for(state, player, to):
+    """The lay action that makes square ``to`` (on an empty tile field) walkable: the hand tile and
+    rotation that put jungle there (water if no tile can), the tile worth the fewest points; -1 if
+    none can."""
+    f = SQUARE_FIELD[to]
+    i = 0
+    while FIELD_SQUARES[f, i] != to:
+        i += 1
+    best = -1
+    best_key = -1
+    for h in range(state[core.HAND_SIZE + player]):
+        tile = state[core.HAND + player * core.HAND_SLOTS + h]
+        for r in range(4):
+            t = TERRAIN_TILE_SQUARES[tile, TILE_ROTATION_SOURCE[r, i]]
+            if t != JUNGLE and t != WATER:
+                continue
+            key = (20 if t == JUNGLE else 10) - TERRAIN_TILE_POINTS[tile]
+            if key > best_key:
+                best_key = key
+                best = core.LAY_BASE + 4 * (NUM_FIELDS * h + f) + r
+    return best
+
+
+@njit(cache=True)
+def _policy(state, fields, assigned, danger):
+    """One greedy step (uses the row's generator for ties and placement), with the distance fields
+    of the position given (they may be slightly stale: moves do not refresh them):
+
+    place an explorer on a random free start square; pick up the best artifact an explorer stands
+    on; board when boarding now is worth at least what the explorer is expected to score by going
+    on; otherwise take the best step of any explorer towards its boat (``_assign``,
+    ``_explorer_value``):
+    walk if the pool allows, spend a hand tile if the step is only short of points, lay a tile that
+    makes the square walkable if it is an empty tile space; with no useful step, lay a tile next to
+    an explorer; end the turn once the hand is empty."""
+    if state[core.PHASE] == core.PHASE_PLACEMENT:
+        return core.random_action(state)
+    player = state[core.TO_ACT]
+    explorers = state[core.EXPLORERS_EACH]
+    if state[core.FREE_ACTIONS] < core.FREE_ACTIONS_PER_TURN:
+        for e in range(explorers):
+            for c in range(core.NUM_COLOURS - 1, -1, -1):
+                a = core.PICK_BASE + core.NUM_COLOURS * e + c
+                if core.is_legal(state, a):
+                    return a
+    pool = state[core.POOL]
+    hand = state[core.HAND_SIZE + player]
+    best_a = -1
+    best_gain = 0.0
+    for e in range(explorers):
+        x = core.explorer_index(player, e)
+        if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND:
+            continue
+        sq = state[core.EXPLORER_SQUARE + x]
+        target = assigned[x]
+        if target >= 0 and state[core.LANDING_BOAT + target] < 0:
+            target = -1   # taken since the fields were computed
+        here = _explorer_value(state, x, sq, fields, target, danger)
+        landing = SQUARE_LANDING[sq]
+        if landing >= 0 and state[core.LANDING_BOAT + landing] >= 0 and pool >= BOARDING_COST:
+            if _load_value(state, x, BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]) >= here:
+                return core.BOARD_BASE + NUM_LANDINGS * e + landing
+        for d in range(4):
+            to = SQUARE_NEIGHBOURS[sq, d]
+            if to < 0 or state[core.OCCUPANT + to] >= 0 or fields[0, to] < 0:
+                continue
+            gain = _explorer_value(state, x, to, fields, target, danger) - here
+            if gain < 1e-6:
+                continue
+            gain += 1e-4 * draw(state, core.RNG, 16)
+            if gain <= best_gain:
+                continue
+            terrain = state[core.TERRAIN + to]
+            if terrain == JUNGLE or terrain == WATER:
+                if MOVE_COST[terrain] <= pool:
+                    a = core.MOVE_BASE + 4 * e + d
+                elif hand > 0:
+                    a = core.SPEND_BASE + draw(state, core.RNG, hand)
+                else:
+                    continue
+            elif hand > 0:
+                a = _lay_for(state, player, to)
+                if a < 0:
+                    continue
+            else:
+                continue
+            best_gain = gain
+            best_a = a
+    if best_a >= 0:
+        return best_a
+    if hand == 0:
+        return core.END_TURN
+    count = 0
+    for f in range(NUM_FIELDS):
+        if _lay_candidate(state, player, f):
+            count += 1
+    if count == 0:
+        return core.SPEND_BASE + draw(state, core.RNG, hand)
+    r = draw(state, core.RNG, count)
+    for f in range(NUM_FIELDS):
+        if _lay_candidate(state, player, f):
+            if r == 0:
+                h = draw(state, core.RNG, hand)
+                return core.LAY_BASE + 4 * (NUM_FIELDS * h + f) + draw(state, core.RNG, 4)
+            r -= 1
+    return core.SPEND_BASE
+
+
+@njit(cache=True)
+def _lay_candidate(state, player, f):
+    if not IS_TILE_FIELD[f] or state[core.FIELD_TILE + f] >= 0:
+        return False
+    for i in range(4):
+        sq = FIELD_SQUARES[f, i]
+        for d in range(4):
+            v = SQUARE_NEIGHBOURS[sq, d]
+            if v >= 0 and SQUARE_FIELD[v] != f:
+                occ = state[core.OCCUPANT + v]
+                if occ >= 0 and occ // 8 == player:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def rollout_action(state):
+    """``_policy`` from fresh distance fields (the tree's expansion proposal)."""
+    if state[core.STATUS] != core.STATUS_RUNNING:
+        return -1
+    fields, queue, inq, assigned, danger = _buffers()
+    _fields(state, fields, queue, inq)
+    _assign(state, fields, assigned)
+    _lava_danger(state, danger)
+    return _policy(state, fields, assigned, danger)
+
+
+@njit(cache=True)
+def playout(state, max_steps, stop_clock):
+    """``_policy`` for at most ``max_steps`` steps, until the turn count reaches ``stop_clock`` or the
+    game ends; the distance fields are recomputed after every step that changes the board (not after
+    moves and spends)."""
+    fields, queue, inq, assigned, danger = _buffers()
+    fresh = False
+    steps = 0
+    while steps < max_steps and state[core.STATUS] == core.STATUS_RUNNING and state[core.TURN] < stop_clock:
+        if not fresh:
+            _fields(state, fields, queue, inq)
+            _assign(state, fields, assigned)
+            _lava_danger(state, danger)
+            fresh = True
+        a = _policy(state, fields, assigned, danger)
+        core.step(state, a)
+        if not (core.MOVE_BASE <= a < core.PICK_BASE or core.SPEND_BASE <= a < core.MOVE_BASE):
+            fresh = False
+        steps += 1

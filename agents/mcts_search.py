@@ -1,0 +1,414 @@
+"""The Numba search of the MCTS agent: information-set Monte-Carlo tree search over the game cores.
+
+One call of ``search`` runs a whole decision.  The trees live in flat, preallocated arrays (one node
+per index: ``key``, ``first`` child, ``nxt`` sibling, ``visits``, ``avail``, ``value``, ``mover``);
+states are rows copied from the root.  Games are told apart by the type of a token argument
+(``GAME_TOKENS``) and every game call goes through a ``g_*`` overload that resolves, when the search
+is typed, to that game's core (or its ``agents.mcts_<game>`` helper): each game gets its own
+compiled and cached search holding only its own code.  (Kernels built by a factory or given
+functions as arguments would miss Numba's on-disk cache and be compiled again in every process.)
+
+One simulation:
+
+1. **Determinize**: copy the root row and re-sample everything the searching player cannot see
+   (``agents.mcts_<game>.determinize``); the row's generator is reseeded, which also samples all
+   future chance (bag draws, lava).  Every simulation gets a fresh determinization.
+2. **Select / expand** (multiple-observer ISMCTS when ``num_trees`` equals the number of players;
+   one shared tree otherwise): every player has a tree whose edges are moves *as that player
+   observes them*; all trees are walked down together.  The tree of the player to act chooses by
+   UCB1 among the children whose actions are legal in this determinization, using availability
+   counts (``avail``: how often the child was selectable) in place of the parent's visits; the first
+   legal action without a child is expanded instead (uniformly at random), which ends the descent.
+   The other trees follow the move as their owner sees it (``observed_key``: e.g. "a colour has
+   submitted a project" in Maka Bana), and every tree then follows what its owner learns without a
+   decision (``event_key``: revealed cards, drawn tiles), so no player's statistics ever depend on
+   what it could not know.
+3. **Playout**: the game's rollout policy (``agents.mcts_<game>.playout``) for at most
+   ``rollout_depth`` steps or ``horizon`` seasons/turns, then the game's evaluation
+   (``agents.mcts_<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
+   by ``agents.mcts_common.margin_values`` (sign of the margin, and the margin's change since the
+   root).
+4. **Backup**: every node on every tree's path gets one visit and the value *of the player who made
+   the move into it* (max^n-style: each player maximizes its own value at its own decisions).
+
+The chosen action is the most visited child of the searching player's root.
+"""
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from makabana_env import core as mb_core
+from makemake_env import core as mm_core
+from maunakea_env import core as mk_core
+from pacific_common.rng import draw, seed_rng
+
+from .mcts_common import margin_values, margins
+
+from . import mcts_makabana as mb
+from . import mcts_makemake as mm
+from . import mcts_maunakea as mk
+
+MAX_PLAYERS = 5
+EVENT_BASE = 1 << 50          # keys of event edges; action keys are < the number of actions (+1)
+
+# Games are told apart by the *type* of a token argument, so that Numba compiles (and caches) one
+# search per game holding only that game's code: the ``g_*`` dispatchers below are overloads that
+# resolve at typing time.
+GAME_TOKENS = {"makabana": np.int8(0), "makemake": np.int16(0), "maunakea": np.int32(0)}
+_MAKABANA, _MAKEMAKE = types.int8, types.int16
+
+
+def _pick(game, makabana, makemake, maunakea):
+    if game == _MAKABANA:
+        return makabana
+    if game == _MAKEMAKE:
+        return makemake
+    return maunakea
+
+
+def _dispatcher(name, doc):
+    def stub(*args):
+        raise NotImplementedError(f"{name} is only callable from Numba")
+    stub.__name__ = name
+    stub.__doc__ = doc
+    return stub
+
+
+# ---------------------------------------------------------------------------------------------------
+# Game dispatch (each resolves to one game's function when the search is typed)
+g_num_actions = _dispatcher("g_num_actions", "The game's number of actions.")
+g_num_players = _dispatcher("g_num_players", "Players in the game of row s.")
+g_running = _dispatcher("g_running", "Whether the game of row s is still running.")
+g_to_act = _dispatcher("g_to_act", "The player whose decision is asked.")
+g_mask = _dispatcher("g_mask", "Write the legal-action mask.")
+g_step = _dispatcher("g_step", "Apply an action.")
+g_clock = _dispatcher("g_clock", "The clock of the rollout horizon: seasons (Maka Bana) or turns.")
+g_determinize = _dispatcher("g_determinize", "Re-sample the hidden parts of a row for a player.")
+g_observed_key = _dispatcher("g_observed_key", "How a viewer sees the action about to be taken.")
+g_marker = _dispatcher("g_marker", "What the event check needs of the position before a step.")
+g_event_key = _dispatcher("g_event_key", "What a viewer learns without a decision after a step, -1 if nothing.")
+g_rollout_action = _dispatcher("g_rollout_action", "The rollout policy's action.")
+g_playout = _dispatcher("g_playout", "Play the rollout policy up to a step count or a clock value.")
+g_evaluate = _dispatcher("g_evaluate", "Points per player; True for a result worth 0 to all.")
+g_prior = _dispatcher("g_prior", "Root preferences of the legal actions.")
+
+
+@overload(g_num_actions)
+def _ov_num_actions(game):
+    n = _pick(game, mb_core.NUM_ACTIONS, mm_core.NUM_ACTIONS, mk_core.NUM_ACTIONS)
+    return lambda game: n
+
+
+@overload(g_num_players)
+def _ov_num_players(game, s):
+    i = _pick(game, mb_core.NUM_PLAYERS, mm_core.NUM_PLAYERS, mk_core.NUM_PLAYERS)
+    return lambda game, s: s[i]
+
+
+@overload(g_running)
+def _ov_running(game, s):
+    i = _pick(game, mb_core.STATUS, mm_core.STATUS, mk_core.STATUS)
+    return lambda game, s: s[i] == 0
+
+
+@overload(g_to_act)
+def _ov_to_act(game, s):
+    f = _pick(game, mb_core.player_to_act, mm_core.player_to_act, mk_core.player_to_act)
+    return lambda game, s: f(s)
+
+
+@overload(g_mask)
+def _ov_mask(game, s, mask):
+    f = _pick(game, mb_core.legal_action_mask, mm_core.legal_action_mask, mk_core.legal_action_mask)
+    return lambda game, s, mask: f(s, mask)
+
+
+@overload(g_step)
+def _ov_step(game, s, a):
+    f = _pick(game, mb_core.step, mm_core.step, mk_core.step)
+    return lambda game, s, a: f(s, a)
+
+
+@overload(g_clock)
+def _ov_clock(game, s):
+    i = _pick(game, mb_core.SEASON, mm_core.TURN, mk_core.TURN)
+    return lambda game, s: s[i]
+
+
+@overload(g_determinize)
+def _ov_determinize(game, s, player, seed, belief):
+    f = _pick(game, mb.determinize, mm.determinize, mk.determinize)
+    return lambda game, s, player, seed, belief: f(s, player, seed, belief)
+
+
+@overload(g_observed_key)
+def _ov_observed_key(game, s, a, viewer):
+    f = _pick(game, mb.observed_key, mm.observed_key, mk.observed_key)
+    return lambda game, s, a, viewer: f(s, a, viewer)
+
+
+@overload(g_marker)
+def _ov_marker(game, s):
+    f = _pick(game, mb.marker, mm.marker, mk.marker)
+    return lambda game, s: f(s)
+
+
+@overload(g_event_key)
+def _ov_event_key(game, s, before, viewer):
+    f = _pick(game, mb.event_key, mm.event_key, mk.event_key)
+    return lambda game, s, before, viewer: f(s, before, viewer)
+
+
+@overload(g_rollout_action)
+def _ov_rollout_action(game, s):
+    f = _pick(game, mb.rollout_action, mm.rollout_action, mk.rollout_action)
+    return lambda game, s: f(s)
+
+
+@overload(g_playout)
+def _ov_playout(game, s, max_steps, stop_clock):
+    f = _pick(game, mb.playout, mm.playout, mk.playout)
+    return lambda game, s, max_steps, stop_clock: f(s, max_steps, stop_clock)
+
+
+@overload(g_evaluate)
+def _ov_evaluate(game, s, out):
+    f = _pick(game, mb.evaluate, mm.evaluate, mk.evaluate)
+    return lambda game, s, out: f(s, out)
+
+
+@overload(g_prior)
+def _ov_prior(game, s, player, mask, out):
+    f = _pick(game, mb.prior, mm.prior, mk.prior)
+    return lambda game, s, player, mask, out: f(s, player, mask, out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Tree
+@njit(cache=True)
+def _new_node(parent, k, who, used, key, first, nxt, visits, avail, value, mover):
+    n = used
+    key[n] = k
+    first[n] = -1
+    nxt[n] = first[parent]
+    first[parent] = n
+    visits[n] = 0
+    avail[n] = 0
+    value[n] = 0.0
+    mover[n] = who
+    return n
+
+
+@njit(cache=True)
+def _find(parent, k, key, first, nxt):
+    ch = first[parent]
+    while ch >= 0:
+        if key[ch] == k:
+            return ch
+        ch = nxt[ch]
+    return -1
+
+
+@njit(cache=True)
+def _random_bits(rs):
+    return (draw(rs, 0, 1 << 30) << 31) ^ draw(rs, 0, 1 << 31)
+
+
+@njit(cache=True)
+def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
+           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, root_visits):
+    """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
+    count of every root action is written into ``root_visits``.
+
+    Playouts stop after ``rollout_depth`` steps, or once the game's clock (seasons in Maka Bana,
+    turns in the others) is ``horizon`` past the root's (no such limit when ``horizon`` is 0).
+
+    Progressive widening: a node of the player to act with ``n`` visits has at most
+    ``max(1, pw_k * (n + 1) ** pw_alpha)`` children (all legal actions when ``pw_k <= 0``).  The
+    root's actions are expanded in the order of the game's ``prior`` and get the progressive bias
+    ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); deeper nodes expand the action the
+    rollout policy proposes, or a uniformly random untried one."""
+    na = g_num_actions(game)
+    capacity = key.shape[0]
+    rs = np.zeros(1, dtype=np.int64)
+    rs[0] = seed_rng(seed)
+    s = root.copy()
+    mask = np.zeros(na, dtype=np.int8)
+    vals = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    points = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    p = g_num_players(game, root)
+    base = np.zeros(MAX_PLAYERS, dtype=np.float64)   # every player's margin at the root
+    if not g_evaluate(game, root, points):
+        margins(points, p, base)
+    max_path = 2 * max_depth + 2
+    path = np.zeros((num_trees, max_path), dtype=np.int64)
+    plen = np.zeros(num_trees, dtype=np.int64)
+    cur = np.zeros(num_trees, dtype=np.int64)
+    for t in range(num_trees):
+        key[t] = -1
+        first[t] = -1
+        nxt[t] = -1
+        visits[t] = 0
+        avail[t] = 0
+        value[t] = 0.0
+        mover[t] = -1
+    used = num_trees
+    my_tree = player if num_trees > 1 else 0
+
+    # the root's expansion order and progressive bias, from the game's prior (ties broken at random)
+    prior = np.zeros(na, dtype=np.float64)
+    g_mask(game, root, mask)
+    g_prior(game, root, player, mask, prior)
+    lo = 1e300
+    hi = -1e300
+    for a in range(na):
+        if mask[a]:
+            lo = min(lo, prior[a])
+            hi = max(hi, prior[a])
+    for a in range(na):
+        if mask[a]:
+            prior[a] = (prior[a] - lo) / (hi - lo) if hi > lo else 0.0
+            prior[a] += 1e-6 * draw(rs, 0, 1000)
+        else:
+            prior[a] = -1.0
+    order = np.argsort(-prior)
+    next_root = 0
+
+    for _ in range(sims):
+        s[:] = root
+        g_determinize(game, s, player, _random_bits(rs), belief)
+        for t in range(num_trees):
+            cur[t] = t
+            path[t, 0] = t
+            plen[t] = 1
+        depth = 0
+        while g_running(game, s) and depth < max_depth:
+            q = g_to_act(game, s)
+            tq = q if num_trees > 1 else 0
+            node = cur[tq]
+            if node < 0:
+                break
+            at_root = node == my_tree and depth == 0
+            g_mask(game, s, mask)
+            nlegal = 0
+            for a in range(na):
+                nlegal += mask[a]
+            best = -1
+            best_u = -1e300
+            tried = 0
+            ch = first[node]
+            while ch >= 0:
+                k = key[ch]
+                if k >= 0 and k < na and mask[k] == 1:
+                    mask[k] = 2
+                    tried += 1
+                    avail[ch] += 1
+                    if visits[ch] == 0:
+                        u = 1e300
+                    else:
+                        u = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        if at_root:
+                            u += bias * prior[k] / (visits[ch] + 1)
+                    if u > best_u:
+                        best_u = u
+                        best = ch
+                ch = nxt[ch]
+            limit = nlegal
+            if pw_k > 0:
+                limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
+            expanded = False
+            if tried < limit and used + num_trees + 1 < capacity:
+                a = -1
+                if at_root:
+                    while next_root < na and mask[order[next_root]] != 1:
+                        next_root += 1
+                    if next_root < na:
+                        a = order[next_root]
+                else:
+                    a = g_rollout_action(game, s)
+                    if a < 0 or a >= na or mask[a] != 1:
+                        a = -1
+                if a < 0:
+                    r = draw(rs, 0, nlegal - tried)
+                    for i in range(na):
+                        if mask[i] == 1:
+                            if r == 0:
+                                a = i
+                                break
+                            r -= 1
+                child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
+                used += 1
+                expanded = True
+            elif best >= 0:
+                child = best
+                a = key[best]
+            else:
+                break  # out of room: play out from here
+            cur[tq] = child
+            path[tq, plen[tq]] = child
+            plen[tq] += 1
+            if num_trees > 1:
+                for t in range(num_trees):
+                    if t == tq or cur[t] < 0:
+                        continue
+                    k = g_observed_key(game, s, a, t)
+                    n2 = _find(cur[t], k, key, first, nxt)
+                    if n2 < 0:
+                        if used + 1 >= capacity:
+                            cur[t] = -1
+                            continue
+                        n2 = _new_node(cur[t], k, q, used, key, first, nxt, visits, avail, value, mover)
+                        used += 1
+                    cur[t] = n2
+                    path[t, plen[t]] = n2
+                    plen[t] += 1
+            before = g_marker(game, s)
+            g_step(game, s, a)
+            for t in range(num_trees):
+                if cur[t] < 0:
+                    continue
+                ek = g_event_key(game, s, before, t if num_trees > 1 else player)
+                if ek < 0:
+                    continue
+                k = EVENT_BASE + ek
+                n2 = _find(cur[t], k, key, first, nxt)
+                if n2 < 0:
+                    if used + 1 >= capacity:
+                        cur[t] = -1
+                        continue
+                    n2 = _new_node(cur[t], k, -1, used, key, first, nxt, visits, avail, value, mover)
+                    used += 1
+                cur[t] = n2
+                path[t, plen[t]] = n2
+                plen[t] += 1
+            depth += 1
+            if expanded:
+                break
+
+        g_playout(game, s, rollout_depth, g_clock(game, root) + horizon if horizon > 0 else 1 << 60)
+        if g_evaluate(game, s, points):
+            vals[:] = 0.0
+        else:
+            margin_values(points, p, base, scale, weight, vals)
+
+        for t in range(num_trees):
+            for i in range(plen[t]):
+                n = path[t, i]
+                visits[n] += 1
+                if mover[n] >= 0:
+                    value[n] += vals[mover[n]]
+
+    root_visits[:] = 0
+    best = -1
+    ch = first[my_tree]
+    while ch >= 0:
+        k = key[ch]
+        if k >= 0 and k < na:
+            root_visits[k] = visits[ch]
+            if best < 0 or visits[ch] > visits[best] or (
+                    visits[ch] == visits[best] and value[ch] > value[best]):
+                best = ch
+        ch = nxt[ch]
+    if best < 0:
+        return -1
+    return key[best]
