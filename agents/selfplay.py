@@ -1,0 +1,374 @@
+"""Self-play: one seat of a game as a Gymnasium environment, the other seats played by an opponent pool.
+
+``SelfPlayEnv(game, num_players, opponents=pool)`` is what ``agents.train`` trains
+``sb3_contrib.MaskablePPO`` on.  The learner plays one seat; at every reset the seat changes (rotated
+or sampled) and every other seat gets an opponent drawn from the pool: the baselines ("random",
+"heuristic", any ``agents.registry`` name) and earlier snapshots of the learner.
+
+Like ``agents.match.play_game`` it drives the Numba core directly: after the learner's action the
+opponents' moves are played inside the same ``step`` until the learner must act again or the game is
+over.  So the learner always gets its own end-of-game reward, also when the game ends on another
+player's move: the step whose opponents' moves ended the game returns it (−1 for the losing seat).
+Opponents see their own observation and mask only (Maka Bana hides cards); only search agents
+(``needs_state``) get a copy of the state row, as in the tournament.
+
+Rewards (``reward``, ``shaping``):
+- ``reward="win_loss"`` (default): +1 to a sole winner, −1 to the others, 0 to players tied for first
+  and to everybody after a truncation (``max_turns``) or a Make Make stalemate.  ``"score"`` and
+  ``"margin"`` give the core's other end-of-game rewards (final points, points minus the best other).
+- ``shaping=c`` (default 0) adds, on every step, ``c`` times the change of the learner's points margin
+  (its points minus the best other player's, ``core.player_scores``) over the step.  It is
+  potential-based (the sum over a game is ``c`` times the final margin), so it guides long games where
+  a win alone is a rare signal without changing which play is best by much.
+
+Snapshots: ``save_snapshot(model, path)`` writes the policy network of a MaskablePPO model as a small
+``.npz`` file; ``SnapshotAgent`` plays it with a numpy forward pass (no torch per move: opponents are
+a large part of every training step), sampling from the policy or greedily.
+"""
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+
+from pacific_common.options import REWARD_MODES
+
+from .base import Agent, GameInfo
+from .games import game_info
+from .registry import make_agent
+
+SEAT_MODES = ("rotate", "random")
+BASELINES = ("random", "heuristic")
+SNAPSHOT_SUFFIXES = (".npz", ".zip")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The policy's input, and snapshots of the learner played without torch
+def squash(x):
+    """``sign(x) log(1 + |x|)``, the input transform of ``agents.features.LogFeatures``."""
+    return np.sign(x) * np.log1p(np.abs(x))
+
+
+FEATURES = {"FlattenExtractor": "none", "LogFeatures": "log"}
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+def policy_layers(policy):
+    """The actor of a stable-baselines3 ``ActorCriticPolicy`` as numpy arrays: ``(layers, activation,
+    features, skip)`` with ``layers`` a list of ``(weight, bias)`` (the policy MLP, then the action
+    head), the activation's name, the input transform ("none" or "log") and whether the action head
+    also reads the features (``agents.features.SkipPolicy``)."""
+    import torch
+
+    extractor = type(policy.features_extractor).__name__
+    if extractor not in FEATURES:
+        raise ValueError(f"snapshots support the features extractors {sorted(FEATURES)}, not {extractor}")
+    layers, activation = [], None
+    skip = type(policy.mlp_extractor).__name__ == "SkipMlpExtractor"
+    for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
+        if isinstance(module, torch.nn.Linear):
+            layers.append((module.weight.detach().cpu().numpy().astype(np.float32),
+                           module.bias.detach().cpu().numpy().astype(np.float32)))
+        else:
+            name = type(module).__name__.lower()
+            if name not in ACTIVATIONS:
+                raise ValueError(f"snapshots support the activations {sorted(ACTIVATIONS)}, not {name}")
+            activation = name
+    return layers, activation or "tanh", FEATURES[extractor], skip
+
+
+def save_snapshot(model, path):
+    """Write the policy network of ``model`` (a MaskablePPO) to ``path`` (``.npz``, a few hundred KB)."""
+    layers, activation, features, skip = policy_layers(model.policy)
+    arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
+    arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
+    np.savez(path, activation=np.array(activation), features=np.array(features), skip=np.array(skip),
+             **arrays)
+    return Path(path)
+
+
+class SnapshotAgent(Agent):
+    """A snapshot of the learner's policy (``save_snapshot``) as an agent: samples its action from the
+    masked policy distribution (``deterministic=False``, the default: opponents that vary), or plays
+    the most likely legal action, as ``agents.policy.PolicyAgent`` does."""
+
+    name = "snapshot"
+
+    def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
+                 deterministic=False):
+        self.layers = layers
+        self.activation = ACTIVATIONS[activation]
+        self.squash = features == "log"
+        self.skip = bool(skip)
+        self.deterministic = deterministic
+        if name is not None:
+            self.name = name
+
+    @classmethod
+    def load(cls, path, game=None, **kwargs):
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no snapshot file at {str(path)!r}")
+        with np.load(path) as data:
+            count = sum(key.startswith("w") for key in data.files)
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            activation = str(data["activation"])
+            features = str(data["features"]) if "features" in data.files else "none"
+            skip = bool(data["skip"]) if "skip" in data.files else False
+        if game is not None and (layers[0][0].shape[1] != game.obs_size or layers[-1][0].shape[0] != game.num_actions):
+            raise ValueError(f"snapshot {str(path)!r} takes observations of size {layers[0][0].shape[1]} and has "
+                             f"{layers[-1][0].shape[0]} actions; {game.name} ({game.variant}) has "
+                             f"{game.obs_size} and {game.num_actions}")
+        kwargs.setdefault("name", path.stem)
+        return cls(layers, activation, features, skip, **kwargs)
+
+    def logits(self, observation):
+        x = np.asarray(observation, dtype=np.float32)
+        if self.squash:
+            x = squash(x)
+        h = x
+        for w, b in self.layers[:-1]:
+            h = self.activation(w @ h + b)
+        w, b = self.layers[-1]
+        return w @ (np.concatenate([h, x]) if self.skip else h) + b
+
+    def act(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        logits = self.logits(observation)[legal]
+        if self.deterministic:
+            return int(legal[np.argmax(logits)])
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        # inverse-CDF sampling: one uniform draw, cheaper than Generator.choice
+        index = min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)
+        return int(legal[index])
+
+
+def is_snapshot(spec):
+    return isinstance(spec, (str, Path)) and str(spec).endswith(SNAPSHOT_SUFFIXES)
+
+
+def make_opponent(spec, game, **kwargs):
+    """An agent for a pool entry: a ``.npz`` snapshot (``SnapshotAgent``), else ``make_agent(spec)``."""
+    if str(spec).endswith(".npz"):
+        return SnapshotAgent.load(spec, game, **kwargs)
+    return make_agent(str(spec), game, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The opponent pool
+class OpponentPool:
+    """The baselines and the learner's snapshots, and how an opponent is drawn from them.
+
+    A draw takes, with probability ``baseline_share``, a baseline (uniformly); otherwise one of the
+    ``window`` most recent snapshots (uniformly).  With no snapshot yet every draw is a baseline, with
+    no baseline every draw a snapshot.  Entries are agent specs (strings): baselines are
+    ``agents.registry`` names, snapshots the paths of ``.npz`` snapshots or ``.zip`` checkpoints."""
+
+    def __init__(self, baselines=BASELINES, snapshots=(), baseline_share=0.5, window=5):
+        if not 0.0 <= baseline_share <= 1.0:
+            raise ValueError(f"baseline_share must be between 0 and 1, got {baseline_share!r}")
+        if not isinstance(window, int) or window < 1:
+            raise ValueError(f"window must be a positive integer, got {window!r}")
+        self.baselines = [str(b) for b in baselines]
+        self.snapshots = [str(s) for s in snapshots]
+        if not self.baselines and not self.snapshots:
+            raise ValueError("the opponent pool is empty: give at least one baseline or snapshot")
+        self.baseline_share = float(baseline_share)
+        self.window = window
+
+    @classmethod
+    def of(cls, opponents):
+        """A pool from ``opponents``: a pool (returned as is), one spec, or a list of specs."""
+        if isinstance(opponents, OpponentPool):
+            return opponents
+        if isinstance(opponents, (str, Path)):
+            opponents = [opponents]
+        opponents = [str(o) for o in opponents]
+        return cls([o for o in opponents if not is_snapshot(o)], [o for o in opponents if is_snapshot(o)])
+
+    def add(self, snapshot):
+        self.snapshots.append(str(snapshot))
+
+    @property
+    def entries(self):
+        return self.baselines + self.snapshots
+
+    def candidates(self):
+        """``(entries, probabilities)`` of the next draw."""
+        recent = self.snapshots[-self.window:]
+        share = self.baseline_share if recent else 1.0
+        if not self.baselines:
+            share = 0.0
+        probabilities = [share / len(self.baselines)] * len(self.baselines) if share else []
+        probabilities += [(1.0 - share) / len(recent)] * len(recent) if share < 1.0 else []
+        entries = (self.baselines if share else []) + (recent if share < 1.0 else [])
+        return entries, probabilities
+
+    def sample(self, rng):
+        entries, probabilities = self.candidates()
+        return entries[rng.choice(len(entries), p=probabilities)]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The environment
+class SelfPlayEnv(gymnasium.Env):
+    """One seat of ``game`` against opponents from a pool, for single-agent training (see the module
+    docstring).
+
+    ``game``: a name ("makabana", "makemake", "maunakea") or a ``GameInfo``; ``num_players``,
+    ``variant``, ``max_turns``: the game's options (ignored for a ``GameInfo``).  ``opponents``: an
+    ``OpponentPool`` or a list of agent specs (default: random and heuristic).  ``seat``: "rotate"
+    (the learner's seat advances by one every game) or "random".  ``reward``, ``shaping``: see the
+    module docstring.
+
+    Observation: the learner's observation vector (``Box`` of int8); action: ``Discrete``;
+    ``action_masks()`` gives the legal actions, as ``sb3_contrib.MaskablePPO`` expects.  The info of
+    ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
+    step's also the ``scores`` and ``win_share`` (1/k when k players tie for first, after a
+    truncation everybody); the steps between return an empty info."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, game, num_players=None, opponents=BASELINES, seat="rotate", reward="win_loss",
+                 shaping=0.0, variant=None, max_turns=None, seed=None):
+        super().__init__()
+        self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
+        if seat not in SEAT_MODES:
+            raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
+        if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+            raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
+        self.pool = OpponentPool.of(opponents)
+        self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
+        self.core = self.game.core
+        n = self.num_players = self.game.num_players
+        self.observation_space = gymnasium.spaces.Box(-128, 127, (self.game.obs_size,), np.int8)
+        self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
+        self.state = np.zeros(self.core.STATE_SIZE, dtype=np.int64)
+        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._scores = np.zeros(n, dtype=np.int64)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._agents = {}  # (spec, seat) -> agent, built once: snapshots load their file once
+        self.games = 0
+        self.seat = -1
+        self._seat_offset = None
+        self.opponents = [None] * n
+        self._over = True
+        if seed is not None:
+            self.reset(seed=seed)
+
+    # -- pool -------------------------------------------------------------------------------------
+    def add_opponent(self, snapshot):
+        """Add a snapshot (path) to the pool; ``VecEnv.env_method("add_opponent", path)`` reaches every
+        training env."""
+        self.pool.add(snapshot)
+
+    def _opponent(self, spec, seat):
+        key = (spec, seat)
+        if key not in self._agents:
+            agent = make_opponent(spec, self.game)
+            agent.name = spec
+            self._agents[key] = agent
+        return self._agents[key]
+
+    # -- gymnasium ----------------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        rng, n = self.np_random, self.num_players
+        while True:  # a game that ended before the learner's first move (a tiny max_turns) is replayed
+            if self.seat_mode == "rotate":
+                if seed is not None or self._seat_offset is None:  # where this env's rotation starts
+                    self._seat_offset, self.games = int(rng.integers(n)), 0
+                    seed = None
+                self.seat = (self._seat_offset + self.games) % n
+            else:
+                self.seat = int(rng.integers(n))
+            self.games += 1
+            self.opponents = [None if p == self.seat else self.pool.sample(rng) for p in range(n)]
+            self._agents_by_seat = [None if spec is None else self._opponent(spec, p)
+                                    for p, spec in enumerate(self.opponents)]
+            self.core.init(self.state, n, self.game.variant_id, self.game.max_turns,
+                           int(rng.integers(2 ** 62)))
+            for p, agent in enumerate(self._agents_by_seat):
+                if agent is not None:
+                    agent.reset(self.game, p, int(rng.integers(2 ** 62)))
+            self._over = False
+            self._advance_opponents()
+            if not self._over:
+                break
+        self._margin = self._points_margin()
+        return self._observe(), self._info(start=True)
+
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("the game is over: call reset() before step()")
+        action = int(action)
+        if not (0 <= action < self.game.num_actions and self._mask[action]):
+            raise ValueError(f"action {action} is not legal for the learner (seat {self.seat}) in "
+                             f"{self.game.name}; {int(self._mask.sum())} actions are legal "
+                             f"(action_masks())")
+        if self.core.step(self.state, action) != self.core.STEP_OK:
+            raise RuntimeError(f"{self.game.name}: the core refused action {action}, which its mask offered")
+        self._advance_opponents()
+        reward = 0.0
+        if self.shaping:
+            margin = self._points_margin()
+            reward += self.shaping * (margin - self._margin)
+            self._margin = margin
+        status = int(self.state[self.core.STATUS])
+        terminated = status == self.core.STATUS_TERMINATED
+        truncated = status == self.core.STATUS_TRUNCATED
+        if terminated or truncated:
+            self.core.rewards(self.state, self.reward_mode, self._rewards)
+            reward += float(self._rewards[self.seat])
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def action_masks(self):
+        """The learner's legal actions (bool), all False once the game is over."""
+        return self._mask.astype(bool)
+
+    # -- the game loop --------------------------------------------------------------------------------
+    def _advance_opponents(self):
+        """Play the opponents' moves until the learner must act or the game is over."""
+        core, state = self.core, self.state
+        while state[core.STATUS] == core.STATUS_RUNNING:
+            player = int(core.player_to_act(state))
+            if player == self.seat:
+                return
+            agent = self._agents_by_seat[player]
+            obs = np.empty(self.game.obs_size, dtype=np.int8)   # fresh: an agent may keep them
+            mask = np.empty(self.game.num_actions, dtype=np.int8)
+            core.observe_player(state, player, obs, mask)
+            legal = mask.copy()
+            action = int(agent.act(obs, mask, state.copy() if agent.needs_state else None))
+            if not (0 <= action < legal.size and legal[action]):
+                raise ValueError(f"opponent {agent.name!r} (player {player}) chose illegal action {action}")
+            if core.step(state, action) != core.STEP_OK:
+                raise RuntimeError(f"{self.game.name}: the core refused action {action}, which its mask offered")
+        self._over = True
+
+    def _observe(self):
+        obs = np.empty(self.game.obs_size, dtype=np.int8)
+        self.core.observe_player(self.state, self.seat, obs, self._mask)
+        return obs
+
+    def _points_margin(self):
+        if not self.shaping:
+            return 0.0
+        self.core.player_scores(self.state, self._scores)
+        others = np.delete(self._scores, self.seat)
+        return float(self._scores[self.seat] - others.max())
+
+    def _info(self, start=False):
+        # only at the start and the end of a game: vector envs deep-copy every step's info
+        info = {"seat": self.seat, "opponents": list(self.opponents)} if start or self._over else {}
+        if self._over:
+            self.core.player_scores(self.state, self._scores)
+            self.core.rewards(self.state, 0, self._rewards)  # win_loss decides first place
+            first = self._rewards == self._rewards.max()  # the sole winner, or all tied for first
+            info["scores"] = self._scores.tolist()
+            info["win_share"] = float(first[self.seat] / first.sum())
+        return info

@@ -1,0 +1,262 @@
+"""Self-play training: the single-seat environment, its opponent pool, the masks MaskablePPO gets, a
+tiny training run through ``agents.train`` and the shipped policies.
+
+Everything here needs the train extra (torch, stable-baselines3, sb3-contrib): without it the module
+is skipped.
+"""
+import csv
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="self-play training needs the train extra: pip install -e \".[train]\"")
+
+import agents  # noqa: E402
+from agents.games import GAMES, game_info  # noqa: E402
+from agents.match import play_game  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
+from agents.registry import SHIPPED_DIR, make_agent  # noqa: E402
+from agents.selfplay import OpponentPool, SelfPlayEnv, SnapshotAgent, save_snapshot  # noqa: E402
+
+
+def play_episode(env, learner=None, rng=None):
+    """Play the learner's seat to the end of a game, by ``learner`` (an agent) or at random; return
+    (reward, terminated, truncated, info, ended_on_an_opponent_move)."""
+    core = env.game.core
+    rng = rng or np.random.default_rng(0)
+    if learner is not None:
+        learner.reset(env.game, env.seat, 0)
+    obs = env._observe()
+    while True:
+        mask = env.action_masks()
+        action = (int(rng.choice(np.flatnonzero(mask))) if learner is None
+                  else learner.act(obs, mask.astype(np.int8)))
+        before = env.state.copy()
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            core.step(before, action)  # did the learner's own move end it, or the opponents' after it?
+            return reward, terminated, truncated, info, bool(before[core.STATUS] == core.STATUS_RUNNING)
+        assert info == {} and (env.shaping or reward == 0.0)
+        assert obs.shape == env.observation_space.shape and env.action_masks().any()
+
+
+def tiny_model(env, **kwargs):
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, n_epochs=1, device="cpu", seed=0,
+                       policy_kwargs=dict(net_arch=[16, 16]), **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rewards
+# Who ends the game: Maka Bana and Make Make games end on the heuristic's winning move against a
+# random learner; a Mauna Kea game ends with the last turn after the trigger, so there the learner
+# (playing the heuristic's moves) triggers it and the random opponent's last turn ends it.
+END_CASES = {"makabana": (None, "heuristic", -1.0), "makemake": (None, "heuristic", -1.0),
+             "maunakea": ("heuristic", "random", 1.0)}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_learner_gets_its_own_end_of_game_reward(name):
+    """The reward of the last step is the core's win_loss reward of the learner's seat, also when the
+    opponents' moves ended the game: a learner that loses that way gets -1 (a winner +1)."""
+    learner_spec, opponent, wanted = END_CASES[name]
+    env = SelfPlayEnv(name, 2, opponents=[opponent], seed=1)
+    learner = make_agent(learner_spec, env.game) if learner_spec else None
+    core, seen = env.game.core, set()
+    for _ in range(20):
+        env.reset()
+        reward, terminated, truncated, info, by_opponent = play_episode(env, learner)
+        expected = np.zeros(2)
+        core.rewards(env.state, 0, expected)
+        assert reward == expected[env.seat]
+        assert terminated == (env.state[core.STATUS] == core.STATUS_TERMINATED) and terminated != truncated
+        assert info["seat"] == env.seat and len(info["scores"]) == 2
+        seen.add((by_opponent, reward))
+        if (True, wanted) in seen:
+            break
+    assert (True, wanted) in seen, f"no {name} game ended on the opponent's move with reward {wanted}"
+
+
+def test_truncation_is_reported():
+    env = SelfPlayEnv("makabana", 2, opponents=["random"], max_turns=2, seed=0)
+    reward, terminated, truncated, info, _ = play_episode(env)
+    assert truncated and not terminated and reward == 0.0 and info["win_share"] == 0.5
+
+
+def test_shaping_adds_up_to_the_points_margin():
+    """Potential-based: the shaped rewards of a game sum to c x the final margin plus the win/loss."""
+    c = 0.1
+    env = SelfPlayEnv("makabana", 2, opponents=["random"], shaping=c, seed=3)
+    rng, total = np.random.default_rng(3), 0.0
+    while True:
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += reward
+        if terminated or truncated:
+            break
+    scores = info["scores"]
+    margin = scores[env.seat] - max(s for p, s in enumerate(scores) if p != env.seat)
+    win_loss = np.zeros(2)
+    env.game.core.rewards(env.state, 0, win_loss)
+    assert total == pytest.approx(c * margin + win_loss[env.seat])
+
+
+def test_bad_arguments_and_illegal_actions_are_clear_errors():
+    with pytest.raises(ValueError, match="seat must be one of"):
+        SelfPlayEnv("makabana", 2, seat="first")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        SelfPlayEnv("makabana", 2, reward="points")
+    with pytest.raises(ValueError, match="unknown game"):
+        SelfPlayEnv("chess")
+    with pytest.raises(ValueError, match="pool is empty"):
+        SelfPlayEnv("makabana", 2, opponents=[])
+    env = SelfPlayEnv("makabana", 2, opponents=["random"], seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal"):
+        env.step(illegal)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seats and opponents
+def test_seats_rotate_or_are_sampled():
+    env = SelfPlayEnv("makemake", 3, opponents=["random"], seed=5)
+    seats = [env.seat] + [env.reset()[1]["seat"] for _ in range(6)]
+    assert [(s - seats[0]) % 3 for s in seats] == [0, 1, 2, 0, 1, 2, 0]
+    env = SelfPlayEnv("makemake", 3, opponents=["random"], seat="random", seed=5)
+    assert {env.reset()[1]["seat"] for _ in range(60)} == {0, 1, 2}
+
+
+def test_every_other_seat_gets_an_opponent():
+    env = SelfPlayEnv("maunakea", 4, opponents=["random", "heuristic"], seed=2)
+    for _ in range(10):
+        _, info = env.reset()
+        assert info["opponents"][info["seat"]] is None
+        assert all(o in ("random", "heuristic") for p, o in enumerate(info["opponents"]) if p != info["seat"])
+
+
+def test_pool_draws_baselines_and_the_latest_snapshots(tmp_path):
+    pool = OpponentPool(["random", "heuristic"], [], baseline_share=0.25, window=2)
+    assert pool.candidates() == (["random", "heuristic"], [0.5, 0.5])  # no snapshot yet
+    for k in range(3):
+        pool.add(f"snap{k}.npz")
+    entries, p = pool.candidates()
+    assert entries == ["random", "heuristic", "snap1.npz", "snap2.npz"]
+    assert p == pytest.approx([0.125, 0.125, 0.375, 0.375])
+    rng = np.random.default_rng(0)
+    draws = [pool.sample(rng) for _ in range(4000)]
+    for entry, share in zip(entries, p):
+        assert draws.count(entry) / len(draws) == pytest.approx(share, abs=0.03)
+    assert OpponentPool.of(["random", "a.npz"]).candidates() == (["random", "a.npz"], [0.5, 0.5])
+    assert OpponentPool([], ["a.npz"]).candidates() == (["a.npz"], [1.0])
+
+
+def test_env_draws_snapshots_from_its_pool(tmp_path):
+    env = SelfPlayEnv("makabana", 2, opponents=OpponentPool(["random"], [], baseline_share=0.0), seed=0)
+    path = save_snapshot(tiny_model(env), tmp_path / "snapshot_1.npz")
+    env.add_opponent(str(path))
+    opponents = {o for _ in range(10) for o in env.reset()[1]["opponents"] if o is not None}
+    assert opponents == {str(path)}
+    reward, *_ = play_episode(env)
+    assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_snapshot_plays_like_the_greedy_policy(tmp_path):
+    """The numpy forward pass of a snapshot picks the same action as MaskablePPO's greedy predict."""
+    env = SelfPlayEnv("makabana", 2, opponents=["random"], seed=0)
+    model = tiny_model(env)
+    snapshot = SnapshotAgent.load(save_snapshot(model, tmp_path / "s.npz"), env.game, deterministic=True)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        obs, mask = env._observe(), env.action_masks()
+        expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert snapshot.act(obs, mask.astype(np.int8)) == int(expected)
+        _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            env.reset()
+    with pytest.raises(ValueError, match="takes observations of size"):
+        SnapshotAgent.load(tmp_path / "s.npz", game_info("makemake", 2))
+
+
+# ---------------------------------------------------------------------------------------------------
+# MaskablePPO
+def test_masks_given_to_maskable_ppo_are_the_legal_actions(monkeypatch):
+    """Every mask MaskablePPO collects is the rules core's legal-action mask of the learner's state."""
+    import sb3_contrib.ppo_mask.ppo_mask as ppo_mask
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    envs = DummyVecEnv([lambda i=i: SelfPlayEnv("makabana", 2, opponents=["random"], seed=i) for i in range(2)])
+    original, checked = ppo_mask.get_action_masks, []
+
+    def checking_get_action_masks(vec_env):
+        masks = original(vec_env)
+        for env, mask in zip(vec_env.envs, masks):
+            legal = np.zeros(env.game.num_actions, dtype=np.int8)
+            env.game.core.legal_action_mask(env.state, legal)
+            assert np.array_equal(mask, legal.astype(bool)) and mask.any()
+            checked.append(1)
+        return masks
+
+    monkeypatch.setattr(ppo_mask, "get_action_masks", checking_get_action_masks)
+    model = tiny_model(envs)
+    model.learn(128)
+    assert len(checked) >= 128
+    buffer_masks = model.rollout_buffer.action_masks.reshape(-1, envs.envs[0].game.num_actions)
+    assert buffer_masks.any(axis=1).all()
+
+
+def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
+    from agents import train
+
+    out = tmp_path / "run"
+    common = ["--game", "makemake", "--out", str(out), "--envs", "2", "--n-steps", "64", "--batch-size", "64",
+              "--net", "16", "--snapshot-every", "256", "--eval-every", "512", "--eval-games", "2",
+              "--final-games", "2"]
+    train.main(common + ["--timesteps", "1024"])
+    text = capsys.readouterr().out
+    assert "the final policy against random" in text and "the final policy against heuristic" in text
+    assert (out / "final.zip").is_file() and (out / "curve.png").is_file()
+    assert json.loads((out / "config.json").read_text())["game"] == "makemake"
+    with pytest.raises(SystemExit, match="--resume"):
+        train.main(common + ["--timesteps", "1024"])  # would overwrite the run
+
+    train.main(common + ["--timesteps", "2048", "--resume"])
+    with open(out / "progress.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["timesteps"]) for r in rows] == [512, 1024, 1536, 2048]
+    assert int(rows[-1]["snapshots"]) == 8 and len(list((out / "pool").glob("*.npz"))) == 8
+
+    game = game_info("makemake", 2)
+    agent = make_agent(str(out / "final.zip"), game)
+    result = play_game(game, [agent, RandomAgent()], seed=0)  # raises on an illegal move
+    assert result.decisions > 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shipped policies
+SHIPPED = [name for name in sorted(GAMES) if (SHIPPED_DIR / f"{name}.zip").is_file()]
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped policy in agents/shipped/ yet")
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_policy_plays_a_full_game_in_the_environment(name):
+    """agents.load(game) plays whole games through the PettingZoo environment, legal moves only."""
+    package = GAMES[name].package
+    for players in sorted({2, GAMES[name].default_players}):
+        shipped = agents.load(name, num_players=players)
+        opponent = RandomAgent()
+        game = game_info(name, players)
+        shipped.reset(game, 0, 0)
+        opponent.reset(game, 1, 1)
+        env = package.env(num_players=players)
+        env.reset(seed=players)
+        for agent_id in env.agent_iter():
+            obs, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                player = env.possible_agents.index(agent_id)
+                action = (shipped if player == 0 else opponent).act(obs["observation"], obs["action_mask"])
+                assert obs["action_mask"][action]
+            env.step(action)
+        assert set(info["scores"]) == set(env.possible_agents)
