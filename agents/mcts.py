@@ -8,23 +8,34 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   players' secrets, so every simulation starts from a fresh *determinization*: every hidden part of
   the row is re-sampled from what the searching player has observed, never copied
   (``agents.mcts_<game>.determinize``).  Maka Bana Haapii: other colours' current projects -- before
-  the reveal any legal project, after it a spot matching the shown card and the shown paint.  Mauna
-  Kea: the order of the bag, which is the state's random generator: it is reseeded, so the tiles
-  still unseen and all future lava are drawn afresh.  Make Make has nothing hidden (the generator,
-  which only drives random play, is reseeded as everywhere).  One determinization per simulation.
+  the reveal a project of the colour, after it a spot showing the revealed card, with the revealed
+  kind (paint shown or not).  ``belief`` says how: ``"uniform"`` samples uniformly among everything
+  consistent with the observation; ``"plausible"`` keeps to the projects that could succeed on the
+  board (when there are any); ``"weighted"`` (the default) also weights those as a player would
+  choose them (``agents.mcts_makabana``: by what the hut would be worth to that colour).  All three
+  read the hidden parts only through what was revealed.  Mauna Kea: the order of the bag, which is
+  the state's random generator: it is reseeded, so the tiles still unseen and all future lava are
+  drawn afresh.  Make Make has nothing hidden (the generator, which only drives random play, is
+  reseeded as everywhere).  One determinization per simulation.
 - **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
   sees them ("a colour has submitted a project", then the revealed hints), walked down together; the
-  player to act picks by UCB1 in its own tree, with availability counts.  Games where every move is
-  public (Make Make, Mauna Kea) use one shared tree, which is the same thing.  Node statistics are
-  kept from the point of view of the player who made the move into the node (max^n UCT).
-- **Values.**  ``value_weight * sign(m) + (1 - value_weight) * clip(m / value_scale, -1, 1)`` per
-  player, with ``m`` the player's score margin (points minus the best other player's); the sign term
-  stands for winning and the margin term keeps the search pulling when the result looks decided.
-  Playouts are random (``core.random_action``) for ``rollout_depth`` steps, then the position is
-  evaluated by the same formula: final scores at the end, the board's score in Maka Bana, a
-  heuristic in the other games (``agents.mcts_<game>.evaluate``).
+  player to act picks by UCB1 (``c``) in its own tree, with availability counts and progressive
+  widening (``pw_k``, ``pw_alpha``; the root's moves in the order of a game-specific prior, with a
+  progressive ``bias``).  Games where every move is public (Make Make, Mauna Kea) use one shared
+  tree, which is the same thing.  Node statistics are kept from the point of view of the player
+  who made the move into the node (max^n UCT).
+- **Playouts and values.**  A game-specific rollout policy (``agents.mcts_<game>.playout``) plays on
+  for ``rollout_depth`` steps or ``horizon`` seasons/turns, then the position is evaluated
+  (``agents.mcts_<game>.evaluate``): points per player -- the board's score in Maka Bana (exact, as
+  Maka Bana scores the final board), a "progress towards summoning Make Make" in Make Make, points
+  scored plus what each explorer can still bring home in Mauna Kea -- and the final scores once the
+  game is over.  The value of player ``i`` is ``value_weight * sign(m_i) + (1 - value_weight) *
+  clip((m_i - m0_i) / value_scale, -1, 1)`` with ``m_i`` its margin (points minus the best other
+  player's) and ``m0_i`` that margin at the root: the sign term stands for winning, the margin term
+  (relative to the root, so that it keeps its slope in a game already far from even) for winning
+  by more.  A truncated game is judged on its points, as ``agents.match`` adjudicates it.
 - **Budget.**  ``simulations`` per decision; the default per game (``DEFAULTS``) keeps a decision
-  well under 0.2 s on one core.  A decision with a single legal action is answered without search.
+  under about 0.2 s on one core.  A decision with a single legal action is answered without search.
 
 Maka Bana Mao is not supported yet: ``reset`` raises ``ValueError``.
 """
@@ -34,9 +45,11 @@ import numpy as np
 
 from .base import Agent, GameInfo
 
-# Per-game defaults: simulations per decision, exploration constant, rollout steps before the
-# evaluation, value scale (points of margin worth a full +-1), value weight of the sign term, tree
-# mode ("multi": one tree per player, "single": one shared tree), tree depth cap.
+# Per-game defaults (measured choices, see the report in the module docstring of each game's helper
+# and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
+# horizon (seasons / turns; 0: none) before the evaluation, value scale (points of margin change
+# worth a full +-1), weight of the sign term, tree mode ("multi": one tree per player, "single": one
+# shared tree), belief about hidden projects, tree depth cap, progressive widening and bias.
 DEFAULTS = {
     "makabana": dict(simulations=2000, c=0.7, rollout_depth=1000, horizon=2, value_scale=10.0, value_weight=0.1,
                      trees="multi", belief="weighted", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5),

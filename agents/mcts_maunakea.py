@@ -28,14 +28,15 @@ from pacific_common.rng import draw, seed_rng
 
 INF = 1 << 20
 QUEUE = NUM_SQUARES + 1   # circular queue of the shortest-path searches
-STEP_PRICE = 0.25      # points of value per movement point still to walk
-FAR = 60               # the most movement points charged
+STEP_PRICE = 0.125     # points of value per half movement point still to walk (distances are in halves)
+FAR = 120              # the most half points charged
 POINTS_WORTH = 0.9     # movement points in hand or in the pool, as a share of walked ones
 DRAWS_PER_TURN = 2.5   # tiles a player draws in a turn, about (the lava danger's horizon)
 LOST = -STEP_PRICE * FAR   # what an explorer lost to lava, or one that will never board, is worth
-EMPTY_FIELD_COST = 3   # movement points charged for a square of an empty tile space
-OCCUPIED_EXTRA = 2     # extra for a square another explorer stands on
-ARTIFACT_PULL = 1.5    # worth of an artifact for an explorer with room, less the walk to it
+POINTS_PER_TURN = 5.0  # movement points a player has in a turn, about (the race to the end)
+RACE_SOFTNESS = 3.0    # points over which an explorer's chance to get home before the end fades
+EMPTY_FIELD_COST = 5   # half points charged for a square of an empty tile space (a tile must be laid)
+OCCUPIED_EXTRA = 2     # extra half points for a square another explorer stands on
 
 
 @njit(cache=True)
@@ -71,13 +72,13 @@ def event_key(state, before, viewer):
 # Shortest paths
 @njit(cache=True)
 def _enter_costs(state, costs):
-    """Movement points to step onto each square, -1 where no explorer can ever go."""
+    """Half movement points to step onto each square, -1 where no explorer can ever go."""
     for sq in range(NUM_SQUARES):
         terrain = state[core.TERRAIN + sq]
         if terrain == JUNGLE:
-            c = 1
+            c = 2 * MOVE_COST[JUNGLE]
         elif terrain == WATER:
-            c = 2
+            c = 2 * MOVE_COST[WATER]
         elif terrain == NO_TILE:
             f = SQUARE_FIELD[sq]
             c = EMPTY_FIELD_COST if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0 else -1
@@ -89,12 +90,13 @@ def _enter_costs(state, costs):
 
 
 @njit(cache=True)
-def _spread(costs, dist, queue, inq, tail):
+def _spread(costs, dist, queue, inq, tail, label):
     """Complete a multi-source shortest-path search whose sources are already queued (from 0 to
     ``tail``): a FIFO label-correcting search, near-linear on this grid with its small integer
     costs.  ``dist[u]``: the movement points from u to the nearest source, counting the cost of
     every square entered on the way (the sources' own starting values included).  ``queue`` is
-    circular, of ``QUEUE`` entries (a square is queued at most once at a time)."""
+    circular, of ``QUEUE`` entries (a square is queued at most once at a time).  ``label[u]`` gets
+    the label of the source u's path comes from."""
     head = 0
     while head != tail:
         u = queue[head]
@@ -112,6 +114,7 @@ def _spread(costs, dist, queue, inq, tail):
             if v < 0 or costs[v] < 0 or nd >= dist[v]:
                 continue
             dist[v] = nd
+            label[v] = label[u]
             if not inq[v]:
                 inq[v] = True
                 queue[tail] = v
@@ -121,7 +124,7 @@ def _spread(costs, dist, queue, inq, tail):
 
 
 @njit(cache=True)
-def _landing_distances(state, costs, landing, dist, queue, inq):
+def _landing_distances(state, costs, landing, dist, queue, inq, label):
     """dist[u]: movement points from u to board the boat waiting at ``landing``, boarding included;
     INF everywhere if no boat waits there or none of its entry squares can be reached."""
     dist[:] = INF
@@ -132,16 +135,17 @@ def _landing_distances(state, costs, landing, dist, queue, inq):
     for i in range(4):
         sq = LANDING_ENTRY_SQUARES[landing, i]
         if costs[sq] >= 0 and not inq[sq]:
-            dist[sq] = BOARDING_COST
+            dist[sq] = 2 * BOARDING_COST
             inq[sq] = True
             queue[tail] = sq
             tail += 1
-    _spread(costs, dist, queue, inq, tail)
+    _spread(costs, dist, queue, inq, tail, label)
 
 
 @njit(cache=True)
-def _artifact_distances(state, costs, dist, queue, inq):
-    """dist[u]: movement points from u to the nearest square with an artifact lying there."""
+def _artifact_distances(state, costs, dist, queue, inq, label):
+    """dist[u]: half points from u to the nearest square with an artifact lying there; label[u]:
+    that square."""
     dist[:] = INF
     inq[:] = False
     tail = 0
@@ -149,24 +153,28 @@ def _artifact_distances(state, costs, dist, queue, inq):
         base = core.ARTIFACTS + sq * core.NUM_COLOURS
         if state[base] + state[base + 1] + state[base + 2] > 0 and costs[sq] >= 0:
             dist[sq] = 0
+            label[sq] = sq
             inq[sq] = True
             queue[tail] = sq
             tail += 1
-    _spread(costs, dist, queue, inq, tail)
+    _spread(costs, dist, queue, inq, tail, label)
 
 
 ARTIFACT_FIELD = 1 + NUM_LANDINGS
-NUM_FIELDS_KEPT = 2 + NUM_LANDINGS
+NEAREST_ARTIFACT = 2 + NUM_LANDINGS
+SCRATCH = 3 + NUM_LANDINGS
+NUM_FIELDS_KEPT = 4 + NUM_LANDINGS
 
 
 @njit(cache=True)
 def _fields(state, fields, queue, inq):
-    """fields[0]: enter costs; fields[1 + l]: distances to board the boat at landing l;
-    fields[ARTIFACT_FIELD]: distance to the nearest artifact."""
+    """fields[0]: enter costs (half points); fields[1 + l]: half points to board the boat at landing
+    l; fields[ARTIFACT_FIELD]: half points to the nearest artifact, fields[NEAREST_ARTIFACT]: its
+    square."""
     _enter_costs(state, fields[0])
     for landing in range(NUM_LANDINGS):
-        _landing_distances(state, fields[0], landing, fields[1 + landing], queue, inq)
-    _artifact_distances(state, fields[0], fields[ARTIFACT_FIELD], queue, inq)
+        _landing_distances(state, fields[0], landing, fields[1 + landing], queue, inq, fields[SCRATCH])
+    _artifact_distances(state, fields[0], fields[ARTIFACT_FIELD], queue, inq, fields[NEAREST_ARTIFACT])
 
 
 @njit(cache=True)
@@ -223,22 +231,35 @@ def _load_value(state, x, places):
 
 
 @njit(cache=True)
+def _plan_value(state, x, sq, fields, landing):
+    """What explorer index ``x`` standing on ``sq`` scores by boarding the boat at ``landing``, less
+    ``STEP_PRICE`` per half point of the walk (at most ``FAR`` charged): straight there, or through
+    the nearest artifact square (picking up its best artifact) if that is worth more."""
+    places = BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]
+    v = _load_value(state, x, places) - STEP_PRICE * min(fields[1 + landing, sq], FAR)
+    d = fields[ARTIFACT_FIELD, sq]
+    if d < INF:
+        a = fields[NEAREST_ARTIFACT, sq]
+        carried = 0
+        for c in range(core.NUM_COLOURS):
+            carried += state[core.CARRIED + x * core.NUM_COLOURS + c]
+        if carried < MAX_CARRIED and fields[1 + landing, a] < INF:
+            best = core.NUM_COLOURS - 1
+            while state[core.ARTIFACTS + a * core.NUM_COLOURS + best] == 0:
+                best -= 1
+            state[core.CARRIED + x * core.NUM_COLOURS + best] += 1
+            via = _load_value(state, x, places) - STEP_PRICE * min(d + fields[1 + landing, a], FAR)
+            state[core.CARRIED + x * core.NUM_COLOURS + best] -= 1
+            v = max(v, via)
+    return v
+
+
+@njit(cache=True)
 def _explorer_value(state, x, sq, fields, landing, danger):
     """What explorer index ``x`` standing on ``sq`` is expected to score when it heads for the boat
-    at ``landing``: that boat's load less ``STEP_PRICE`` per movement point of the walk there (at
-    most ``FAR`` points are charged; an explorer without a boat is charged ``FAR``), plus
-    ``ARTIFACT_PULL`` less the same price for the walk to the nearest artifact while it has room;
-    with the chance ``danger`` of its field it is lost to lava instead (worth ``LOST``)."""
-    if landing >= 0:
-        d = min(fields[1 + landing, sq], FAR)
-        v = _load_value(state, x, BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]) - STEP_PRICE * d
-    else:
-        v = -STEP_PRICE * FAR
-    carried = 0
-    for c in range(core.NUM_COLOURS):
-        carried += state[core.CARRIED + x * core.NUM_COLOURS + c]
-    if carried < MAX_CARRIED:
-        v += max(0.0, ARTIFACT_PULL - STEP_PRICE * fields[ARTIFACT_FIELD, sq])
+    at ``landing`` (``_plan_value``; an explorer without a boat is worth ``LOST``); with the chance
+    ``danger`` of its field it is lost to lava instead."""
+    v = _plan_value(state, x, sq, fields, landing) if landing >= 0 else LOST
     risk = danger[SQUARE_FIELD[sq]]
     return (1.0 - risk) * v + risk * LOST
 
@@ -267,7 +288,7 @@ def _assign(state, fields, assigned):
                     boat = state[core.LANDING_BOAT + landing]
                     if boat < 0 or (taken >> landing) & 1 or fields[1 + landing, sq] >= INF:
                         continue
-                    v = _load_value(state, x, BOAT_CAPACITY[boat]) - STEP_PRICE * min(fields[1 + landing, sq], FAR)
+                    v = _plan_value(state, x, sq, fields, landing)
                     if v > best:
                         best = v
                         bx = x
@@ -279,28 +300,71 @@ def _assign(state, fields, assigned):
 
 
 @njit(cache=True)
-def _values(state, out, fields, queue, inq, assigned, danger):
+def _values(state, out, fields, queue, inq, assigned, danger, count_turn):
     """Points scored plus what every explorer still on the island is expected to add (``_assign``,
-    ``_explorer_value``), plus the movement points the player to act still has this turn (hand
-    and pool), each worth ``POINTS_WORTH`` of a point walked (they are lost at the end of the turn;
-    the next hand comes whatever the turn was, so it is not counted)."""
+    ``_explorer_value``), plus (``count_turn``) the movement points the player to act still has
+    this turn (hand and pool), each worth ``POINTS_WORTH`` of a point walked (they are lost at the
+    end of the turn; the next hand comes whatever the turn was, so it is never counted).
+
+    The race: the game ends soon after a player has no explorer left on the island.  Each player
+    is taken to walk its explorers to their boats nearest first, ``POINTS_PER_TURN`` a turn; the
+    player needing the fewest points for all of its explorers ends the game, and the others get as
+    many points (plus one more turn).  An explorer its player cannot bring home by then is likely
+    left behind (worth ``LOST``), with a logistic chance over ``RACE_SOFTNESS`` points."""
     p = state[core.NUM_PLAYERS]
+    explorers = state[core.EXPLORERS_EACH]
     _fields(state, fields, queue, inq)
     _assign(state, fields, assigned)
     _lava_danger(state, danger)
+    need = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
+    finish = 1e300
+    if state[core.STATUS] == core.STATUS_RUNNING:
+        for i in range(p):
+            for e in range(explorers):
+                x = core.explorer_index(i, e)
+                if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND:
+                    continue
+                if assigned[x] < 0:
+                    need[i] = 1e300
+                    break
+                need[i] += 0.5 * fields[1 + assigned[x], state[core.EXPLORER_SQUARE + x]]
+            finish = min(finish, need[i])
+    order = np.empty(core.MAX_EXPLORERS, dtype=np.int64)
     for i in range(p):
         out[i] = core.score(state, i)
         if state[core.STATUS] != core.STATUS_RUNNING:
             continue
-        if i == state[core.TO_ACT] and state[core.PHASE] == core.PHASE_TURN:
-            out[i] += POINTS_WORTH * STEP_PRICE * (core.hand_points(state, i) + state[core.POOL])
-        for e in range(state[core.EXPLORERS_EACH]):
+        if count_turn and i == state[core.TO_ACT] and state[core.PHASE] == core.PHASE_TURN:
+            out[i] += POINTS_WORTH * 2 * STEP_PRICE * (core.hand_points(state, i) + state[core.POOL])
+        # this player's explorers with a boat, nearest first
+        n = 0
+        for e in range(explorers):
             x = core.explorer_index(i, e)
             status = state[core.EXPLORER_STATUS + x]
-            if status == core.ON_ISLAND:
-                out[i] += _explorer_value(state, x, state[core.EXPLORER_SQUARE + x], fields, assigned[x], danger)
-            elif status == core.LOST:
+            if status == core.LOST:
                 out[i] += LOST
+            elif status == core.ON_ISLAND:
+                if assigned[x] < 0:
+                    out[i] += LOST
+                    continue
+                d = fields[1 + assigned[x], state[core.EXPLORER_SQUARE + x]]
+                j = n
+                while j > 0 and fields[1 + assigned[order[j - 1]], state[core.EXPLORER_SQUARE + order[j - 1]]] > d:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = x
+                n += 1
+        budget = 1e300 if finish >= 1e299 or need[i] <= finish else finish + POINTS_PER_TURN
+        walked = 0.0
+        for j in range(n):
+            x = order[j]
+            sq = state[core.EXPLORER_SQUARE + x]
+            v = _explorer_value(state, x, sq, fields, assigned[x], danger)
+            walked += 0.5 * fields[1 + assigned[x], sq]
+            if budget < 1e299:
+                home = 1.0 / (1.0 + np.exp((walked - budget) / RACE_SOFTNESS))
+                v = home * v + (1.0 - home) * LOST
+            out[i] += v
 
 
 @njit(cache=True)
@@ -315,7 +379,7 @@ def _buffers():
 @njit(cache=True)
 def evaluate(state, out):
     """Points per player for the value (``agents.mcts_common.margin_values``): ``_values`` while the
-    game runs, the final scores at the end (Mauna Kea's tie-breaks counting a fraction of a point;
+    game runs (as at the end of a turn: points left in hand or pool are not counted), the final scores at the end (Mauna Kea's tie-breaks counting a fraction of a point;
     a truncated game is judged on its points too, as ``agents.match`` adjudicates it).  Never a
     result worth 0 to everybody, so always False."""
     p = state[core.NUM_PLAYERS]
@@ -324,25 +388,38 @@ def evaluate(state, out):
             out[i] = core.standing(state, i) / 4096.0
         return False
     fields, queue, inq, assigned, danger = _buffers()
-    _values(state, out, fields, queue, inq, assigned, danger)
+    _values(state, out, fields, queue, inq, assigned, danger, False)
     return False
 
 
 @njit(cache=True)
 def prior(state, player, mask, out):
     """Root preferences: the ``_values`` margin one step ahead (ending the turn on one sample of its
-    draws)."""
+    draws), the rollout policy's choice first, tiles laid on fields not next to one of the player's
+    explorers last."""
     p = state[core.NUM_PLAYERS]
     fields, queue, inq, assigned, danger = _buffers()
     vals = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
     work = state.copy()
+    best = -1e300
     for a in range(mask.shape[0]):
         if mask[a] == 0:
             continue
         work[:] = state
         core.step(work, a)
-        _values(work, vals, fields, queue, inq, assigned, danger)
+        _values(work, vals, fields, queue, inq, assigned, danger, True)
         out[a] = _margin(vals, player, p)
+        best = max(best, out[a])
+    # tiles laid away from the player's explorers come last: they help whoever passes there later
+    player_to_act = state[core.TO_ACT]
+    for a in range(core.LAY_BASE, core.SPEND_BASE):
+        if mask[a] and not _lay_candidate(state, player_to_act, ((a - core.LAY_BASE) // 4) % NUM_FIELDS):
+            out[a] = best - 1000.0
+    # the rollout policy's own choice comes first: the search then improves on the policy
+    work[:] = state
+    a = rollout_action(work)
+    if a >= 0 and mask[a]:
+        out[a] = best + 1.0
 
 
 @njit(cache=True)
@@ -389,9 +466,9 @@ def _policy(state, fields, assigned, danger):
     on; board when boarding now is worth at least what the explorer is expected to score by going
     on; otherwise take the best step of any explorer towards its boat (``_assign``,
     ``_explorer_value``):
-    walk if the pool allows, spend a hand tile if the step is only short of points, lay a tile that
-    makes the square walkable if it is an empty tile space; with no useful step, lay a tile next to
-    an explorer; end the turn once the hand is empty."""
+    walk if the pool allows, spend a hand tile if the step is only short of points, lay a
+    tile that makes the square walkable if it is an empty tile space; with no useful step, lay a
+    tile next to an explorer; end the turn once the hand is empty."""
     if state[core.PHASE] == core.PHASE_PLACEMENT:
         return core.random_action(state)
     player = state[core.TO_ACT]
@@ -454,7 +531,7 @@ def _policy(state, fields, assigned, danger):
         if _lay_candidate(state, player, f):
             count += 1
     if count == 0:
-        return core.SPEND_BASE + draw(state, core.RNG, hand)
+        return core.SPEND_BASE + _biggest_tile(state, player)
     r = draw(state, core.RNG, count)
     for f in range(NUM_FIELDS):
         if _lay_candidate(state, player, f):
@@ -463,6 +540,17 @@ def _policy(state, fields, assigned, danger):
                 return core.LAY_BASE + 4 * (NUM_FIELDS * h + f) + draw(state, core.RNG, 4)
             r -= 1
     return core.SPEND_BASE
+
+
+@njit(cache=True)
+def _biggest_tile(state, player):
+    """Hand slot of the tile worth the most movement points."""
+    best = 0
+    for h in range(1, state[core.HAND_SIZE + player]):
+        if TERRAIN_TILE_POINTS[state[core.HAND + player * core.HAND_SLOTS + h]] > \
+                TERRAIN_TILE_POINTS[state[core.HAND + player * core.HAND_SLOTS + best]]:
+            best = h
+    return best
 
 
 @njit(cache=True)
@@ -494,9 +582,11 @@ def rollout_action(state):
 
 @njit(cache=True)
 def playout(state, max_steps, stop_clock):
-    """``_policy`` for at most ``max_steps`` steps, until the turn count reaches ``stop_clock`` or the
-    game ends; the distance fields are recomputed after every step that changes the board (not after
-    moves and spends)."""
+    """``_policy`` for at most ``max_steps`` steps, until the turn count reaches ``stop_clock``, the
+    game ends, or the policy would end the turn: the position is then evaluated as the turn leaves
+    it, before the draws (their lava is counted as ``_lava_danger``'s expectation rather than one
+    sample, which would drown the differences between moves).  The distance fields are recomputed
+    after every step that changes the board (not after moves and spends)."""
     fields, queue, inq, assigned, danger = _buffers()
     fresh = False
     steps = 0
@@ -507,6 +597,8 @@ def playout(state, max_steps, stop_clock):
             _lava_danger(state, danger)
             fresh = True
         a = _policy(state, fields, assigned, danger)
+        if a == core.END_TURN:
+            return
         core.step(state, a)
         if not (core.MOVE_BASE <= a < core.PICK_BASE or core.SPEND_BASE <= a < core.MOVE_BASE):
             fresh = False

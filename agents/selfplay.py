@@ -16,6 +16,11 @@ Rewards (``reward``, ``shaping``):
 - ``reward="win_loss"`` (default): +1 to a sole winner, −1 to the others, 0 to players tied for first
   and to everybody after a truncation (``max_turns``) or a Make Make stalemate.  ``"score"`` and
   ``"margin"`` give the core's other end-of-game rewards (final points, points minus the best other).
+- ``truncation``: what a game cut by ``max_turns`` is worth to the learner.  "draw" (default): the
+  core's 0, as for everybody.  But a learner that is behind then gains by stalling (0 beats -1), and
+  learns to, which also spoils its games against weak opponents; "loss" (-1) makes it finish games,
+  "standings" scores the position at the cut by points (+1 sole leader, 0 tied leaders, -1 others).
+  ``truncated`` is reported either way.
 - ``shaping=c`` (default 0) adds, on every step, ``c`` times the change of the learner's points margin
   (its points minus the best other player's, ``core.player_scores``) over the step.  It is
   potential-based (the sum over a game is ``c`` times the final margin), so it guides long games where
@@ -23,7 +28,9 @@ Rewards (``reward``, ``shaping``):
 
 Snapshots: ``save_snapshot(model, path)`` writes the policy network of a MaskablePPO model as a small
 ``.npz`` file; ``SnapshotAgent`` plays it with a numpy forward pass (no torch per move: opponents are
-a large part of every training step), sampling from the policy or greedily.
+a large part of every training step), sampling from the policy or greedily.  Keep numpy's BLAS on one
+thread when playing them (``threadpoolctl.threadpool_limits(1)``, as ``agents.train`` does): threaded,
+its matrix-vector products ran 30 times slower on two busy cores.
 """
 from pathlib import Path
 
@@ -37,6 +44,7 @@ from .games import game_info
 from .registry import make_agent
 
 SEAT_MODES = ("rotate", "random")
+TRUNCATION_MODES = ("draw", "loss", "standings")
 BASELINES = ("random", "heuristic")
 SNAPSHOT_SUFFIXES = (".npz", ".zip")
 
@@ -108,12 +116,7 @@ class SnapshotAgent(Agent):
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no snapshot file at {str(path)!r}")
-        with np.load(path) as data:
-            count = sum(key.startswith("w") for key in data.files)
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            activation = str(data["activation"])
-            features = str(data["features"]) if "features" in data.files else "none"
-            skip = bool(data["skip"]) if "skip" in data.files else False
+        layers, activation, features, skip = _read_snapshot(path)
         if game is not None and (layers[0][0].shape[1] != game.obs_size or layers[-1][0].shape[0] != game.num_actions):
             raise ValueError(f"snapshot {str(path)!r} takes observations of size {layers[0][0].shape[1]} and has "
                              f"{layers[-1][0].shape[0]} actions; {game.name} ({game.variant}) has "
@@ -143,6 +146,24 @@ class SnapshotAgent(Agent):
         # inverse-CDF sampling: one uniform draw, cheaper than Generator.choice
         index = min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)
         return int(legal[index])
+
+
+_SNAPSHOTS = {}  # (path, modified) -> what the file holds: every env and seat of a process shares one copy
+
+
+def _read_snapshot(path, keep=16):
+    key = (str(path.resolve()), path.stat().st_mtime_ns)
+    if key not in _SNAPSHOTS:
+        with np.load(path) as data:
+            count = sum(name.startswith("w") for name in data.files)
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            activation = str(data["activation"])
+            features = str(data["features"]) if "features" in data.files else "none"
+            skip = bool(data["skip"]) if "skip" in data.files else False
+        while len(_SNAPSHOTS) >= keep:  # the oldest first: the pool draws from the latest ones
+            del _SNAPSHOTS[next(iter(_SNAPSHOTS))]
+        _SNAPSHOTS[key] = (layers, activation, features, skip)
+    return _SNAPSHOTS[key]
 
 
 def is_snapshot(spec):
@@ -221,7 +242,7 @@ class SelfPlayEnv(gymnasium.Env):
     ``variant``, ``max_turns``: the game's options (ignored for a ``GameInfo``).  ``opponents``: an
     ``OpponentPool`` or a list of agent specs (default: random and heuristic).  ``seat``: "rotate"
     (the learner's seat advances by one every game) or "random".  ``reward``, ``shaping``: see the
-    module docstring.
+    module docstring; ``truncation``: the learner's reward for a game cut by ``max_turns`` (idem).
 
     Observation: the learner's observation vector (``Box`` of int8); action: ``Discrete``;
     ``action_masks()`` gives the legal actions, as ``sb3_contrib.MaskablePPO`` expects.  The info of
@@ -232,17 +253,20 @@ class SelfPlayEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game, num_players=None, opponents=BASELINES, seat="rotate", reward="win_loss",
-                 shaping=0.0, variant=None, max_turns=None, seed=None):
+                 shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None):
         super().__init__()
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
         if seat not in SEAT_MODES:
             raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
+        if truncation not in TRUNCATION_MODES:
+            raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
         if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
         self.pool = OpponentPool.of(opponents)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
+        self.truncation = truncation
         self.core = self.game.core
         n = self.num_players = self.game.num_players
         self.observation_space = gymnasium.spaces.Box(-128, 127, (self.game.obs_size,), np.int8)
@@ -269,6 +293,9 @@ class SelfPlayEnv(gymnasium.Env):
     def _opponent(self, spec, seat):
         key = (spec, seat)
         if key not in self._agents:
+            drawable = set(self.pool.candidates()[0])
+            for old in [k for k in self._agents if k[0] not in drawable]:  # snapshots out of the window
+                del self._agents[old]
             agent = make_opponent(spec, self.game)
             agent.name = spec
             self._agents[key] = agent
@@ -321,9 +348,11 @@ class SelfPlayEnv(gymnasium.Env):
         status = int(self.state[self.core.STATUS])
         terminated = status == self.core.STATUS_TERMINATED
         truncated = status == self.core.STATUS_TRUNCATED
-        if terminated or truncated:
+        if terminated:
             self.core.rewards(self.state, self.reward_mode, self._rewards)
             reward += float(self._rewards[self.seat])
+        elif truncated and self.truncation != "draw":
+            reward += -1.0 if self.truncation == "loss" else self._standings()
         return self._observe(), reward, terminated, truncated, self._info()
 
     def action_masks(self):
@@ -361,6 +390,14 @@ class SelfPlayEnv(gymnasium.Env):
         self.core.player_scores(self.state, self._scores)
         others = np.delete(self._scores, self.seat)
         return float(self._scores[self.seat] - others.max())
+
+    def _standings(self):
+        """win_loss by points as they stand: +1 sole leader, 0 tied leaders, -1 the others."""
+        self.core.player_scores(self.state, self._scores)
+        best = self._scores.max()
+        if self._scores[self.seat] < best:
+            return -1.0
+        return 1.0 if (self._scores == best).sum() == 1 else 0.0
 
     def _info(self, start=False):
         # only at the start and the end of a game: vector envs deep-copy every step's info

@@ -43,16 +43,17 @@ from .match import play_game
 from .registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv, SnapshotAgent, policy_layers, save_snapshot
 
-# Per game, sized for about ten minutes on two cores: learner steps, heuristic decisions imitated
-# first, discount (Mauna Kea games are long), points-margin shaping (``SelfPlayEnv(shaping=)``),
-# hidden-layer width, and evaluation games (Mauna Kea's heuristic plays slowly).
+# Per game, sized for about ten minutes of one busy core (measured; the second core is left to the
+# shared machine): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
+# long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
+# head reads the observation too, and the evaluations (Mauna Kea's steps and heuristic are slow).
 GAME_DEFAULTS = {
     "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
-                     eval_games=100),
+                     eval_every=100_000, eval_games=100, final_games=200),
     "makemake": dict(timesteps=300_000, imitate=50_000, gamma=0.99, shaping=0.0, net=128, skip=1,
-                     eval_games=100),
-    "maunakea": dict(timesteps=500_000, imitate=50_000, gamma=0.995, shaping=0.02, net=128, skip=0,
-                     eval_games=40),
+                     eval_every=50_000, eval_games=100, final_games=200),
+    "maunakea": dict(timesteps=150_000, imitate=50_000, gamma=0.995, shaping=0.02, net=128, skip=0,
+                     eval_every=50_000, eval_games=20, final_games=100),
 }
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
@@ -64,7 +65,9 @@ def parse_args(argv=None):
     add = parser.add_argument
     add("--game", required=True, choices=sorted(GAMES))
     add("--players", type=int, default=2, help="number of players (default: %(default)s)")
-    add("--timesteps", type=int, default=None, help="learner steps in all (default: the game's)")
+    add("--timesteps", type=int, default=None,
+        help="learner steps in all (default: the game's, times 2 / players: each step plays more "
+             "opponents' moves with more players)")
     add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
     add("--envs", type=int, default=32, help="games played at once (default: %(default)s)")
@@ -79,10 +82,15 @@ def parse_args(argv=None):
     add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
     add("--lr", type=float, default=3e-4, help="Adam learning rate (default: %(default)s)")
+    add("--lr-end", type=float, default=None,
+        help="learning rate reached linearly at --timesteps (default: --lr throughout)")
     add("--ent-coef", type=float, default=0.0, help="entropy bonus (default: %(default)s)")
     add("--gamma", type=float, default=None, help="discount (default: the game's)")
     add("--shaping", type=float, default=None,
         help="points-margin shaping coefficient, 0 for win/loss alone (default: the game's)")
+    add("--truncation", choices=["draw", "loss", "standings"], default="loss",
+        help="the learner's reward for a game cut by max_turns (SelfPlayEnv); draw rewards stalling "
+             "when behind (default: %(default)s)")
     add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
     add("--skip", type=int, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.features.SkipPolicy); 0: plain MLP "
@@ -95,14 +103,14 @@ def parse_args(argv=None):
              "(default: %(default)s)")
     add("--snapshot-every", type=int, default=50_000, help="steps between snapshots (default: %(default)s)")
     add("--window", type=int, default=5, help="latest snapshots opponents come from (default: %(default)s)")
-    add("--eval-every", type=int, default=100_000, help="steps between evaluations (default: %(default)s)")
+    add("--eval-every", type=int, default=None, help="steps between evaluations (default: the game's)")
     add("--eval-games", type=int, default=None, help="games per opponent and evaluation (default: the game's)")
-    add("--final-games", type=int, default=200, help="tournament games per opponent at the end "
-                                                     "(default: %(default)s)")
+    add("--final-games", type=int, default=None, help="tournament games per opponent at the end "
+                                                      "(default: the game's)")
     args = parser.parse_args(argv)
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
-            setattr(args, key, value)
+            setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
     for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "net",
                 "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
@@ -269,6 +277,7 @@ def main(argv=None):
         import torch
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.callbacks import BaseCallback
+        from stable_baselines3.common.utils import LinearSchedule
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
         from .features import LogFeatures, SkipPolicy
@@ -276,6 +285,12 @@ def main(argv=None):
         sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
     # One thread: the networks are small, and a second thread only fights the games for the cores.
     torch.set_num_threads(1)
+    try:  # numpy's BLAS too: the snapshots' matrix-vector products ran 30x slower threaded on 2 busy cores
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(1)
+    except ImportError:
+        print("threadpoolctl is missing (pip install -e \".[train]\"): numpy's BLAS threads may slow "
+              "the snapshot opponents down", file=sys.stderr)
     started = time.perf_counter()
     game = game_info(args.game, args.players)
     out = args.out
@@ -308,7 +323,7 @@ def main(argv=None):
     pool = OpponentPool(baselines, [str(p) for p in snapshots], args.baseline_share, args.window)
 
     def make_env(rank):
-        return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping,
+        return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping, truncation=args.truncation,
                                    opponents=OpponentPool(baselines, list(pool.snapshots),
                                                           args.baseline_share, args.window),
                                    seed=args.seed * 1000 + rank + start_steps)
@@ -321,7 +336,8 @@ def main(argv=None):
         model = MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
     else:
         model = MaskablePPO(
-            SkipPolicy if args.skip else "MlpPolicy", envs, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch_size,
+            SkipPolicy if args.skip else "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
+            learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
             n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
             ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
             policy_kwargs=dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),

@@ -79,10 +79,18 @@ def test_learner_gets_its_own_end_of_game_reward(name):
     assert (True, wanted) in seen, f"no {name} game ended on the opponent's move with reward {wanted}"
 
 
-def test_truncation_is_reported():
-    env = SelfPlayEnv("makabana", 2, opponents=["random"], max_turns=2, seed=0)
-    reward, terminated, truncated, info, _ = play_episode(env)
-    assert truncated and not terminated and reward == 0.0 and info["win_share"] == 0.5
+def test_truncation_is_reported_and_scored_as_asked():
+    """A game cut by max_turns ends with truncated=True; the learner's reward is 0 ("draw", the
+    core's), -1 ("loss") or the standings by points ("standings")."""
+    for truncation in ("draw", "loss", "standings"):
+        env = SelfPlayEnv("makabana", 2, opponents=["random"], max_turns=2, truncation=truncation, seed=0)
+        for _ in range(6):
+            env.reset()
+            reward, terminated, truncated, info, _ = play_episode(env)
+            assert truncated and not terminated and info["win_share"] == 0.5
+            mine, theirs = info["scores"][env.seat], info["scores"][1 - env.seat]
+            expected = {"draw": 0.0, "loss": -1.0, "standings": float(np.sign(mine - theirs))}[truncation]
+            assert reward == expected
 
 
 def test_shaping_adds_up_to_the_points_margin():
@@ -107,6 +115,8 @@ def test_bad_arguments_and_illegal_actions_are_clear_errors():
         SelfPlayEnv("makabana", 2, seat="first")
     with pytest.raises(ValueError, match="reward must be one of"):
         SelfPlayEnv("makabana", 2, reward="points")
+    with pytest.raises(ValueError, match="truncation must be one of"):
+        SelfPlayEnv("makabana", 2, truncation="win")
     with pytest.raises(ValueError, match="unknown game"):
         SelfPlayEnv("chess")
     with pytest.raises(ValueError, match="pool is empty"):
@@ -211,7 +221,7 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     out = tmp_path / "run"
     common = ["--game", "makemake", "--out", str(out), "--envs", "2", "--n-steps", "64", "--batch-size", "64",
               "--net", "16", "--snapshot-every", "256", "--eval-every", "512", "--eval-games", "2",
-              "--final-games", "2"]
+              "--final-games", "2", "--imitate", "300", "--imitate-epochs", "1"]
     train.main(common + ["--timesteps", "1024"])
     text = capsys.readouterr().out
     assert "the final policy against random" in text and "the final policy against heuristic" in text
@@ -223,7 +233,7 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     train.main(common + ["--timesteps", "2048", "--resume"])
     with open(out / "progress.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert [int(r["timesteps"]) for r in rows] == [512, 1024, 1536, 2048]
+    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536, 2048]  # 0: after the imitation
     assert int(rows[-1]["snapshots"]) == 8 and len(list((out / "pool").glob("*.npz"))) == 8
 
     game = game_info("makemake", 2)
