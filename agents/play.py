@@ -154,7 +154,7 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--against", default="heuristic",
                         help="the machine players: heuristic (default), mcts, mcts:<simulations>, random, "
-                             "shipped or a checkpoint path")
+                             "shipped or the path of a checkpoint (.zip) or policy network (.npz)")
     parser.add_argument("--seat", type=int, default=0, help="your player number (default: 0)")
     parser.add_argument("--seed", type=int, default=None, help="replay a game by its seed")
     parser.add_argument("--variant", default=None, help="game variant (default: the game's)")

@@ -4,12 +4,15 @@
 ``random``               uniform over the legal actions (``agents.random_agent``)
 ``heuristic``            the game's hand-written strategy (``agents.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
-``shipped``              the policy shipped with the package for the game (``agents/shipped/``)
+``shipped``              the policy shipped with the package for the game (``agents/shipped/<game>.npz``)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
+a path to a ``.npz``     a policy network (``agents.selfplay.save_snapshot``), played greedily by numpy
+a checkpoint folder      an RLlib checkpoint of ``agents.train_rllib`` (``rllib_checkpoint.json``
+                         inside; or one policy's folder in it), played greedily
 =======================  ====================================================================
 
-The heuristic and search agents are imported only when asked for, so that the others work without
-them (and without their dependencies).
+The heuristic and search agents, and Ray with torch for RLlib checkpoints, are imported only when
+asked for, so that the others work without them (and without their dependencies).
 """
 import importlib
 from pathlib import Path
@@ -17,10 +20,12 @@ from pathlib import Path
 from .games import game_info
 from .policy import load_policy
 from .random_agent import RandomAgent
+from .rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
-           "the path of a MaskablePPO checkpoint (.zip)")
+           "the path of a MaskablePPO checkpoint (.zip)", "the path of a policy network (.npz)",
+           "the path of an RLlib checkpoint folder (agents.train_rllib)")
 
 
 def make_agent(spec, game, **kwargs):
@@ -42,8 +47,16 @@ def make_agent(spec, game, **kwargs):
         agent = _lazy("agents.mcts", "MCTSAgent", spec)(**kwargs)
     elif name == "shipped":
         return _shipped(game, **kwargs)
+    elif spec.endswith(".npz"):
+        return _network(spec, game, **kwargs)
     elif spec.endswith(".zip") or Path(spec).is_file():
         return load_policy(spec, game, **kwargs)
+    elif is_rllib_checkpoint(spec):
+        return load_rllib_policy(spec, game, **kwargs)
+    elif Path(spec).is_dir():
+        raise ValueError(f"{spec!r} is a folder but not an RLlib checkpoint (it holds neither "
+                         f"rllib_checkpoint.json nor a policy's class_and_ctor_args.pkl and "
+                         f"module_state.pkl)")
     else:
         raise ValueError(f"unknown agent {spec!r}; use one of {', '.join(ALLOWED)}")
     agent.name = spec.strip()
@@ -56,13 +69,21 @@ def load(game, num_players=None, variant=None, max_turns=None):
 
 
 def _shipped(game, **kwargs):
-    # The hook for policies shipped inside the package: one checkpoint per game, agents/shipped/<game>.zip
-    path = SHIPPED_DIR / f"{game.name}.zip"
+    # One policy network per game, agents/shipped/<game>.npz (agents.selfplay.save_snapshot): played by
+    # numpy alone, so that the shipped opponents need neither torch nor stable-baselines3.
+    path = SHIPPED_DIR / f"{game.name}.npz"
     if not path.is_file():
         raise ValueError(f"no shipped policy exists yet for {game.name} (looked for {path}); use "
                          f"another agent or the path of a checkpoint")
     kwargs.setdefault("name", "shipped")
-    return load_policy(path, game, **kwargs)
+    return _network(path, game, **kwargs)
+
+
+def _network(path, game, **kwargs):
+    from .selfplay import SnapshotAgent
+
+    kwargs.setdefault("deterministic", True)  # greedy, as trained policies are evaluated
+    return SnapshotAgent.load(path, game, **kwargs)
 
 
 def _simulations(argument, spec):

@@ -34,13 +34,15 @@ from .games import GAMES, game_info
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 from .registry import make_agent
+from .rllib_agent import checkpoint_label, is_rllib_checkpoint
 
 
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
 def agent_labels(specs):
-    """One label per agent: its name (a checkpoint's file name), numbered when it repeats."""
-    names = [Path(s).stem if s.endswith(".zip") else s for s in specs]
+    """One label per agent: its name (a checkpoint's file or folder name), numbered when it repeats."""
+    names = [Path(s).stem if s.endswith((".zip", ".npz")) else checkpoint_label(s) if is_rllib_checkpoint(s) else s
+             for s in specs]
     repeats, seen = Counter(names), Counter()
     labels = []
     for name in names:
@@ -240,7 +242,8 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
     parser.add_argument("--agents", required=True,
                         help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
-                             "shipped, or a checkpoint path")
+                             "shipped, or the path of a checkpoint (.zip), policy network (.npz) or RLlib "
+                             "checkpoint folder")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: %(default)s)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")

@@ -165,6 +165,7 @@ def test_illegal_action_is_a_clear_error(name):
 # Registry
 def test_registry_names_and_errors(tmp_path, monkeypatch):
     game = game_info("makabana")
+    monkeypatch.setattr(registry, "SHIPPED_DIR", tmp_path / "shipped")  # as before any policy shipped
     assert isinstance(agents.make_agent("random", game), RandomAgent)
     for bad, message in [("foo", "unknown agent 'foo'.*random, heuristic, mcts"), ("", "non-empty"),
                          ("mcts:abc", "positive number of simulations"), ("mcts:0", "positive"),
@@ -206,9 +207,61 @@ def test_checkpoint_and_shipped_policy(tmp_path, monkeypatch):
     assert result.decisions > 0  # every policy move was legal (play_game checks)
     with pytest.raises(ValueError, match="was trained on observations"):
         agents.make_agent(str(tmp_path / "tiny.zip"), game_info("makabana"))
+
+
+def test_shipped_policy_is_a_numpy_network_loaded_by_name(tmp_path, monkeypatch):
+    """``shipped`` reads agents/shipped/<game>.npz (agents.selfplay.save_snapshot's format) and plays it
+    greedily with numpy alone; a network made for another game is a clear error."""
+    game = game_info("makemake", 3)
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(8, game.obs_size)), rng.normal(size=8)),
+              (rng.normal(size=(game.num_actions, 8)), rng.normal(size=game.num_actions))]
+    np.savez(tmp_path / "makemake.npz", activation=np.array("relu"), features=np.array("log"), skip=np.array(False),
+             **{f"w{i}": w.astype(np.float32) for i, (w, _) in enumerate(layers)},
+             **{f"b{i}": b.astype(np.float32) for i, (_, b) in enumerate(layers)})
+    (tmp_path / "maunakea.npz").write_bytes((tmp_path / "makemake.npz").read_bytes())
     monkeypatch.setattr(registry, "SHIPPED_DIR", tmp_path)
-    (tmp_path / "tiny.zip").rename(tmp_path / "makemake.zip")
-    assert agents.load("makemake", 3).name == "shipped"
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the train extra were not installed
+    agent = agents.load("makemake", 3)
+    assert agent.name == "shipped" and agent.deterministic
+    result = play_game(game_info("makemake", 3, max_turns=9), [agent, RandomAgent(), RandomAgent()], seed=0)
+    assert result.decisions > 0  # every move legal (play_game checks)
+    with pytest.raises(ValueError, match="takes observations of size"):
+        agents.load("maunakea")
+    by_path = agents.make_agent(str(tmp_path / "makemake.npz"), game)  # any policy network, by its path
+    assert by_path.name == "makemake" and by_path.deterministic
+    with pytest.raises(ValueError, match="no snapshot file"):
+        agents.make_agent(str(tmp_path / "missing.npz"), game)
+
+
+SHIPPED = [name for name in sorted(GAMES) if (registry.SHIPPED_DIR / f"{name}.npz").is_file()]
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped policy in agents/shipped/")
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_policy_plays_full_games_in_the_environment(name):
+    """agents.load(game) plays whole games through the PettingZoo environment, legal moves only, with
+    2 players (what it was trained for) and with the game's default number."""
+    package = GAMES[name].package
+    for players in sorted({2, GAMES[name].default_players}):
+        shipped = agents.load(name, num_players=players)
+        opponent = RandomAgent()
+        game = game_info(name, players)
+        shipped.reset(game, 0, 0)
+        opponent.reset(game, 1, 1)
+        env = package.env(num_players=players)
+        env.reset(seed=players)
+        for agent_id in env.agent_iter():
+            obs, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                player = env.possible_agents.index(agent_id)
+                action = (shipped if player == 0 else opponent).act(obs["observation"], obs["action_mask"])
+                assert obs["action_mask"][action]
+            env.step(action)
+        assert set(info["scores"]) == set(env.possible_agents)
+        assert not env.agents  # the game was played to its end
 
 
 # ---------------------------------------------------------------------------------------------------

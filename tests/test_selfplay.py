@@ -1,5 +1,6 @@
 """Self-play training: the single-seat environment, its opponent pool, the masks MaskablePPO gets, a
-tiny training run through ``agents.train`` and the shipped policies.
+tiny training run through ``agents.train`` (the shipped policies are tested in test_agents.py: they
+need no torch).
 
 Everything here needs the train extra (torch, stable-baselines3, sb3-contrib): without it the module
 is skipped.
@@ -12,11 +13,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="self-play training needs the train extra: pip install -e \".[train]\"")
 
-import agents  # noqa: E402
 from agents.games import GAMES, game_info  # noqa: E402
 from agents.match import play_game  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
-from agents.registry import SHIPPED_DIR, make_agent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
 from agents.selfplay import OpponentPool, SelfPlayEnv, SnapshotAgent, save_snapshot  # noqa: E402
 
 
@@ -240,33 +240,3 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     agent = make_agent(str(out / "final.zip"), game)
     result = play_game(game, [agent, RandomAgent()], seed=0)  # raises on an illegal move
     assert result.decisions > 0
-
-
-# ---------------------------------------------------------------------------------------------------
-# Shipped policies
-SHIPPED = [name for name in sorted(GAMES) if (SHIPPED_DIR / f"{name}.zip").is_file()]
-
-
-@pytest.mark.skipif(not SHIPPED, reason="no shipped policy in agents/shipped/ yet")
-@pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_policy_plays_a_full_game_in_the_environment(name):
-    """agents.load(game) plays whole games through the PettingZoo environment, legal moves only."""
-    package = GAMES[name].package
-    for players in sorted({2, GAMES[name].default_players}):
-        shipped = agents.load(name, num_players=players)
-        opponent = RandomAgent()
-        game = game_info(name, players)
-        shipped.reset(game, 0, 0)
-        opponent.reset(game, 1, 1)
-        env = package.env(num_players=players)
-        env.reset(seed=players)
-        for agent_id in env.agent_iter():
-            obs, reward, termination, truncation, info = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                player = env.possible_agents.index(agent_id)
-                action = (shipped if player == 0 else opponent).act(obs["observation"], obs["action_mask"])
-                assert obs["action_mask"][action]
-            env.step(action)
-        assert set(info["scores"]) == set(env.possible_agents)
