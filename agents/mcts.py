@@ -45,7 +45,7 @@ import numpy as np
 
 from .base import Agent, GameInfo
 
-# Per-game defaults (measured choices, see the report in the module docstring of each game's helper
+# Per-game defaults (measured choices, see the module docstring of each game's ``agents.mcts_<game>``
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
 # horizon (seasons / turns; 0: none) before the evaluation, value scale (points of margin change
 # worth a full +-1), weight of the sign term, tree mode ("multi": one tree per player, "single": one
