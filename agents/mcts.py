@@ -156,24 +156,9 @@ class MCTSAgent(Agent):
         """Measured simulations per second (one core) over ``positions`` decisions of this agent's
         player taken from random games of ``game``; the first search (compilation) is not timed."""
         core = game.core
-        rng = np.random.default_rng(seed)
         self.reset(game, 0, seed)
         sims = int(simulations or self.settings["simulations"])
-        states = []
-        state = np.zeros(core.STATE_SIZE, np.int64)
-        mask = np.zeros(game.num_actions, np.int8)
-        while len(states) < positions:
-            core.init(state, game.num_players, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
-            steps = int(rng.integers(0, 60))
-            for _ in range(steps):
-                if state[core.STATUS] != core.STATUS_RUNNING:
-                    break
-                core.step(state, core.random_action(state))
-            if state[core.STATUS] != core.STATUS_RUNNING:
-                continue
-            core.legal_action_mask(state, mask)
-            if mask.sum() > 1:
-                states.append(state.copy())
+        states = random_positions(game, positions, seed, max_steps=60)
         elapsed = 0.0
         done = 0
         for i, st in enumerate(states):
@@ -185,3 +170,25 @@ class MCTSAgent(Agent):
                 elapsed += time.perf_counter() - t0
                 done += sims
         return done / elapsed
+
+
+def random_positions(game, count, seed, max_steps=150):
+    """``count`` positions of random games of ``game`` (a ``GameInfo``), each after up to ``max_steps``
+    random moves, where the player to act has a choice."""
+    core = game.core
+    rng = np.random.default_rng(seed)
+    state = np.zeros(core.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    found = []
+    while len(found) < count:
+        core.init(state, game.num_players, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
+        for _ in range(int(rng.integers(0, max_steps))):
+            if state[core.STATUS] != core.STATUS_RUNNING:
+                break
+            core.step(state, core.random_action(state))
+        if state[core.STATUS] != core.STATUS_RUNNING:
+            continue
+        core.legal_action_mask(state, mask)
+        if mask.sum() > 1:
+            found.append(state.copy())
+    return found

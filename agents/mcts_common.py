@@ -1,20 +1,16 @@
 """Small Numba helpers shared by the per-game parts of the MCTS agent."""
 from numba import njit
 
+from pacific_common.seats import margins as seat_margins
+
 
 @njit(cache=True)
 def margins(points, p, out):
-    """out[i]: player i's points minus the best other player's points."""
-    best = -1e300
-    second = -1e300
+    """out[i]: player i's points minus the best other player's points (``pacific_common.seats.margins``,
+    leaving ``points`` as it is)."""
     for i in range(p):
-        if points[i] > best:
-            second = best
-            best = points[i]
-        elif points[i] > second:
-            second = points[i]
-    for i in range(p):
-        out[i] = points[i] - (second if points[i] == best else best)
+        out[i] = points[i]
+    seat_margins(out, p)
 
 
 @njit(cache=True)

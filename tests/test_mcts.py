@@ -4,34 +4,13 @@ import numpy as np
 import pytest
 
 from agents.games import game_info
-from agents.mcts import MCTSAgent
+from agents.mcts import MCTSAgent, random_positions
 from makabana_env import core as mb
 from makabana_env.board import SPOT_NAMES
 from maunakea_env import core as mk
 
 GAMES = ("makabana", "makemake", "maunakea")
 SIMS = 48
-
-
-def random_positions(game, count, seed, max_steps=150):
-    """Positions of random games (the player to act has a choice) with ``count`` of them."""
-    core = game.core
-    rng = np.random.default_rng(seed)
-    state = np.zeros(core.STATE_SIZE, dtype=np.int64)
-    mask = np.zeros(game.num_actions, dtype=np.int8)
-    found = []
-    while len(found) < count:
-        core.init(state, game.num_players, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
-        for _ in range(int(rng.integers(0, max_steps))):
-            if state[core.STATUS] != core.STATUS_RUNNING:
-                break
-            core.step(state, core.random_action(state))
-        if state[core.STATUS] != core.STATUS_RUNNING:
-            continue
-        core.legal_action_mask(state, mask)
-        if mask.sum() > 1:
-            found.append(state.copy())
-    return found
 
 
 def decide(game, state, seed, sims=SIMS):
