@@ -32,7 +32,6 @@ from makabana_env.board import (
     BIKINI, MAX_COLOURS, NUM_AREAS, NUM_BEACHES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_THEME,
 )
 
-GROUP_POINTS = C.GROUP_POINTS
 NEIGHBOUR_BITS = C.NEIGHBOUR_BITS
 BEACH_BITS = C.BEACH_BITS
 CF = C.COLOUR_FEATURES
@@ -54,30 +53,7 @@ TAKE_BACK_RISK = 0.25  # extra chance a take-back is protected (the paint card i
 _popcount = C.popcount
 
 
-@njit(cache=True, inline="always")
-def _lowest(x):
-    return _popcount((x & -x) - 1)
-
-
-@njit(cache=True)
-def _group_points(bits):
-    points = 0
-    left = bits
-    while left != 0:
-        group = left & -left
-        while True:
-            grown = group
-            rest = group
-            while rest != 0:
-                grown |= NEIGHBOUR_BITS[_lowest(rest)]
-                rest &= rest - 1
-            grown &= left
-            if grown == group:
-                break
-            group = grown
-        points += GROUP_POINTS[min(_popcount(group), 10)]
-        left &= ~group
-    return points
+_group_points = C.group_points
 
 
 @njit(cache=True)

@@ -46,26 +46,7 @@ def _colour_bits(state, bits):
     return occupied
 
 
-@njit(cache=True)
-def _group_points(bits):
-    """Group points of one colour's huts (bit set), as ``core.colour_score`` counts them."""
-    points = 0
-    left = bits
-    while left != 0:
-        group = left & -left
-        while True:
-            grown = group
-            rest = group
-            while rest != 0:
-                grown |= core.NEIGHBOUR_BITS[core.popcount((rest & -rest) - 1)]
-                rest &= rest - 1
-            grown &= left
-            if grown == group:
-                break
-            group = grown
-        points += core.GROUP_POINTS[core.popcount(group)]
-        left &= ~group
-    return points
+_group_points = core.group_points
 
 
 @njit(cache=True)

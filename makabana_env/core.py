@@ -806,12 +806,11 @@ def huts_of(state, colour):
 
 
 @njit(cache=True)
-def colour_score(state, colour):
-    """Rulebook "Final Scoring" for one colour: group points plus beach bonuses, read off the board.
-    Works on bit sets of spots so that scoring allocates nothing."""
-    n = state[NUM_COLOURS]
+def group_points(huts):
+    """Group points of a bit set of one colour's huts (rulebook "Final Scoring").  The agents score
+    boards they imagine with it too: a group never counts more than a colour's 10 huts."""
     points = 0
-    left = huts_of(state, colour)
+    left = huts
     while left != 0:
         group = left & -left
         while True:  # grow the group through shared sides until it stops growing
@@ -824,8 +823,17 @@ def colour_score(state, colour):
             if grown == group:
                 break
             group = grown
-        points += GROUP_POINTS[popcount(group)]
+        points += GROUP_POINTS[min(popcount(group), HUTS_PER_COLOUR)]
         left &= ~group
+    return points
+
+
+@njit(cache=True)
+def colour_score(state, colour):
+    """Rulebook "Final Scoring" for one colour: group points plus beach bonuses, read off the board.
+    Works on bit sets of spots so that scoring allocates nothing."""
+    n = state[NUM_COLOURS]
+    points = group_points(huts_of(state, colour))
     for b in range(NUM_BEACHES):
         if b == BIKINI and n == 3:
             continue
