@@ -15,7 +15,8 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   choose them (``agents.mcts_makabana``: by what the hut would be worth to that colour).  All three
   read the hidden parts only through what was revealed.  Mauna Kea: the order of the bag, which is
   the state's random generator: it is reseeded, so the tiles still unseen and all future lava are
-  drawn afresh.  Make Make has nothing hidden (the generator, which only drives random play, is
+  drawn afresh; with the rules for advanced players also the other players' cards, dealt afresh
+  from the cards the searching player cannot account for.  Make Make has nothing hidden (the generator, which only drives random play, is
   reseeded as everywhere).  One determinization per simulation.
 - **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
   sees them ("a colour has submitted a project", then the revealed hints), walked down together; the
@@ -35,10 +36,14 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   (relative to the root, so that it keeps its slope in a game already far from even) for winning
   by more.  A truncated game is judged on its points, as ``agents.match`` adjudicates it.
 - **Budget.**  ``simulations`` per decision; the default per game (``DEFAULTS``) keeps a decision
-  under about 0.2 s on one core.  A decision with a single legal action is answered without search.
+  under about 0.2 s on one core.  A decision with a single legal action is answered without search,
+  and so is one in a position the game's ``settled`` calls decided (Mauna Kea: no explorer left on
+  the island can ever reach a boat), with the rollout policy's move.
 
-Maka Bana Mao is not supported yet: ``reset`` raises ``ValueError``.
+Variants: Mauna Kea's rules for advanced players are searched (the other players' cards determinized,
+``agents.mcts_maunakea``); Maka Bana Mao is not supported yet: ``reset`` raises ``ValueError``.
 """
+import importlib
 import time
 
 import numpy as np
@@ -98,8 +103,6 @@ class MCTSAgent(Agent):
         if game.name == "makabana" and game.variant != "haapii":
             raise ValueError(f"MCTSAgent does not support Maka Bana {game.variant!r} yet (only 'haapii'); "
                              "its determinization of the hidden card sets is still to be written")
-        if game.name == "maunakea" and game.variant != "basic":
-            raise ValueError(f"MCTSAgent does not support Mauna Kea {game.variant!r} yet (only 'basic')")
         if game.name == "makemake" and game.variant != "standard":
             raise ValueError(f"MCTSAgent does not support Make Make {game.variant!r} (only 'standard')")
         settings = dict(DEFAULTS[game.name])
@@ -112,6 +115,7 @@ class MCTSAgent(Agent):
             raise ValueError(f"simulations must be at least 1, got {settings['simulations']!r}")
         self.settings = settings
         search = _search_module()
+        self._rules = importlib.import_module(f"agents.mcts_{game.name}")
         self._game_id = search.GAME_TOKENS[game.name]
         self._num_trees = game.num_players if settings["trees"] == "multi" else 1
         nodes = int(settings["simulations"]) * NODES_PER_SIMULATION + self._num_trees + 64
@@ -119,7 +123,7 @@ class MCTSAgent(Agent):
             self._arrays = (np.zeros(nodes, np.int64), np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
                             np.zeros(nodes, np.int32), np.zeros(nodes, np.int32), np.zeros(nodes, np.float64),
                             np.zeros(nodes, np.int8))
-        self._visits = np.zeros(int(game.core.NUM_ACTIONS), np.int32)
+        self._visits = np.zeros(int(game.num_actions), np.int32)
         self.last_visits = None
 
     def act(self, observation, action_mask, state=None):
@@ -131,6 +135,11 @@ class MCTSAgent(Agent):
         if legal.size == 1:
             self.last_visits = None
             return int(legal[0])
+        if self._settled(state):
+            self.last_visits = None
+            row = np.array(state, dtype=np.int64)   # the rollout policy's move, on a determinization
+            self._rules.determinize(row, int(self.player), int(self.rng.integers(1 << 62)), 0)
+            return int(self._rules.rollout_action(row))
         action = self.search(state, int(self.settings["simulations"]), int(self.rng.integers(1 << 62)))
         if action < 0 or action >= len(action_mask) or not action_mask[action]:
             raise RuntimeError(f"MCTS chose action {action}, which the mask does not offer")
@@ -150,6 +159,11 @@ class MCTSAgent(Agent):
             *self._arrays, self._visits)
         self.last_visits = self._visits.copy()
         return int(action)
+
+    def _settled(self, state):
+        """Whether the game's ``settled`` (where it has one) says no move can change the points."""
+        settled = getattr(self._rules, "settled", None)
+        return settled is not None and bool(settled(np.ascontiguousarray(state, dtype=np.int64)))
 
     # -----------------------------------------------------------------------------------------
     def simulations_per_second(self, game: GameInfo, positions=20, simulations=None, seed=0):

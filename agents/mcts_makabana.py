@@ -156,6 +156,11 @@ def _sample_spot(state, bits, colour, kind, spots, weighted):
 
 
 @njit(cache=True)
+def num_actions(state):
+    return core.NUM_ACTIONS
+
+
+@njit(cache=True)
 def determinize(state, player, seed, belief):
     """Replace every part of ``state`` that ``player`` cannot see by a sample consistent with what it
     has seen, and reseed the row's generator.  The hidden parts are read only through what is

@@ -35,6 +35,11 @@ _popcount = popcount
 
 
 @njit(cache=True)
+def num_actions(state):
+    return core.NUM_ACTIONS
+
+
+@njit(cache=True)
 def determinize(state, player, seed, belief):
     state[core.RNG] = seed_rng(seed)
 

@@ -4,7 +4,11 @@ Hidden information in Mauna Kea (``maunakea_env/core.py``): "Everything in Mauna
 lie face up, the bag can be counted) except the order of the tiles in the bag".  The core draws every
 tile as the ``draw(b)``-th of the ``b`` tiles in the bag with the generator in the row, so the bag's
 order *is* the generator's state: determinization reseeds it, which shuffles the unseen tiles afresh
-(future draws, hence future lava, are sampled anew in every simulation).
+(future draws, hence future lava, are sampled anew in every simulation).  The rules for advanced
+players add the cards: everybody sees how many cards each player holds and the action cards played,
+not which cards the others hold, so determinization deals the others' hands afresh from the cards the
+searching player cannot account for; the search plays the cards (action cards, earthquakes) in the
+tree, while the rollout policy plays none and takes the card decisions at random.
 
 Random play means nothing here (a random turn lays tiles anywhere and rarely reaches a boat), so the
 search plays the rest of the current turn with a greedy rollout policy and evaluates the position
@@ -18,6 +22,7 @@ from numba import njit
 
 from maunakea_env import core
 from maunakea_env.board import (
+    CARD_KIND_COPIES, FIRST_ACTION_KIND, NUM_CARD_KINDS,
     FIELD_NEIGHBOURS, FIRST_LAVA_TILE, LAVA_TILE_FLOW, NUM_LAVA_FLOWS, ARTIFACT_POINTS, BOAT_CAPACITY, BOARDING_COST, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_SQUARES,
     IS_TILE_FIELD, JUNGLE, LANDING_ENTRY_SQUARES, MAX_CARRIED, MOVE_COST, NO_TILE, NUM_FIELDS,
     NUM_LANDINGS, NUM_SQUARES, SQUARE_FIELD, SQUARE_LANDING, SQUARE_NEIGHBOURS, TERRAIN_TILE_POINTS,
@@ -37,15 +42,58 @@ POINTS_PER_TURN = 5.0  # movement points a player has in a turn, about (the race
 RACE_SOFTNESS = 3.0    # points over which an explorer's chance to get home before the end fades
 EMPTY_FIELD_COST = 5   # half points charged for a square of an empty tile space (a tile must be laid)
 OCCUPIED_EXTRA = 2     # extra half points for a square another explorer stands on
+PRIOR_SEED = 0x5EED    # the root prior's determinization
+
+
+@njit(cache=True)
+def num_actions(state):
+    return core.NUM_ACTIONS_ADVANCED if state[core.VARIANT] == core.VARIANT_ADVANCED else core.NUM_ACTIONS
 
 
 @njit(cache=True)
 def determinize(state, player, seed, belief):
+    """Reseed the generator (the bag's order); in the advanced game also deal the other players' hidden
+    cards afresh: each keeps its number of cards, drawn from the cards the searching player cannot
+    account for (all 30 less its own hand and every action card played; its own removed cards are
+    not in the row, so they stay among the candidates).  A player half-way through the set-up's
+    removals may then remove any kind (its first removal, which fixed the order, is hidden too)."""
     state[core.RNG] = seed_rng(seed)
+    if state[core.VARIANT] != core.VARIANT_ADVANCED:
+        return
+    pool = CARD_KIND_COPIES.copy()
+    n = state[core.NUM_PLAYERS]
+    for k in range(NUM_CARD_KINDS):
+        pool[k] -= state[core.CARDS + player * NUM_CARD_KINDS + k]
+    for i in range(n):
+        for k in range(core.NUM_ACTION_KINDS):
+            pool[FIRST_ACTION_KIND + k] -= state[core.PLAYED + i * core.NUM_ACTION_KINDS + k]
+    left = 0
+    for k in range(NUM_CARD_KINDS):
+        left += pool[k]
+    for i in range(n):
+        if i == player:
+            continue
+        held = 0
+        for k in range(NUM_CARD_KINDS):
+            held += state[core.CARDS + i * NUM_CARD_KINDS + k]
+            state[core.CARDS + i * NUM_CARD_KINDS + k] = 0
+        for _ in range(held):
+            r = draw(state, core.RNG, left)
+            k = 0
+            while r >= pool[k]:
+                r -= pool[k]
+                k += 1
+            pool[k] -= 1
+            left -= 1
+            state[core.CARDS + i * NUM_CARD_KINDS + k] += 1
+        state[core.REMOVE_FROM + i] = 0
 
 
 @njit(cache=True)
 def observed_key(state, action, viewer):
+    """Every move is public but another player's removal of a dealt card (advanced set-up)."""
+    if core.REMOVE_CARD_BASE <= action < core.CARD_MOVE_BASE and core.player_to_act(state) != viewer:
+        return core.REMOVE_CARD_BASE
     return action
 
 
@@ -398,6 +446,10 @@ def prior(state, player, mask, out):
     draws), the rollout policy's choice first, tiles laid on fields not next to one of the player's
     explorers last."""
     p = state[core.NUM_PLAYERS]
+    # the root row holds the bag's order (and the other players' cards): the prior sees one fixed
+    # determinization instead, a function of what the player knows
+    state = state.copy()
+    determinize(state, player, PRIOR_SEED, 0)
     fields, queue, inq, assigned, danger = _buffers()
     vals = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
     work = state.copy()
@@ -431,6 +483,30 @@ def _margin(vals, player, p):
     return vals[player] - best
 
 
+@njit(cache=True)
+def settled(state):
+    """True when no explorer on the island can ever board (every waiting boat is out of reach even
+    with every empty tile space laid with jungle), so that nobody's points can change any more: in
+    the basic game lava and mountains stay and boats only leave.  Such games run on to ``max_turns``
+    (a player with an explorer walled in never ends the game); the search has nothing to decide
+    there.  Never in the advanced game, whose earthquakes turn tiles and helicopters fly explorers
+    out."""
+    if state[core.STATUS] != core.STATUS_RUNNING or state[core.PHASE] != core.PHASE_TURN or \
+            state[core.VARIANT] == core.VARIANT_ADVANCED:
+        return False
+    fields, queue, inq, assigned, danger = _buffers()
+    _enter_costs(state, fields[0])
+    for landing in range(NUM_LANDINGS):
+        _landing_distances(state, fields[0], landing, fields[1], queue, inq, fields[SCRATCH])
+        for i in range(state[core.NUM_PLAYERS]):
+            for e in range(state[core.EXPLORERS_EACH]):
+                x = core.explorer_index(i, e)
+                if state[core.EXPLORER_STATUS + x] == core.ON_ISLAND and \
+                        fields[1, state[core.EXPLORER_SQUARE + x]] < INF:
+                    return False
+    return True
+
+
 # ---------------------------------------------------------------------------------------------------
 # Rollout policy
 @njit(cache=True)
@@ -462,15 +538,16 @@ def _policy(state, fields, assigned, danger):
     """One greedy step (uses the row's generator for ties and placement), with the distance fields
     of the position given (they may be slightly stale: moves do not refresh them):
 
-    place an explorer on a random free start square; pick up the best artifact an explorer stands
+    place an explorer on a random free start square (and take the advanced game's decisions about
+    cards, earthquakes and card movements at random: the policy itself plays no card); pick up the best artifact an explorer stands
     on; board when boarding now is worth at least what the explorer is expected to score by going
     on; otherwise take the best step of any explorer towards its boat (``_assign``,
     ``_explorer_value``):
     walk if the pool allows, spend a hand tile if the step is only short of points, lay a
     tile that makes the square walkable if it is an empty tile space; with no useful step, lay a
     tile next to an explorer; end the turn once the hand is empty."""
-    if state[core.PHASE] == core.PHASE_PLACEMENT:
-        return core.random_action(state)
+    if state[core.PHASE] != core.PHASE_TURN:
+        return core.random_action(state)   # placement; the advanced game's card decisions
     player = state[core.TO_ACT]
     explorers = state[core.EXPLORERS_EACH]
     if state[core.FREE_ACTIONS] < core.FREE_ACTIONS_PER_TURN:

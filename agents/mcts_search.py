@@ -76,7 +76,7 @@ def _dispatcher(name, doc):
 
 # ---------------------------------------------------------------------------------------------------
 # Game dispatch (each resolves to one game's function when the search is typed)
-g_num_actions = _dispatcher("g_num_actions", "The game's number of actions.")
+g_num_actions = _dispatcher("g_num_actions", "The number of actions of the game (and variant) of row s.")
 g_num_players = _dispatcher("g_num_players", "Players in the game of row s.")
 g_running = _dispatcher("g_running", "Whether the game of row s is still running.")
 g_to_act = _dispatcher("g_to_act", "The player whose decision is asked.")
@@ -94,9 +94,9 @@ g_prior = _dispatcher("g_prior", "Root preferences of the legal actions.")
 
 
 @overload(g_num_actions)
-def _ov_num_actions(game):
-    n = _pick(game, mb_core.NUM_ACTIONS, mm_core.NUM_ACTIONS, mk_core.NUM_ACTIONS)
-    return lambda game: n
+def _ov_num_actions(game, s):
+    f = _pick(game, mb.num_actions, mm.num_actions, mk.num_actions)
+    return lambda game, s: f(s)
 
 
 @overload(g_num_players)
@@ -228,7 +228,7 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     root's actions are expanded in the order of the game's ``prior`` and get the progressive bias
     ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); deeper nodes expand the action the
     rollout policy proposes, or a uniformly random untried one."""
-    na = g_num_actions(game)
+    na = g_num_actions(game, root)
     capacity = key.shape[0]
     rs = np.zeros(1, dtype=np.int64)
     rs[0] = seed_rng(seed)

@@ -26,10 +26,11 @@ def decide(game, state, seed, sims=SIMS):
     return action, mask, agent
 
 
-@pytest.mark.parametrize("name,players", [(g, 2) for g in GAMES] + [("makabana", 4), ("makemake", 3),
-                                                                      ("maunakea", 4)])
-def test_chooses_only_legal_actions(name, players):
-    game = game_info(name, num_players=players)
+@pytest.mark.parametrize("name,players,variant", [(g, 2, None) for g in GAMES] + [
+    ("makabana", 4, None), ("makemake", 3, None), ("maunakea", 4, None), ("maunakea", 2, "advanced"),
+    ("maunakea", 3, "advanced")])
+def test_chooses_only_legal_actions(name, players, variant):
+    game = game_info(name, num_players=players, variant=variant)
     for i, state in enumerate(random_positions(game, 12, seed=players * 100 + len(name))):
         action, mask, _ = decide(game, state, seed=i)
         assert mask[action] == 1, f"{name}: illegal action {action}"
@@ -148,6 +149,118 @@ def test_maunakea_bag_order_changes_the_draws_but_not_the_search():
         row = row.copy()
         draws.append([mk._draw_from_bag(row) for _ in range(6)])
     assert draws[0] != draws[1]
+
+
+def advanced_position(seed, setup=False):
+    """A two-player Mauna Kea position of the rules for advanced players: in the set-up's card removal
+    (``setup``) after the first player's first removal, or later in the game."""
+    game = game_info("maunakea", num_players=2, variant="advanced")
+    rng = np.random.default_rng(seed)
+    state = np.zeros(mk.STATE_SIZE, dtype=np.int64)
+    while True:
+        mk.init(state, 2, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
+        steps = 1 if setup else int(rng.integers(20, 80))
+        for _ in range(steps):
+            if state[mk.STATUS] != mk.STATUS_RUNNING:
+                break
+            mk.step(state, mk.random_action(state))
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        mk.legal_action_mask(state, mask)
+        if state[mk.STATUS] == mk.STATUS_RUNNING and mask.sum() > 1 and (
+                not setup or state[mk.PHASE] == mk.PHASE_CARDS):
+            return game, state
+
+
+def other_hand(state, player, rng):
+    """``state`` with the other player's cards swapped for others it could hold as far as ``player``
+    can tell: as many cards, out of those that are neither in ``player``'s hand nor played."""
+    from maunakea_env.board import CARD_KIND_COPIES, FIRST_ACTION_KIND, NUM_CARD_KINDS
+    other = 1 - player
+    cards = lambda p: state[mk.CARDS + p * NUM_CARD_KINDS:mk.CARDS + (p + 1) * NUM_CARD_KINDS]
+    free = CARD_KIND_COPIES - cards(player)
+    for p in range(2):
+        played = state[mk.PLAYED + p * mk.NUM_ACTION_KINDS:mk.PLAYED + (p + 1) * mk.NUM_ACTION_KINDS]
+        free[FIRST_ACTION_KIND:] -= played
+    deck = np.repeat(np.arange(NUM_CARD_KINDS), free)
+    changed = state.copy()
+    while True:
+        pick = rng.choice(deck, size=int(cards(other).sum()), replace=False)
+        hand = np.bincount(pick, minlength=NUM_CARD_KINDS)
+        if not np.array_equal(hand, cards(other)):
+            changed[mk.CARDS + other * NUM_CARD_KINDS:mk.CARDS + (other + 1) * NUM_CARD_KINDS] = hand
+            changed[mk.REMOVE_FROM + other] = 0
+            changed[mk.RNG] ^= 0x2545F4914F6CDD1D
+            return changed
+
+
+@pytest.mark.parametrize("setup", [True, False])
+def test_maunakea_advanced_search_ignores_the_other_players_cards(setup):
+    """Rules for advanced players: the other players' cards are hidden (only how many each holds and
+    the action cards played are public).  Another hand for the opponent, of as many cards, and
+    another bag order leave the search exactly as it was -- also during the set-up, while the
+    opponent removes its dealt cards."""
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        game, state = advanced_position(seed, setup)
+        player = int(mk.player_to_act(state))
+        changed = other_hand(state, player, rng)
+        assert np.array_equal(search_visits(game, changed, sims=150), search_visits(game, state, sims=150))
+
+
+def test_maunakea_advanced_search_does_use_its_own_cards():
+    """Control: the searching player's own cards are its to use (another own hand, another search)."""
+    game, state = advanced_position(1, setup=True)
+    player = int(mk.player_to_act(state))
+    swapped = other_hand(state, 1 - player, np.random.default_rng(0))
+    swapped[mk.RNG] = state[mk.RNG]
+    assert not np.array_equal(search_visits(game, swapped), search_visits(game, state))
+
+
+def settled_position():
+    """A two-player Mauna Kea game between heuristic players, at the first position where ``settled``
+    holds (a known seed where every explorer left is walled off from the boats)."""
+    from agents.heuristic import HeuristicAgent
+    from agents.mcts_maunakea import settled
+    game = game_info("maunakea", num_players=2)
+    state = np.zeros(mk.STATE_SIZE, dtype=np.int64)
+    mk.init(state, 2, game.variant_id, game.max_turns, 7)
+    agents = [HeuristicAgent(), HeuristicAgent()]
+    for p, agent in enumerate(agents):
+        agent.reset(game, p, p)
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    while state[mk.STATUS] == mk.STATUS_RUNNING:
+        if settled(state):
+            return game, state
+        p = int(mk.player_to_act(state))
+        mk.observe_player(state, p, obs, mask)
+        mk.step(state, agents[p].act(obs, mask))
+    return game, None
+
+
+def test_maunakea_settled_positions_keep_their_points():
+    """``settled``: once no explorer can reach a boat, no sequence of moves changes anybody's points
+    (random play to the end from there, several times); the search then answers without searching."""
+    from agents.mcts_maunakea import settled
+    game, state = settled_position()
+    assert state is not None, "no settled position in this game: pick another seed"
+    points = [mk.score(state, p) for p in range(2)]
+    for seed in range(5):
+        row = state.copy()
+        row[mk.RNG] ^= seed
+        while row[mk.STATUS] == mk.STATUS_RUNNING:
+            assert settled(row) or row[mk.PHASE] != mk.PHASE_TURN
+            mk.step(row, mk.random_action(row))
+        assert [mk.score(row, p) for p in range(2)] == points
+    action, mask, agent = decide(game, state, seed=0)
+    assert mask[action] == 1 and agent.last_visits is None
+
+
+def test_a_fresh_game_is_not_settled():
+    from agents.mcts_maunakea import settled
+    game = game_info("maunakea", num_players=2)
+    for state in random_positions(game, 5, seed=3, max_steps=60):
+        assert not settled(state)
 
 
 def test_unsupported_variants_are_refused():
