@@ -16,8 +16,9 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   read the hidden parts only through what was revealed.  Mauna Kea: the order of the bag, which is
   the state's random generator: it is reseeded, so the tiles still unseen and all future lava are
   drawn afresh; with the rules for advanced players also the other players' cards, dealt afresh
-  from the cards the searching player cannot account for.  Make Make has nothing hidden (the generator, which only drives random play, is
-  reseeded as everywhere).  One determinization per simulation.
+  from the cards the searching player cannot account for.  Make Make has nothing hidden (the
+  generator, which only drives random play, is reseeded as everywhere).  One determinization per
+  simulation.
 - **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
   sees them ("a colour has submitted a project", then the revealed hints), walked down together; the
   player to act picks by UCB1 (``c``) in its own tree, with availability counts and progressive
@@ -116,6 +117,7 @@ class MCTSAgent(Agent):
         self.settings = settings
         search = _search_module()
         self._rules = importlib.import_module(f"agents.mcts_{game.name}")
+        self._settled = getattr(self._rules, "settled", None)   # games that have positions decided early
         self._game_id = search.GAME_TOKENS[game.name]
         self._num_trees = game.num_players if settings["trees"] == "multi" else 1
         nodes = int(settings["simulations"]) * NODES_PER_SIMULATION + self._num_trees + 64
@@ -135,7 +137,7 @@ class MCTSAgent(Agent):
         if legal.size == 1:
             self.last_visits = None
             return int(legal[0])
-        if self._settled(state):
+        if self._settled is not None and self._settled(np.ascontiguousarray(state, dtype=np.int64)):
             self.last_visits = None
             row = np.array(state, dtype=np.int64)   # the rollout policy's move, on a determinization
             self._rules.determinize(row, int(self.player), int(self.rng.integers(1 << 62)), 0)
@@ -159,11 +161,6 @@ class MCTSAgent(Agent):
             *self._arrays, self._visits)
         self.last_visits = self._visits.copy()
         return int(action)
-
-    def _settled(self, state):
-        """Whether the game's ``settled`` (where it has one) says no move can change the points."""
-        settled = getattr(self._rules, "settled", None)
-        return settled is not None and bool(settled(np.ascontiguousarray(state, dtype=np.int64)))
 
     # -----------------------------------------------------------------------------------------
     def simulations_per_second(self, game: GameInfo, positions=20, simulations=None, seed=0):

@@ -539,10 +539,10 @@ def _policy(state, fields, assigned, danger):
     of the position given (they may be slightly stale: moves do not refresh them):
 
     place an explorer on a random free start square (and take the advanced game's decisions about
-    cards, earthquakes and card movements at random: the policy itself plays no card); pick up the best artifact an explorer stands
-    on; board when boarding now is worth at least what the explorer is expected to score by going
-    on; otherwise take the best step of any explorer towards its boat (``_assign``,
-    ``_explorer_value``):
+    cards, earthquakes and card movements at random: the policy itself plays no card); pick up the
+    best artifact an explorer stands on; board when boarding now is worth at least what the explorer
+    is expected to score by going on; otherwise take the best step of any explorer towards its boat
+    (``_assign``, ``_explorer_value``):
     walk if the pool allows, spend a hand tile if the step is only short of points, lay a
     tile that makes the square walkable if it is an empty tile space; with no useful step, lay a
     tile next to an explorer; end the turn once the hand is empty."""
