@@ -13,9 +13,14 @@ tree, while the rollout policy plays none and takes the card decisions at random
 Random play means nothing here (a random turn lays tiles anywhere and rarely reaches a boat), so the
 search plays the rest of the current turn with a greedy rollout policy and evaluates the position
 with ``_values``: the points already scored plus, for every explorer still on the island, what
-boarding the best boat it can reach would score, less a price per movement point on the way
-(shortest paths over the squares: jungle 1, water 2, an empty tile space 3, since a tile must be
-laid there first).
+boarding the best boat it can reach would score, discounted by the length of the walk (shortest
+paths over the squares: jungle 1, water 2, an empty tile space 2.5, since a tile must be laid there
+first).  The discount is a factor, ``exp(-walk / DECAY)``, like a chance of getting there: an
+explorer is never worth less than nothing, however far, and one lost to lava or left without a boat
+is worth exactly nothing, which is what it scores.  (A price per point of walk instead, with a
+penalty for explorers without a boat, made that penalty decide the search: with 10 explorers and 8
+boats somebody always lacks one, and tiles laid to push an opponent's explorer out of the matching
+counted for more than walking to the boats.)
 """
 import numpy as np
 from numba import njit
@@ -33,11 +38,10 @@ from pacific_common.rng import draw, seed_rng
 
 INF = 1 << 20
 QUEUE = NUM_SQUARES + 1   # circular queue of the shortest-path searches
-STEP_PRICE = 0.125     # points of value per half movement point still to walk (distances are in halves)
-FAR = 120              # the most half points charged
+DECAY = 60.0           # half points of walk over which a plan's worth falls by a factor e
+STEP_PRICE = 4.0 / DECAY   # what a half point of walk is worth to a typical plan (4 points) at the start
 POINTS_WORTH = 0.9     # movement points in hand or in the pool, as a share of walked ones
 DRAWS_PER_TURN = 2.5   # tiles a player draws in a turn, about (the lava danger's horizon)
-LOST = -STEP_PRICE * FAR   # what an explorer lost to lava, or one that will never board, is worth
 POINTS_PER_TURN = 5.0  # movement points a player has in a turn, about (the race to the end)
 RACE_SOFTNESS = 3.0    # points over which an explorer's chance to get home before the end fades
 EMPTY_FIELD_COST = 5   # half points charged for a square of an empty tile space (a tile must be laid)
@@ -87,6 +91,36 @@ def determinize(state, player, seed, belief):
             left -= 1
             state[core.CARDS + i * NUM_CARD_KINDS + k] += 1
         state[core.REMOVE_FROM + i] = 0
+
+
+@njit(cache=True)
+def search_mask(state, mask):
+    """The legal actions the search considers: all but the pointless free ones.  A pick-up takes the
+    most valuable colour lying on the square, and a drop only makes room in a full explorer's hands
+    for a more valuable artifact lying there: boarding loads the most valuable artifacts first anyway,
+    and every other pick-up or drop only wastes free actions and splits the tree's visits between
+    moves that change nothing."""
+    core.legal_action_mask(state, mask)
+    if state[core.STATUS] != core.STATUS_RUNNING or state[core.PHASE] != core.PHASE_TURN:
+        return
+    player = state[core.TO_ACT]
+    for e in range(state[core.EXPLORERS_EACH]):
+        x = core.explorer_index(player, e)
+        if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND:
+            continue
+        base = core.ARTIFACTS + state[core.EXPLORER_SQUARE + x] * core.NUM_COLOURS
+        best_here = core.NUM_COLOURS - 1
+        while best_here >= 0 and state[base + best_here] == 0:
+            best_here -= 1
+        lowest_carried = 0
+        while lowest_carried < core.NUM_COLOURS and state[core.CARRIED + x * core.NUM_COLOURS + lowest_carried] == 0:
+            lowest_carried += 1
+        full = core.carried_total(state, player, e) >= MAX_CARRIED
+        for c in range(core.NUM_COLOURS):
+            if c != best_here:
+                mask[core.PICK_BASE + core.NUM_COLOURS * e + c] = 0
+            if not (full and c == lowest_carried and c < best_here):
+                mask[core.DROP_BASE + core.NUM_COLOURS * e + c] = 0
 
 
 @njit(cache=True)
@@ -281,10 +315,10 @@ def _load_value(state, x, places):
 @njit(cache=True)
 def _plan_value(state, x, sq, fields, landing):
     """What explorer index ``x`` standing on ``sq`` scores by boarding the boat at ``landing``, less
-    ``STEP_PRICE`` per half point of the walk (at most ``FAR`` charged): straight there, or through
+    discounted by ``exp(-walk / DECAY)`` (the walk in half points): straight there, or through
     the nearest artifact square (picking up its best artifact) if that is worth more."""
     places = BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]
-    v = _load_value(state, x, places) - STEP_PRICE * min(fields[1 + landing, sq], FAR)
+    v = _load_value(state, x, places) * np.exp(-fields[1 + landing, sq] / DECAY)
     d = fields[ARTIFACT_FIELD, sq]
     if d < INF:
         a = fields[NEAREST_ARTIFACT, sq]
@@ -296,7 +330,7 @@ def _plan_value(state, x, sq, fields, landing):
             while state[core.ARTIFACTS + a * core.NUM_COLOURS + best] == 0:
                 best -= 1
             state[core.CARRIED + x * core.NUM_COLOURS + best] += 1
-            via = _load_value(state, x, places) - STEP_PRICE * min(d + fields[1 + landing, a], FAR)
+            via = _load_value(state, x, places) * np.exp(-(d + fields[1 + landing, a]) / DECAY)
             state[core.CARRIED + x * core.NUM_COLOURS + best] -= 1
             v = max(v, via)
     return v
@@ -305,28 +339,30 @@ def _plan_value(state, x, sq, fields, landing):
 @njit(cache=True)
 def _explorer_value(state, x, sq, fields, landing, danger):
     """What explorer index ``x`` standing on ``sq`` is expected to score when it heads for the boat
-    at ``landing`` (``_plan_value``; an explorer without a boat is worth ``LOST``); with the chance
+    at ``landing`` (``_plan_value``; an explorer without a boat is worth nothing); with the chance
     ``danger`` of its field it is lost to lava instead."""
-    v = _plan_value(state, x, sq, fields, landing) if landing >= 0 else LOST
+    v = _plan_value(state, x, sq, fields, landing) if landing >= 0 else 0.0
     risk = danger[SQUARE_FIELD[sq]]
-    return (1.0 - risk) * v + risk * LOST
+    return (1.0 - risk) * v
 
 
 @njit(cache=True)
 def _assign(state, fields, assigned):
-    """assigned[x]: the landing whose boat explorer index ``x`` heads for, -1 if none.  Boats go one
-    to an explorer, greedily, best (explorer, boat) value first, over every player's explorers on
-    the island: a boat that two explorers want goes to the one it is worth more to (the nearer,
-    for equal loads), and every boat is counted once."""
+    """assigned[x]: the landing whose boat explorer index ``x`` heads for, -1 if none.  Each player's
+    explorers share the boats out among themselves, greedily, best (explorer, boat) value first,
+    one explorer to a boat.  Every player counts on every waiting boat: a boat the others take
+    first is gone when they board it, which the search sees; sharing the boats out between the
+    players instead would hand a boat from one player to another at every small change (the
+    greedy matching is not monotonic), and the search would chase those jumps."""
     p = state[core.NUM_PLAYERS]
     explorers = state[core.EXPLORERS_EACH]
     assigned[:] = -1
-    taken = 0
-    while True:
-        best = -1e300
-        bx = -1
-        bl = -1
-        for i in range(p):
+    for i in range(p):
+        taken = 0
+        while True:
+            best = -1e300
+            bx = -1
+            bl = -1
             for e in range(explorers):
                 x = core.explorer_index(i, e)
                 if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND or assigned[x] >= 0:
@@ -341,10 +377,10 @@ def _assign(state, fields, assigned):
                         best = v
                         bx = x
                         bl = landing
-        if bx < 0:
-            return
-        assigned[bx] = bl
-        taken |= 1 << bl
+            if bx < 0:
+                break
+            assigned[bx] = bl
+            taken |= 1 << bl
 
 
 @njit(cache=True)
@@ -358,7 +394,7 @@ def _values(state, out, fields, queue, inq, assigned, danger, count_turn):
     is taken to walk its explorers to their boats nearest first, ``POINTS_PER_TURN`` a turn; the
     player needing the fewest points for all of its explorers ends the game, and the others get as
     many points (plus one more turn).  An explorer its player cannot bring home by then is likely
-    left behind (worth ``LOST``), with a logistic chance over ``RACE_SOFTNESS`` points."""
+    left behind (worth nothing), with a logistic chance over ``RACE_SOFTNESS`` points."""
     p = state[core.NUM_PLAYERS]
     explorers = state[core.EXPLORERS_EACH]
     _fields(state, fields, queue, inq)
@@ -384,24 +420,19 @@ def _values(state, out, fields, queue, inq, assigned, danger, count_turn):
             continue
         if count_turn and i == state[core.TO_ACT] and state[core.PHASE] == core.PHASE_TURN:
             out[i] += POINTS_WORTH * 2 * STEP_PRICE * (core.hand_points(state, i) + state[core.POOL])
-        # this player's explorers with a boat, nearest first
+        # this player's explorers with a boat, nearest first (the others are worth nothing)
         n = 0
         for e in range(explorers):
             x = core.explorer_index(i, e)
-            status = state[core.EXPLORER_STATUS + x]
-            if status == core.LOST:
-                out[i] += LOST
-            elif status == core.ON_ISLAND:
-                if assigned[x] < 0:
-                    out[i] += LOST
-                    continue
-                d = fields[1 + assigned[x], state[core.EXPLORER_SQUARE + x]]
-                j = n
-                while j > 0 and fields[1 + assigned[order[j - 1]], state[core.EXPLORER_SQUARE + order[j - 1]]] > d:
-                    order[j] = order[j - 1]
-                    j -= 1
-                order[j] = x
-                n += 1
+            if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND or assigned[x] < 0:
+                continue
+            d = fields[1 + assigned[x], state[core.EXPLORER_SQUARE + x]]
+            j = n
+            while j > 0 and fields[1 + assigned[order[j - 1]], state[core.EXPLORER_SQUARE + order[j - 1]]] > d:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = x
+            n += 1
         budget = 1e300 if finish >= 1e299 or need[i] <= finish else finish + POINTS_PER_TURN
         walked = 0.0
         for j in range(n):
@@ -411,7 +442,7 @@ def _values(state, out, fields, queue, inq, assigned, danger, count_turn):
             walked += 0.5 * fields[1 + assigned[x], sq]
             if budget < 1e299:
                 home = 1.0 / (1.0 + np.exp((walked - budget) / RACE_SOFTNESS))
-                v = home * v + (1.0 - home) * LOST
+                v *= home
             out[i] += v
 
 

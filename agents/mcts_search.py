@@ -80,7 +80,7 @@ g_num_actions = _dispatcher("g_num_actions", "The number of actions of the game 
 g_num_players = _dispatcher("g_num_players", "Players in the game of row s.")
 g_running = _dispatcher("g_running", "Whether the game of row s is still running.")
 g_to_act = _dispatcher("g_to_act", "The player whose decision is asked.")
-g_mask = _dispatcher("g_mask", "Write the legal-action mask.")
+g_mask = _dispatcher("g_mask", "Write the mask of the legal actions the search considers.")
 g_step = _dispatcher("g_step", "Apply an action.")
 g_clock = _dispatcher("g_clock", "The clock of the rollout horizon: seasons (Maka Bana) or turns.")
 g_determinize = _dispatcher("g_determinize", "Re-sample the hidden parts of a row for a player.")
@@ -119,7 +119,7 @@ def _ov_to_act(game, s):
 
 @overload(g_mask)
 def _ov_mask(game, s, mask):
-    f = _pick(game, mb_core.legal_action_mask, mm_core.legal_action_mask, mk_core.legal_action_mask)
+    f = _pick(game, mb_core.legal_action_mask, mm_core.legal_action_mask, mk.search_mask)
     return lambda game, s, mask: f(s, mask)
 
 

@@ -273,3 +273,34 @@ def test_simulations_per_second_is_measured():
     agent = MCTSAgent(simulations=32)
     rate = agent.simulations_per_second(game_info("makemake", num_players=2), positions=2)
     assert rate > 0
+
+
+def test_maunakea_search_skips_only_pointless_pick_ups_and_drops():
+    """The moves Mauna Kea's search considers are the legal ones less the free moves that change
+    nothing worth having: a pick-up of anything but the most valuable colour lying there, and a drop
+    unless a full explorer makes room for a more valuable artifact lying on its square."""
+    from agents.mcts_maunakea import search_mask
+    game = game_info("maunakea", num_players=2)
+    legal = np.zeros(game.num_actions, dtype=np.int8)
+    searched = np.zeros(game.num_actions, dtype=np.int8)
+    pruned = 0
+    for state in random_positions(game, 300, seed=17, max_steps=400):
+        mk.legal_action_mask(state, legal)
+        search_mask(state, searched)
+        assert np.all(searched <= legal) and searched.sum() > 0
+        player = int(state[mk.TO_ACT])
+        for a in np.flatnonzero(legal != searched):
+            assert mk.PICK_BASE <= a < mk.BOARD_BASE, f"a move that is not free was dropped: {a}"
+            drop = a >= mk.DROP_BASE
+            e, colour = divmod(int(a) - (mk.DROP_BASE if drop else mk.PICK_BASE), mk.NUM_COLOURS)
+            x = mk.explorer_index(player, e)
+            here = state[mk.ARTIFACTS + state[mk.EXPLORER_SQUARE + x] * mk.NUM_COLOURS:][:mk.NUM_COLOURS]
+            best_here = max((c for c in range(mk.NUM_COLOURS) if here[c] > 0), default=-1)
+            if drop:
+                full = mk.carried_total(state, player, e) >= mk.MAX_CARRIED
+                assert not (full and colour < best_here and all(
+                    state[mk.CARRIED + x * mk.NUM_COLOURS + c] == 0 for c in range(colour)))
+            else:
+                assert colour < best_here
+            pruned += 1
+    assert pruned > 0
