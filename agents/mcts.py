@@ -13,14 +13,17 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   consistent with the observation; ``"plausible"`` keeps to the projects that could succeed on the
   board (when there are any); ``"weighted"`` (the default) also weights those as a player would
   choose them (``agents.mcts_makabana``: by what the hut would be worth to that colour).  All three
-  read the hidden parts only through what was revealed.  Mauna Kea: the order of the bag, which is
+  read the hidden parts only through what was revealed.  Maka Bana Mao: every other colour's project
+  not yet revealed at its execution, a set of cards dealt afresh around a target spot, keeping its
+  visible card once shown and its count once a denunciation shows it.  Mauna Kea: the order of the bag, which is
   the state's random generator: it is reseeded, so the tiles still unseen and all future lava are
   drawn afresh; with the rules for advanced players also the other players' cards, dealt afresh
   from the cards the searching player cannot account for.  Make Make has nothing hidden (the
   generator, which only drives random play, is reseeded as everywhere).  One determinization per
   simulation.
 - **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
-  sees them ("a colour has submitted a project", then the revealed hints), walked down together; the
+  sees them ("a colour has submitted a project", then the revealed hints; a hidden card added to a
+  Mao project is no edge at all, since nobody can tell how many were added), walked down together; the
   player to act picks by UCB1 (``c``) in its own tree, with availability counts and progressive
   widening (``pw_k``, ``pw_alpha``; the root's moves in the order of a game-specific prior, with a
   progressive ``bias``).  Games where every move is public (Make Make, Mauna Kea) use one shared
@@ -41,8 +44,8 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   and so is one in a position the game's ``settled`` calls decided (Mauna Kea: no explorer left on
   the island can ever reach a boat), with the rollout policy's move.
 
-Variants: Mauna Kea's rules for advanced players are searched (the other players' cards determinized,
-``agents.mcts_maunakea``); Maka Bana Mao is not supported yet: ``reset`` raises ``ValueError``.
+Every variant is searched: Maka Bana Mao (``agents.mcts_makabana``) and Mauna Kea's rules for
+advanced players (the other players' cards determinized, ``agents.mcts_maunakea``).
 """
 import importlib
 import time
@@ -101,11 +104,6 @@ class MCTSAgent(Agent):
         super().reset(game, player, self.default_seed if seed is None else seed)
         if game.name not in DEFAULTS:
             raise ValueError(f"MCTSAgent does not know the game {game.name!r}")
-        if game.name == "makabana" and game.variant != "haapii":
-            raise ValueError(f"MCTSAgent does not support Maka Bana {game.variant!r} yet (only 'haapii'); "
-                             "its determinization of the hidden card sets is still to be written")
-        if game.name == "makemake" and game.variant != "standard":
-            raise ValueError(f"MCTSAgent does not support Make Make {game.variant!r} (only 'standard')")
         settings = dict(DEFAULTS[game.name])
         settings.update({k: v for k, v in self.options.items() if v is not None})
         if settings["trees"] not in ("multi", "single"):

@@ -3,6 +3,8 @@ from numba import njit
 
 from pacific_common.seats import margins as seat_margins
 
+NO_EDGE = -2   # an observed key: the viewer cannot tell that the move was made, so its tree has no edge
+
 
 @njit(cache=True)
 def margins(points, p, out):

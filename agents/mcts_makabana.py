@@ -1,13 +1,22 @@
-"""Maka Bana (Haapii) pieces of the MCTS agent: determinization, what each player observes of a move,
-the rollout policy and the evaluation.  Numba functions over the core's state row; the search itself
-is in ``agents.mcts_search``.
+"""Maka Bana pieces of the MCTS agent (Haapii and Mao): determinization, what each player observes
+of a move, the rollout policy and the evaluation.  Numba functions over the core's state row; the
+search itself is in ``agents.mcts_search``.
 
 Hidden information in Haapii (``makabana_env/core.py``, ``observe``): the current projects of the
 other players' colours (``PROJECT_KIND / PROJECT_SPOT / PROJECT_SHOWN``).  While projects are being
 chosen an opponent only sees *that* a colour has submitted; once every colour has chosen, the shown
 card (beach, area or theme, and which one) and whether paint is shown are public, the spot is not.
 At execution every project is revealed (``LAST_*``).  The generator in the row (``RNG``) is never
-used by the rules of Haapii, only by random play, but it is replaced too.
+used by the rules of Maka Bana, only by random play, but it is replaced too.
+
+Hidden information in Mao (``makabana_env/RULES.md``, "Maka Bana Mao"): another colour's project is a
+set of cards (``PROJECT_CARDS``, ``PROJECT_PAINT``) built one hidden card at a time; the others see
+only that the colour has finished (not how many cards it took, so those moves have no edge in the
+other players' trees: ``NO_EDGE``), then its visible card once every colour has finished, its card
+count if it is one of the two colours of a denunciation, and the whole project when it executes.
+Determinization deals every unrevealed project afresh: a plausible target spot showing the visible
+card (a construction's three cards, or a take-back's with a paint card), cut or padded with cards
+from the colour's hand to a count that was revealed.
 """
 import numpy as np
 from numba import njit
@@ -15,6 +24,8 @@ from numba import njit
 from makabana_env import core
 from makabana_env.board import BIKINI, NUM_BEACHES, NUM_SPOTS
 from pacific_common.rng import draw, seed_rng
+
+from .mcts_common import NO_EDGE
 
 
 HIDDEN_PROJECT = core.NUM_ACTIONS        # what an opponent's project choice looks like: "submitted"
@@ -157,7 +168,7 @@ def _sample_spot(state, bits, colour, kind, spots, weighted):
 
 @njit(cache=True)
 def num_actions(state):
-    return core.NUM_ACTIONS
+    return core.NUM_ACTIONS_MAO if state[core.VARIANT] == core.VARIANT_MAO else core.NUM_ACTIONS
 
 
 @njit(cache=True)
@@ -173,6 +184,9 @@ def determinize(state, player, seed, belief):
     opponent's hut for a take-back) when there are any; ``BELIEF_WEIGHTED`` also weights them as the
     rollout policy would choose them."""
     state[core.RNG] = seed_rng(seed)
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        _determinize_mao(state, player, belief)
+        return
     n = state[core.NUM_COLOURS]
     revealed = state[core.PHASE] != core.PHASE_PROJECT
     bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
@@ -212,22 +226,33 @@ def determinize(state, player, seed, belief):
 @njit(cache=True)
 def observed_key(state, action, viewer):
     """How ``viewer`` sees the action about to be taken in ``state``: the action itself if it is the
-    viewer's own colour's or public (a tiki), ``HIDDEN_PROJECT`` for another colour's project."""
+    viewer's own colour's or public (a tiki; in Mao also denunciations, the paint cases and the
+    executions), ``HIDDEN_PROJECT`` for another colour's Haapii project, ``NO_EDGE`` for a card of
+    another colour's Mao project (the others cannot tell how many there were)."""
     if core.owner(state, state[core.TO_ACT]) == viewer or state[core.PHASE] != core.PHASE_PROJECT:
         return action
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        return NO_EDGE
     return HIDDEN_PROJECT
 
 
 @njit(cache=True)
 def marker(state):
-    """What the event check needs of the position before a step."""
-    return state[core.SEASON] * 8 + state[core.PHASE]
+    """What the event check needs of the position before a step: season and phase (and in Mao which
+    colours' projects are revealed)."""
+    m = state[core.SEASON] * 8 + state[core.PHASE]
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        for c in range(state[core.NUM_COLOURS]):
+            m = 2 * m + state[core.REVEALED_NOW + c]
+    return m
 
 
 @njit(cache=True)
 def event_key(state, before, viewer):
     """What ``viewer`` learns without a decision after a step: the revealed shown cards once every
     colour has chosen, the revealed projects at execution.  -1 when nothing is revealed."""
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        return _mao_event_key(state, before, viewer)
     season_before = before // 8
     phase_before = before - 8 * season_before
     n = state[core.NUM_COLOURS]
@@ -258,40 +283,20 @@ def rollout_action(state):
     neighbouring hut), or a take-back of an opponent's hut with a quarter of that weight, the shown
     card at random.  Tiki: seven times in eight where it is expected to save the most
     (``_tiki_harm``), otherwise on a random legal spot other than the player's own construction.
-    Uses the row's generator."""
+    Mao's other decisions: ``_mao_rollout_action``.  Uses the row's generator."""
     if state[core.STATUS] != core.STATUS_RUNNING:
         return -1
     colour = state[core.TO_ACT]
     n = state[core.NUM_COLOURS]
     bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
     occupied = _colour_bits(state, bits)
-    in_play = core.IN_PLAY_BITS[n]
+    if state[core.VARIANT] == core.VARIANT_MAO and state[core.PHASE] != core.PHASE_TIKI:
+        return _mao_rollout_action(state, colour, bits, occupied)
     if state[core.PHASE] == core.PHASE_PROJECT:
-        empty = in_play & ~occupied
-        targets = _opponent_huts(state, bits, colour) if state[core.PAINTS + colour] > 0 else 0
-        total = 0
-        for s in range(NUM_SPOTS):
-            if (empty >> s) & 1:
-                w = _worth(state, bits, colour, core.CONSTRUCT, s)
-                total += 4 * w * w
-            elif (targets >> s) & 1:
-                w = _worth(state, bits, colour, core.TAKE_BACK, s)
-                total += w * w
-        if total == 0:
+        kind, s = _rollout_target(state, bits, occupied, colour)
+        if s < 0:
             return core.random_action(state)
-        r = draw(state, core.RNG, total)
-        for s in range(NUM_SPOTS):
-            if (empty >> s) & 1:
-                w = _worth(state, bits, colour, core.CONSTRUCT, s)
-                r -= 4 * w * w
-                if r < 0:
-                    return 3 * s + draw(state, core.RNG, 3)
-            elif (targets >> s) & 1:
-                w = _worth(state, bits, colour, core.TAKE_BACK, s)
-                r -= w * w
-                if r < 0:
-                    return core.TAKE_BACK_BASE + 3 * s + draw(state, core.RNG, 3)
-        return core.random_action(state)
+        return (core.TAKE_BACK_BASE if kind == core.TAKE_BACK else 0) + 3 * s + draw(state, core.RNG, 3)
     legal = core.tiki_spots(state, colour)
     if legal == 0:
         return -1
@@ -308,14 +313,90 @@ def rollout_action(state):
             return core.TIKI_BASE + best
     me = core.owner(state, colour)
     for c in range(n):  # never on the player's own construction (if anything else is legal)
-        if core.owner(state, c) == me and state[core.PROJECT_KIND + c] == core.CONSTRUCT:
-            spot_bit = 1 << state[core.PROJECT_SPOT + c]
+        own = _own_construction(state, c)
+        if core.owner(state, c) == me and own >= 0:
+            spot_bit = 1 << own
             if legal & ~spot_bit != 0:
                 legal &= ~spot_bit
     r = draw(state, core.RNG, core.popcount(legal))
     for _ in range(r):
         legal &= legal - 1
     return core.TIKI_BASE + core.popcount((legal & -legal) - 1)
+
+
+@njit(cache=True)
+def _rollout_target(state, bits, occupied, colour):
+    """The rollout policy's project as ``(kind, spot)``: a construction on an empty spot with weight
+    4 worth squared, or (with a paint card) a take-back of an opponent's hut with weight worth
+    squared; spot -1 when there is neither.  Uses the row's generator."""
+    empty = core.IN_PLAY_BITS[state[core.NUM_COLOURS]] & ~occupied
+    targets = _opponent_huts(state, bits, colour) if state[core.PAINTS + colour] > 0 else 0
+    total = 0
+    for s in range(NUM_SPOTS):
+        if (empty >> s) & 1:
+            w = _worth(state, bits, colour, core.CONSTRUCT, s)
+            total += 4 * w * w
+        elif (targets >> s) & 1:
+            w = _worth(state, bits, colour, core.TAKE_BACK, s)
+            total += w * w
+    if total == 0:
+        return core.CONSTRUCT, -1
+    r = draw(state, core.RNG, total)
+    for s in range(NUM_SPOTS):
+        if (empty >> s) & 1:
+            w = _worth(state, bits, colour, core.CONSTRUCT, s)
+            r -= 4 * w * w
+            if r < 0:
+                return core.CONSTRUCT, s
+        elif (targets >> s) & 1:
+            w = _worth(state, bits, colour, core.TAKE_BACK, s)
+            r -= w * w
+            if r < 0:
+                return core.TAKE_BACK, s
+    return core.CONSTRUCT, -1
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(bits, r):
+    """The index of the r-th set bit (from 0) of ``bits``."""
+    for _ in range(r):
+        bits &= bits - 1
+    return core.popcount((bits & -bits) - 1)
+
+
+@njit(cache=True)
+def _hint(state, o):
+    """Colour o's project as everybody sees it once the hints are revealed, ``(kind, card)``: kind
+    ``NO_PROJECT`` when there is none to fear (in Mao also an eliminated colour, or hints not yet
+    revealed); card -1 when the hint names no card (a Mao paint card: a take-back anywhere)."""
+    if state[core.VARIANT] == core.VARIANT_MAO:
+        if state[core.PROJECT_KIND + o] != core.MAO_PROJECT or state[core.ELIMINATED + o] == 1 or \
+                state[core.PHASE] == core.PHASE_PROJECT:
+            return core.NO_PROJECT, -1
+        top = state[core.PROJECT_TOP + o]
+        if top == core.PAINT_CARD:
+            return core.TAKE_BACK, -1
+        return core.CONSTRUCT, top
+    kind = state[core.PROJECT_KIND + o]
+    if kind == core.NO_PROJECT:
+        return kind, -1
+    return kind, core.shown_card(state[core.PROJECT_SPOT + o], state[core.PROJECT_SHOWN + o])
+
+
+@njit(cache=True)
+def _own_construction(state, c):
+    """The spot colour c's project builds on if it is a construction (in Mao: a clean beach, area
+    and theme), -1 otherwise.  Only asked of the colours of the player who decides (its own)."""
+    if state[core.VARIANT] != core.VARIANT_MAO:
+        return state[core.PROJECT_SPOT + c] if state[core.PROJECT_KIND + c] == core.CONSTRUCT else -1
+    cards = state[core.PROJECT_CARDS + c]
+    if state[core.PROJECT_KIND + c] != core.MAO_PROJECT or state[core.PROJECT_PAINT + c] > 0 or \
+            core.popcount(cards) != 3:
+        return -1
+    for s in range(NUM_SPOTS):
+        if core.SPOT_CARDS[s] == cards:
+            return s
+    return -1
 
 
 @njit(cache=True)
@@ -342,10 +423,11 @@ def _tiki_harm(state, colour, harm):
     loss = np.zeros(NUM_SPOTS, dtype=np.float64)
     for o in range(n):
         them = core.owner(state, o)
-        if them == me or state[core.PROJECT_KIND + o] == core.NO_PROJECT:
+        if them == me:
             continue
-        kind = state[core.PROJECT_KIND + o]
-        card = core.shown_card(state[core.PROJECT_SPOT + o], state[core.PROJECT_SHOWN + o])
+        kind, card = _hint(state, o)
+        if kind == core.NO_PROJECT:
+            continue
         sus = _candidates(state, bits, occupied, o, kind, card)
         total = 0.0
         left = sus
@@ -378,8 +460,9 @@ def _tiki_harm(state, colour, harm):
             left &= left - 1
             harm[s] += (1.0 + gain[s]) ** 3 / total * loss[s]
     for c in range(n):
-        if core.owner(state, c) == me and state[core.PROJECT_KIND + c] == core.CONSTRUCT:
-            harm[state[core.PROJECT_SPOT + c]] = -1.0
+        own = _own_construction(state, c)
+        if core.owner(state, c) == me and own >= 0:
+            harm[own] = -1.0
 
 
 @njit(cache=True)
@@ -391,6 +474,9 @@ def prior(state, player, mask, out):
     colour = state[core.TO_ACT]
     p = state[core.NUM_PLAYERS]
     sc = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    if state[core.VARIANT] == core.VARIANT_MAO and state[core.PHASE] != core.PHASE_TIKI:
+        _mao_prior(state, player, colour, p, sc, out)
+        return
     if state[core.PHASE] == core.PHASE_PROJECT:
         work = state.copy()
         base = _margin(work, player, p, sc)
@@ -464,3 +550,208 @@ def playout(state, max_steps, stop_clock):
     while steps < max_steps and state[core.STATUS] == core.STATUS_RUNNING and state[core.SEASON] < stop_clock:
         core.step(state, rollout_action(state))
         steps += 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Maka Bana Mao
+@njit(cache=True)
+def _determinize_mao(state, player, belief):
+    """Deal afresh every other colour's project that has been finished and not yet revealed at its
+    execution.  What is public is kept: the visible card once the hints are revealed, the card count
+    of the two colours of a denunciation, the paint cards the colour has left.  The project is a
+    target spot's beach, area and theme, with a paint card for a take-back (one in four when the
+    colour has paint, unless the visible card is paint: then always); the spot is drawn as in Haapii
+    (``belief``), among those showing the visible card.  Before the reveal the visible card is any
+    card of the project.  A known count is then met by taking out cards other than the visible one,
+    or by adding cards (and paint cards) from the colour's hand, at random."""
+    n = state[core.NUM_COLOURS]
+    revealed = state[core.PHASE] != core.PHASE_PROJECT
+    bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    occupied = _colour_bits(state, bits)
+    for c in range(n):
+        if core.owner(state, c) == player or state[core.PROJECT_KIND + c] != core.MAO_PROJECT or \
+                state[core.REVEALED_NOW + c] == 1:
+            continue
+        top = state[core.PROJECT_TOP + c] if revealed else -1
+        count = core.card_count(state, c) if c == state[core.DENOUNCER] or c == state[core.DENOUNCED] else -1
+        paints = state[core.PAINTS + c]
+        kind = core.CONSTRUCT
+        if top == core.PAINT_CARD:
+            kind = core.TAKE_BACK
+        elif paints > 0 and draw(state, core.RNG, 2 if belief == BELIEF_UNIFORM else 4) == 0:
+            kind = core.TAKE_BACK
+        card = top if 0 <= top < core.PAINT_CARD else -1
+        if belief == BELIEF_UNIFORM:
+            spots = core.IN_PLAY_BITS[n]
+            if card >= 0:
+                spots &= CARD_SPOTS[card]
+        else:
+            spots = _candidates(state, bits, occupied, c, kind, card)
+        cards = core.SPOT_CARDS[_sample_spot(state, bits, c, kind, spots, belief == BELIEF_WEIGHTED)]
+        paint = 1 if kind == core.TAKE_BACK else 0
+        if top < 0:
+            r = draw(state, core.RNG, 3 + paint)
+            top = core.PAINT_CARD if r == 3 else _nth_bit(cards, r)
+        if count >= 0:
+            size = core.popcount(cards) + paint
+            while size > count:
+                removable = cards & ~(1 << top) if top < core.PAINT_CARD else cards
+                spare_paint = paint - 1 if top == core.PAINT_CARD else paint
+                r = draw(state, core.RNG, core.popcount(removable) + spare_paint)
+                if r < core.popcount(removable):
+                    cards &= ~(1 << _nth_bit(removable, r))
+                else:
+                    paint -= 1
+                size -= 1
+            while size < count:
+                free = core.HAND_CARDS[n] & ~cards
+                r = draw(state, core.RNG, core.popcount(free) + paints - paint)
+                if r < core.popcount(free):
+                    cards |= 1 << _nth_bit(free, r)
+                else:
+                    paint += 1
+                size += 1
+        state[core.PROJECT_TOP + c] = top
+        state[core.PROJECT_CARDS + c] = cards
+        state[core.PROJECT_PAINT + c] = paint
+        state[core.PROJECT_NEXT + c] = core.PAINT_CARD
+
+
+@njit(cache=True)
+def _mix(h, v):
+    return (h ^ (v + 1)) * np.int64(1099511628211)
+
+
+@njit(cache=True)
+def _mao_event_key(state, before, viewer):
+    """After a step that moved the season or the phase on, or revealed a project at its execution:
+    a hash of everything public that the hidden projects may have decided (the visible cards, the
+    counts of a denunciation and its outcome, the revealed projects, the huts they built).  -1
+    otherwise."""
+    if marker(state) == before:
+        return -1
+    n = state[core.NUM_COLOURS]
+    h = np.int64(1469598103934665603)
+    for i in (core.PHASE, core.TO_ACT, core.SEASON, core.STATUS, core.DENOUNCER, core.DENOUNCED,
+              core.PAINT_CASE, core.OFFERED, core.EXECUTED, core.PAINT_LEFT):
+        h = _mix(h, state[i])
+    for s in range(NUM_SPOTS):
+        h = _mix(h, state[core.HUT + s])
+    for c in range(n):
+        for i in (core.RESERVE, core.PAINTS, core.ELIMINATED, core.REVEALED_NOW, core.LAST_CARDS,
+                  core.LAST_PAINT, core.DONE_SPOTS):
+            h = _mix(h, state[i + c])
+        if state[core.PHASE] != core.PHASE_PROJECT and state[core.PROJECT_KIND + c] == core.MAO_PROJECT:
+            h = _mix(h, state[core.PROJECT_TOP + c])
+        if c == state[core.DENOUNCER] or c == state[core.DENOUNCED] or state[core.REVEALED_NOW + c] == 1:
+            h = _mix(h, core.card_count(state, c))
+    return h & 0xFFFFFFFFFFFF
+
+
+@njit(cache=True)
+def _mao_rollout_action(state, colour, bits, occupied):
+    """The rollout policy outside the tiki placement, an honest player as in
+    ``agents.heuristic_variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
+    ``_rollout_target``; a take-back shows its paint card); a denunciation of an opponent showing
+    paint when the colour's own project is a clean three cards, else a pass; a repaint offered is
+    accepted; the hut handed over in "not minding his business" is the one with the fewest own
+    neighbours; otherwise the spot where one more hut of the colour is worth most."""
+    phase = state[core.PHASE]
+    n = state[core.NUM_COLOURS]
+    if phase == core.PHASE_PROJECT:
+        return _mao_project_action(state, colour, bits, occupied)
+    base, choices = core.mao_choices(state)
+    if phase == core.PHASE_DENOUNCE:
+        if core.card_count(state, colour) == 3:
+            for k in range(1, n):
+                if (choices >> (k - 1)) & 1 and \
+                        state[core.PROJECT_TOP + core.seat_after(colour, k, n)] == core.PAINT_CARD:
+                    return core.MAO_DENOUNCE_BASE + k - 1
+        return core.MAO_PASS
+    if phase == core.PHASE_REPAINT:
+        return core.MAO_SPOT_BASE + state[core.OFFERED]
+    spots = choices & ((1 << NUM_SPOTS) - 1)
+    if spots == 0:
+        return core.MAO_STOP
+    best = -1
+    best_w = -1 << 40
+    while spots != 0:
+        s = core.popcount((spots & -spots) - 1)
+        spots &= spots - 1
+        if phase == core.PHASE_PAYBACK and state[core.PAINT_CASE] == core.CASE_NOT_MINDING:
+            w = -_near(bits[colour], s)
+        else:
+            w = _worth(state, bits, colour, core.TAKE_BACK if state[core.HUT + s] >= 0 else core.CONSTRUCT, s)
+        if w > best_w:
+            best_w = w
+            best = s
+    return core.MAO_SPOT_BASE + best
+
+
+@njit(cache=True)
+def _mao_project_action(state, colour, bits, occupied):
+    """The next card of an honest project: the visible card of a target drawn as in Haapii (paint
+    for a take-back), then the missing cards of a spot that fits the cards so far, in increasing
+    order, then "finished"."""
+    if state[core.PROJECT_TOP + colour] < 0:
+        kind, s = _rollout_target(state, bits, occupied, colour)
+        if s < 0:
+            return core.random_action(state)
+        if kind == core.TAKE_BACK:
+            return core.MAO_TOP_BASE + core.PAINT_CARD
+        return core.MAO_TOP_BASE + _nth_bit(core.SPOT_CARDS[s], draw(state, core.RNG, 3))
+    cards = state[core.PROJECT_CARDS + colour]
+    kind = core.TAKE_BACK if state[core.PROJECT_PAINT + colour] > 0 else core.CONSTRUCT
+    addable = core._addable(state, colour)
+    fits = 0
+    for s in range(NUM_SPOTS):
+        if core.spot_in_play(state, s) and core.SPOT_CARDS[s] & cards == cards and \
+                core.SPOT_CARDS[s] & ~cards & ~addable == 0:
+            fits |= 1 << s
+    if fits == 0:
+        return core.MAO_FINISH
+    good = fits & (~occupied if kind == core.CONSTRUCT else _opponent_huts(state, bits, colour))
+    if good != 0:
+        fits = good
+    missing = core.SPOT_CARDS[_nth_bit(fits, draw(state, core.RNG, core.popcount(fits)))] & ~cards
+    if missing == 0:
+        return core.MAO_FINISH
+    return core.MAO_ADD_BASE + core.popcount((missing & -missing) - 1)
+
+
+@njit(cache=True)
+def _mao_prior(state, player, colour, p, sc, out):
+    """Root preferences outside the tiki placement: a visible card by the best margin gain of a hut
+    on a spot showing it (paint: of a take-back, less 2 for the card); a spot to build, take back or
+    repaint by the margin gain of the colour's hut there; nothing for the other decisions."""
+    phase = state[core.PHASE]
+    work = state.copy()
+    base = _margin(work, player, p, sc)
+    if phase == core.PHASE_PROJECT and state[core.PROJECT_TOP + colour] < 0:
+        for a in range(core.MAO_TOP_BASE, core.MAO_ADD_BASE):
+            out[a] = -5.0
+        for s in range(NUM_SPOTS):
+            if not core.spot_in_play(state, s):
+                continue
+            hut = state[core.HUT + s]
+            if hut >= 0 and core.owner(state, hut) == player:
+                continue
+            work[core.HUT + s] = colour
+            g = _margin(work, player, p, sc) - base
+            work[core.HUT + s] = hut
+            if hut < 0:
+                left = core.SPOT_CARDS[s]
+                while left != 0:
+                    card = core.popcount((left & -left) - 1)
+                    left &= left - 1
+                    out[core.MAO_TOP_BASE + card] = max(out[core.MAO_TOP_BASE + card], g)
+            else:
+                out[core.MAO_TOP_BASE + core.PAINT_CARD] = max(out[core.MAO_TOP_BASE + core.PAINT_CARD], g - 2.0)
+        return
+    if phase == core.PHASE_EXECUTE or (phase == core.PHASE_PAYBACK and state[core.PAINT_CASE] == core.CASE_PAID_BACK):
+        for s in range(NUM_SPOTS):
+            if core.spot_in_play(state, s):
+                hut = state[core.HUT + s]
+                work[core.HUT + s] = colour
+                out[core.MAO_SPOT_BASE + s] = _margin(work, player, p, sc) - base
+                work[core.HUT + s] = hut

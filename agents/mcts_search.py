@@ -20,7 +20,9 @@ One simulation:
    counts (``avail``: how often the child was selectable) in place of the parent's visits; the first
    legal action without a child is expanded instead (uniformly at random), which ends the descent.
    The other trees follow the move as their owner sees it (``observed_key``: e.g. "a colour has
-   submitted a project" in Maka Bana), and every tree then follows what its owner learns without a
+   submitted a project" in Maka Bana Haapii; ``NO_EDGE`` for a move its owner cannot even tell
+   was made, such as a hidden card added to a Maka Bana Mao project, and the tree stays where it
+   is), and every tree then follows what its owner learns without a
    decision (``event_key``: revealed cards, drawn tiles), so no player's statistics ever depend on
    what it could not know.
 3. **Playout**: the game's rollout policy (``agents.mcts_<game>.playout``) for at most
@@ -42,7 +44,7 @@ from makemake_env import core as mm_core
 from maunakea_env import core as mk_core
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import margin_values, margins
+from .mcts_common import NO_EDGE, margin_values, margins
 
 from . import mcts_makabana as mb
 from . import mcts_makemake as mm
@@ -352,6 +354,8 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                     if t == tq or cur[t] < 0:
                         continue
                     k = g_observed_key(game, s, a, t)
+                    if k == NO_EDGE:
+                        continue
                     n2 = _find(cur[t], k, key, first, nxt)
                     if n2 < 0:
                         if used + 1 >= capacity:

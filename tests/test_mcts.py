@@ -28,7 +28,7 @@ def decide(game, state, seed, sims=SIMS):
 
 @pytest.mark.parametrize("name,players,variant", [(g, 2, None) for g in GAMES] + [
     ("makabana", 4, None), ("makemake", 3, None), ("maunakea", 4, None), ("maunakea", 2, "advanced"),
-    ("maunakea", 3, "advanced")])
+    ("maunakea", 3, "advanced"), ("makabana", 2, "mao"), ("makabana", 3, "mao"), ("makabana", 5, "mao")])
 def test_chooses_only_legal_actions(name, players, variant):
     game = game_info(name, num_players=players, variant=variant)
     for i, state in enumerate(random_positions(game, 12, seed=players * 100 + len(name))):
@@ -263,10 +263,103 @@ def test_a_fresh_game_is_not_settled():
         assert not settled(state)
 
 
-def test_unsupported_variants_are_refused():
-    agent = MCTSAgent(simulations=8)
-    with pytest.raises(ValueError, match="mao"):
-        agent.reset(game_info("makabana", num_players=3, variant="mao"), 0, 0)
+def mao_positions(phase, count, seed, players=2):
+    """Maka Bana Mao positions of random games in ``phase`` where the player to act has a choice and
+    some colour of another player has finished a project that is not revealed yet (its cards are
+    hidden from the player to act)."""
+    game = game_info("makabana", num_players=players, variant="mao")
+    rng = np.random.default_rng(seed)
+    state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    found = []
+    while len(found) < count:
+        mb.init(state, players, game.variant_id, game.max_turns, int(rng.integers(1 << 31)))
+        for _ in range(int(rng.integers(5, 120))):
+            if state[mb.STATUS] != mb.STATUS_RUNNING:
+                break
+            mb.step(state, mb.random_action(state))
+            if state[mb.STATUS] != mb.STATUS_RUNNING or state[mb.PHASE] != phase:
+                continue
+            mb.legal_action_mask(state, mask)
+            me = mb.owner(state, state[mb.TO_ACT])
+            hidden = [c for c in range(state[mb.NUM_COLOURS]) if mb.owner(state, c) != me and
+                      state[mb.PROJECT_KIND + c] == mb.MAO_PROJECT and state[mb.REVEALED_NOW + c] == 0]
+            if mask.sum() > 1 and hidden:
+                found.append((state.copy(), hidden))
+                break
+    return game, found
+
+
+def other_mao_project(state, c, rng, keep_top, keep_count):
+    """``state`` with colour c's project replaced by another set of cards from its hand, keeping its
+    visible card (``keep_top``) and its card count (``keep_count``) where the searching player has
+    seen them; None if no other set of cards would do (a single card that shows)."""
+    n = state[mb.NUM_COLOURS]
+    hand = [k for k in range(mb.PAINT_CARD) if (mb.HAND_CARDS[n] >> k) & 1]
+    top, count = state[mb.PROJECT_TOP + c], mb.card_count(state, c)
+    for _ in range(1000):
+        size = count if keep_count else int(rng.integers(1, 6))
+        paint = int(rng.integers(0, min(state[mb.PAINTS + c], size) + 1))
+        if keep_top and top == mb.PAINT_CARD:
+            paint = max(paint, 1)
+        if size - paint > len(hand):
+            continue
+        cards = [int(k) for k in rng.choice(hand, size=size - paint, replace=False)]
+        if keep_top and top != mb.PAINT_CARD and top not in cards:
+            if not cards:
+                continue
+            cards[0] = int(top)
+        new_top = top if keep_top else int(rng.choice(cards + [mb.PAINT_CARD] * paint))
+        bits = sum(1 << k for k in set(cards))
+        if mb.popcount(bits) + paint != size:
+            continue
+        if bits == state[mb.PROJECT_CARDS + c] and paint == state[mb.PROJECT_PAINT + c] and new_top == top:
+            continue
+        changed = state.copy()
+        changed[mb.PROJECT_CARDS + c] = bits
+        changed[mb.PROJECT_PAINT + c] = paint
+        changed[mb.PROJECT_TOP + c] = new_top
+        changed[mb.PROJECT_NEXT + c] = int(rng.integers(0, mb.PAINT_CARD + 1))
+        changed[mb.RNG] ^= 0x5DEECE66D
+        return changed
+    return None
+
+
+@pytest.mark.parametrize("phase,players", [(mb.PHASE_PROJECT, 2), (mb.PHASE_DENOUNCE, 2), (mb.PHASE_TIKI, 2),
+                                           (mb.PHASE_TIKI, 3), (mb.PHASE_EXECUTE, 2)])
+def test_makabana_mao_search_ignores_hidden_projects(phase, players):
+    """Maka Bana Mao: while an opponent colour's project is unrevealed, another set of cards in its
+    place -- with the same visible card once the hints are shown, and the same count once a
+    denunciation has shown it -- and another generator state leave the search exactly as it was."""
+    game, found = mao_positions(phase, 3, seed=phase * 10 + players, players=players)
+    rng = np.random.default_rng(phase)
+    compared = 0
+    for state, hidden in found:
+        reference = search_visits(game, state, sims=150)
+        for c in hidden:
+            denounced = c in (state[mb.DENOUNCER], state[mb.DENOUNCED])
+            changed = other_mao_project(state, c, rng, keep_top=phase != mb.PHASE_PROJECT, keep_count=denounced)
+            if changed is not None:
+                assert np.array_equal(search_visits(game, changed, sims=150), reference)
+                compared += 1
+    assert compared > 0
+
+
+def test_makabana_mao_search_does_use_its_own_project():
+    """Control: the searching player's own project is its own to see (another one, another search)."""
+    game, found = mao_positions(mb.PHASE_TIKI, 3, seed=1)
+    differs = 0
+    rng = np.random.default_rng(0)
+    for state, _ in found:
+        me = mb.owner(state, state[mb.TO_ACT])
+        for c in range(state[mb.NUM_COLOURS]):
+            if mb.owner(state, c) == me and state[mb.PROJECT_KIND + c] == mb.MAO_PROJECT:
+                changed = other_mao_project(state, c, rng, keep_top=True, keep_count=False)
+                if changed is None:
+                    continue
+                changed[mb.RNG] = state[mb.RNG]
+                differs += not np.array_equal(search_visits(game, changed), search_visits(game, state))
+    assert differs > 0
 
 
 def test_simulations_per_second_is_measured():
