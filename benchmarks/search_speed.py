@@ -2,7 +2,8 @@
 
     python -m benchmarks.search_speed [--positions 20] [--json PATH]
 
-For every game (Maka Bana Haapii, Make Make, Mauna Kea basic; 2 players) the search agent runs its
+For every game and variant (Maka Bana Haapii and Mao, Make Make, Mauna Kea basic and advanced;
+2 players) the search agent runs its
 default budget from ``--positions`` positions of random games, on one core; the first search, which
 compiles, is not timed (``MCTSAgent.simulations_per_second``).  A simulation is a whole ISMCTS
 iteration: determinization, selection in every player's tree, expansion, the playout and the backup.
@@ -19,7 +20,7 @@ import time
 
 from benchmarks.throughput import machine
 
-GAMES = ("makabana", "makemake", "maunakea")
+GAMES = (("makabana", None), ("makabana", "mao"), ("makemake", None), ("maunakea", None), ("maunakea", "advanced"))
 
 
 def our_rates(positions, say=print):
@@ -27,11 +28,11 @@ def our_rates(positions, say=print):
     from agents.mcts import DEFAULTS, MCTSAgent
 
     rows = []
-    for name in GAMES:
+    for name, variant in GAMES:
         agent = MCTSAgent()
-        rate = agent.simulations_per_second(game_info(name, 2), positions=positions)
-        rows.append({"search": f"agents.mcts on {name}", "simulations": DEFAULTS[name]["simulations"],
-                     "simulations_per_second": rate})
+        rate = agent.simulations_per_second(game_info(name, 2, variant=variant), positions=positions)
+        rows.append({"search": f"agents.mcts on {name}" + (f" {variant}" if variant else ""),
+                     "simulations": DEFAULTS[name]["simulations"], "simulations_per_second": rate})
         say(f"  {rows[-1]['search']:<34} {rate:>10,.0f} simulations/s")
     return rows
 
