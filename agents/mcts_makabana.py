@@ -389,6 +389,8 @@ def _own_construction(state, c):
     and theme), -1 otherwise.  Only asked of the colours of the player who decides (its own)."""
     if state[core.VARIANT] != core.VARIANT_MAO:
         return state[core.PROJECT_SPOT + c] if state[core.PROJECT_KIND + c] == core.CONSTRUCT else -1
+    if state[core.ELIMINATED + c] == 1:
+        return -1   # it builds nothing this season
     cards = state[core.PROJECT_CARDS + c]
     if state[core.PROJECT_KIND + c] != core.MAO_PROJECT or state[core.PROJECT_PAINT + c] > 0 or \
             core.popcount(cards) != 3:
@@ -560,10 +562,12 @@ def _determinize_mao(state, player, belief):
     execution.  What is public is kept: the visible card once the hints are revealed, the card count
     of the two colours of a denunciation, the paint cards the colour has left.  The project is a
     target spot's beach, area and theme, with a paint card for a take-back (one in four when the
-    colour has paint, unless the visible card is paint: then always); the spot is drawn as in Haapii
-    (``belief``), among those showing the visible card.  Before the reveal the visible card is any
-    card of the project.  A known count is then met by taking out cards other than the visible one,
-    or by adding cards (and paint cards) from the colour's hand, at random."""
+    colour has paint, one in two with the uniform belief; always when the visible card is paint); the
+    spot is drawn as in Haapii (``belief``), among those showing the visible card.  Before the reveal
+    the visible card is any card of the project.  A known count is then met by taking out cards
+    other than the visible one, or by adding cards (and paint cards) from the colour's hand, at
+    random (short of it only when a repaint has since taken a paint card of a colour holding its
+    whole hand: it is eliminated, and its project is never read again)."""
     n = state[core.NUM_COLOURS]
     revealed = state[core.PHASE] != core.PHASE_PROJECT
     bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
@@ -604,8 +608,12 @@ def _determinize_mao(state, player, belief):
                     paint -= 1
                 size -= 1
             while size < count:
+                # a repaint after the denunciation may have taken a paint card the count includes
                 free = core.HAND_CARDS[n] & ~cards
-                r = draw(state, core.RNG, core.popcount(free) + paints - paint)
+                left = core.popcount(free) + max(0, paints - paint)
+                if left == 0:
+                    break
+                r = draw(state, core.RNG, left)
                 if r < core.popcount(free):
                     cards |= 1 << _nth_bit(free, r)
                 else:

@@ -397,3 +397,23 @@ def test_maunakea_search_skips_only_pointless_pick_ups_and_drops():
                 assert colour < best_here
             pruned += 1
     assert pruned > 0
+
+
+def test_makabana_mao_determinization_survives_a_repaint_after_the_count():
+    """A denounced colour holding its whole hand and both paint cards (12 cards shown) loses a paint
+    card to the repaint that follows: its count can no longer be met, and the determinization must
+    deal what it can rather than fail."""
+    from agents.mcts_makabana import determinize
+    state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
+    mb.init(state, 3, mb.VARIANT_MAO, 20, 5)
+    state[mb.PHASE], state[mb.TO_ACT] = mb.PHASE_TIKI, 0
+    for c in range(3):
+        state[mb.PROJECT_KIND + c], state[mb.PROJECT_TOP + c] = mb.MAO_PROJECT, 0
+        state[mb.PROJECT_CARDS + c] = 0b1110001
+    state[mb.DENOUNCER], state[mb.DENOUNCED], state[mb.ELIMINATED + 1] = 2, 1, 1
+    state[mb.PROJECT_TOP + 1], state[mb.PROJECT_CARDS + 1] = mb.PAINT_CARD, mb.HAND_CARDS[3]
+    state[mb.PROJECT_PAINT + 1], state[mb.PAINTS + 1] = 2, 1
+    for seed in range(20):
+        row = state.copy()
+        determinize(row, 0, seed, 2)
+        assert row[mb.PROJECT_TOP + 1] == mb.PAINT_CARD and mb.card_count(row, 1) >= 11
