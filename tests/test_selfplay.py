@@ -240,3 +240,12 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     agent = make_agent(str(out / "final.zip"), game)
     result = play_game(game, [agent, RandomAgent()], seed=0)  # raises on an illegal move
     assert result.decisions > 0
+
+
+def test_training_defaults_are_per_game_and_can_be_overridden():
+    from agents.train import GAME_DEFAULTS, parse_args
+    for game in GAME_DEFAULTS:
+        args = parse_args(["--game", game])
+        assert args.lr == GAME_DEFAULTS[game]["lr"] and args.imitate == GAME_DEFAULTS[game]["imitate"]
+    assert parse_args(["--game", "maunakea"]).lr == 3e-5   # its PPO keeps to the imitated play
+    assert parse_args(["--game", "maunakea", "--lr", "1e-3"]).lr == 1e-3
