@@ -15,12 +15,12 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   choose them (``agents.mcts_makabana``: by what the hut would be worth to that colour).  All three
   read the hidden parts only through what was revealed.  Maka Bana Mao: every other colour's project
   not yet revealed at its execution, a set of cards dealt afresh around a target spot, keeping its
-  visible card once shown and its count once a denunciation shows it.  Mauna Kea: the order of the bag, which is
-  the state's random generator: it is reseeded, so the tiles still unseen and all future lava are
-  drawn afresh; with the rules for advanced players also the other players' cards, dealt afresh
-  from the cards the searching player cannot account for.  Make Make has nothing hidden (the
-  generator, which only drives random play, is reseeded as everywhere).  One determinization per
-  simulation.
+  visible card once shown and its count once a denunciation shows it.  Mauna Kea: the order of the
+  bag, which is the state's random generator: it is reseeded, so the tiles still unseen and all
+  future lava are drawn afresh; with the rules for advanced players also the other players' cards,
+  dealt afresh from the cards the searching player cannot account for.  Make Make has nothing hidden
+  (the generator, which only drives random play, is reseeded as everywhere).  One determinization
+  per simulation.
 - **Trees.**  Multiple-observer ISMCTS: one tree per player, whose edges are moves as that player
   sees them ("a colour has submitted a project", then the revealed hints; a hidden card added to a
   Mao project is no edge at all, since nobody can tell how many were added), walked down together; the

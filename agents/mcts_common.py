@@ -1,9 +1,17 @@
 """Small Numba helpers shared by the per-game parts of the MCTS agent."""
+import numpy as np
 from numba import njit
 
 from pacific_common.seats import margins as seat_margins
 
 NO_EDGE = -2   # an observed key: the viewer cannot tell that the move was made, so its tree has no edge
+FNV_OFFSET = np.int64(1469598103934665603)   # start of an event key's hash (64-bit FNV-1a)
+
+
+@njit(cache=True, inline="always")
+def fnv_mix(h, v):
+    """The hash ``h`` with the value ``v`` mixed in (64-bit FNV-1a on whole values, wrapping)."""
+    return (h ^ v) * np.int64(1099511628211)
 
 
 @njit(cache=True)

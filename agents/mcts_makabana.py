@@ -23,9 +23,10 @@ from numba import njit
 
 from makabana_env import core
 from makabana_env.board import BIKINI, NUM_BEACHES, NUM_SPOTS
+from pacific_common.bits import nth_bit
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import NO_EDGE
+from .mcts_common import FNV_OFFSET, NO_EDGE, fnv_mix
 
 
 HIDDEN_PROJECT = core.NUM_ACTIONS        # what an opponent's project choice looks like: "submitted"
@@ -143,10 +144,7 @@ def _sample_spot(state, bits, colour, kind, spots, weighted):
     """A spot of the bit set ``spots``, uniformly or with weight worth squared; uses the row's
     generator."""
     if not weighted:
-        r = draw(state, core.RNG, core.popcount(spots))
-        for _ in range(r):
-            spots &= spots - 1
-        return core.popcount((spots & -spots) - 1)
+        return nth_bit(spots, draw(state, core.RNG, core.popcount(spots)))
     total = 0
     left = spots
     while left != 0:
@@ -318,10 +316,7 @@ def rollout_action(state):
             spot_bit = 1 << own
             if legal & ~spot_bit != 0:
                 legal &= ~spot_bit
-    r = draw(state, core.RNG, core.popcount(legal))
-    for _ in range(r):
-        legal &= legal - 1
-    return core.TIKI_BASE + core.popcount((legal & -legal) - 1)
+    return core.TIKI_BASE + nth_bit(legal, draw(state, core.RNG, core.popcount(legal)))
 
 
 @njit(cache=True)
@@ -354,14 +349,6 @@ def _rollout_target(state, bits, occupied, colour):
             if r < 0:
                 return core.TAKE_BACK, s
     return core.CONSTRUCT, -1
-
-
-@njit(cache=True, inline="always")
-def _nth_bit(bits, r):
-    """The index of the r-th set bit (from 0) of ``bits``."""
-    for _ in range(r):
-        bits &= bits - 1
-    return core.popcount((bits & -bits) - 1)
 
 
 @njit(cache=True)
@@ -474,40 +461,43 @@ def prior(state, player, mask, out):
     for a tiki, the chance that it stops an opponent's project, by its revealed hint."""
     out[:] = 0.0
     colour = state[core.TO_ACT]
-    p = state[core.NUM_PLAYERS]
-    sc = np.zeros(core.MAX_COLOURS, dtype=np.int64)
     if state[core.VARIANT] == core.VARIANT_MAO and state[core.PHASE] != core.PHASE_TIKI:
-        _mao_prior(state, player, colour, p, sc, out)
+        _mao_prior(state, player, colour, out)
         return
     if state[core.PHASE] == core.PHASE_PROJECT:
-        work = state.copy()
-        base = _margin(work, player, p, sc)
+        gains = _hut_gains(state, player, colour)
         for s in range(NUM_SPOTS):
             if not core.spot_in_play(state, s):
                 continue
             hut = state[core.HUT + s]
-            if hut < 0:
-                work[core.HUT + s] = colour
-                g = _margin(work, player, p, sc) - base
-                work[core.HUT + s] = -1
-                for shown in range(3):
-                    out[3 * s + shown] = g
-                    out[core.TAKE_BACK_BASE + 3 * s + shown] = -5.0
-            else:
-                for shown in range(3):
-                    out[3 * s + shown] = -5.0
-                    out[core.TAKE_BACK_BASE + 3 * s + shown] = -5.0
-                if core.owner(state, hut) != player:
-                    work[core.HUT + s] = colour
-                    g = _margin(work, player, p, sc) - base - 2.0
-                    work[core.HUT + s] = hut
-                    for shown in range(3):
-                        out[core.TAKE_BACK_BASE + 3 * s + shown] = g
+            for shown in range(3):
+                out[3 * s + shown] = gains[s] if hut < 0 else -5.0
+                out[core.TAKE_BACK_BASE + 3 * s + shown] = -5.0
+                if hut >= 0 and core.owner(state, hut) != player:
+                    out[core.TAKE_BACK_BASE + 3 * s + shown] = gains[s] - 2.0
         return
     harm = np.zeros(NUM_SPOTS, dtype=np.float64)
     _tiki_harm(state, colour, harm)
     for s in range(NUM_SPOTS):
         out[core.TIKI_BASE + s] = harm[s]
+
+
+@njit(cache=True)
+def _hut_gains(state, player, colour):
+    """gains[s]: how much the player's score margin grows when a hut of ``colour`` stands on the
+    in-play spot s (in place of whatever hut is there), read off the board."""
+    p = state[core.NUM_PLAYERS]
+    sc = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    gains = np.zeros(NUM_SPOTS, dtype=np.float64)
+    work = state.copy()
+    base = _margin(work, player, p, sc)
+    for s in range(NUM_SPOTS):
+        if core.spot_in_play(state, s):
+            hut = state[core.HUT + s]
+            work[core.HUT + s] = colour
+            gains[s] = _margin(work, player, p, sc) - base
+            work[core.HUT + s] = hut
+    return gains
 
 
 @njit(cache=True)
@@ -595,7 +585,7 @@ def _determinize_mao(state, player, belief):
         paint = 1 if kind == core.TAKE_BACK else 0
         if top < 0:
             r = draw(state, core.RNG, 3 + paint)
-            top = core.PAINT_CARD if r == 3 else _nth_bit(cards, r)
+            top = core.PAINT_CARD if r == 3 else nth_bit(cards, r)
         if count >= 0:
             size = core.popcount(cards) + paint
             while size > count:
@@ -603,7 +593,7 @@ def _determinize_mao(state, player, belief):
                 spare_paint = paint - 1 if top == core.PAINT_CARD else paint
                 r = draw(state, core.RNG, core.popcount(removable) + spare_paint)
                 if r < core.popcount(removable):
-                    cards &= ~(1 << _nth_bit(removable, r))
+                    cards &= ~(1 << nth_bit(removable, r))
                 else:
                     paint -= 1
                 size -= 1
@@ -615,7 +605,7 @@ def _determinize_mao(state, player, belief):
                     break
                 r = draw(state, core.RNG, left)
                 if r < core.popcount(free):
-                    cards |= 1 << _nth_bit(free, r)
+                    cards |= 1 << nth_bit(free, r)
                 else:
                     paint += 1
                 size += 1
@@ -623,11 +613,6 @@ def _determinize_mao(state, player, belief):
         state[core.PROJECT_CARDS + c] = cards
         state[core.PROJECT_PAINT + c] = paint
         state[core.PROJECT_NEXT + c] = core.PAINT_CARD
-
-
-@njit(cache=True)
-def _mix(h, v):
-    return (h ^ (v + 1)) * np.int64(1099511628211)
 
 
 @njit(cache=True)
@@ -639,20 +624,20 @@ def _mao_event_key(state, before, viewer):
     if marker(state) == before:
         return -1
     n = state[core.NUM_COLOURS]
-    h = np.int64(1469598103934665603)
+    h = FNV_OFFSET
     for i in (core.PHASE, core.TO_ACT, core.SEASON, core.STATUS, core.DENOUNCER, core.DENOUNCED,
               core.PAINT_CASE, core.OFFERED, core.EXECUTED, core.PAINT_LEFT):
-        h = _mix(h, state[i])
+        h = fnv_mix(h, state[i] + 1)
     for s in range(NUM_SPOTS):
-        h = _mix(h, state[core.HUT + s])
+        h = fnv_mix(h, state[core.HUT + s] + 1)
     for c in range(n):
         for i in (core.RESERVE, core.PAINTS, core.ELIMINATED, core.REVEALED_NOW, core.LAST_CARDS,
                   core.LAST_PAINT, core.DONE_SPOTS):
-            h = _mix(h, state[i + c])
+            h = fnv_mix(h, state[i + c] + 1)
         if state[core.PHASE] != core.PHASE_PROJECT and state[core.PROJECT_KIND + c] == core.MAO_PROJECT:
-            h = _mix(h, state[core.PROJECT_TOP + c])
+            h = fnv_mix(h, state[core.PROJECT_TOP + c] + 1)
         if c == state[core.DENOUNCER] or c == state[core.DENOUNCED] or state[core.REVEALED_NOW + c] == 1:
-            h = _mix(h, core.card_count(state, c))
+            h = fnv_mix(h, core.card_count(state, c) + 1)
     return h & 0xFFFFFFFFFFFF
 
 
@@ -661,14 +646,14 @@ def _mao_rollout_action(state, colour, bits, occupied):
     """The rollout policy outside the tiki placement, an honest player as in
     ``agents.heuristic_variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
     ``_rollout_target``; a take-back shows its paint card); a denunciation of an opponent showing
-    paint when the colour's own project is a clean three cards, else a pass; a repaint offered is
+    paint when the colour's own project holds three cards, else a pass; a repaint offered is
     accepted; the hut handed over in "not minding his business" is the one with the fewest own
     neighbours; otherwise the spot where one more hut of the colour is worth most."""
     phase = state[core.PHASE]
     n = state[core.NUM_COLOURS]
     if phase == core.PHASE_PROJECT:
         return _mao_project_action(state, colour, bits, occupied)
-    base, choices = core.mao_choices(state)
+    _, choices = core.mao_choices(state)
     if phase == core.PHASE_DENOUNCE:
         if core.card_count(state, colour) == 3:
             for k in range(1, n):
@@ -707,7 +692,7 @@ def _mao_project_action(state, colour, bits, occupied):
             return core.random_action(state)
         if kind == core.TAKE_BACK:
             return core.MAO_TOP_BASE + core.PAINT_CARD
-        return core.MAO_TOP_BASE + _nth_bit(core.SPOT_CARDS[s], draw(state, core.RNG, 3))
+        return core.MAO_TOP_BASE + nth_bit(core.SPOT_CARDS[s], draw(state, core.RNG, 3))
     cards = state[core.PROJECT_CARDS + colour]
     kind = core.TAKE_BACK if state[core.PROJECT_PAINT + colour] > 0 else core.CONSTRUCT
     addable = core._addable(state, colour)
@@ -721,21 +706,20 @@ def _mao_project_action(state, colour, bits, occupied):
     good = fits & (~occupied if kind == core.CONSTRUCT else _opponent_huts(state, bits, colour))
     if good != 0:
         fits = good
-    missing = core.SPOT_CARDS[_nth_bit(fits, draw(state, core.RNG, core.popcount(fits)))] & ~cards
+    missing = core.SPOT_CARDS[nth_bit(fits, draw(state, core.RNG, core.popcount(fits)))] & ~cards
     if missing == 0:
         return core.MAO_FINISH
     return core.MAO_ADD_BASE + core.popcount((missing & -missing) - 1)
 
 
 @njit(cache=True)
-def _mao_prior(state, player, colour, p, sc, out):
+def _mao_prior(state, player, colour, out):
     """Root preferences outside the tiki placement: a visible card by the best margin gain of a hut
     on a spot showing it (paint: of a take-back, less 2 for the card); a spot to build, take back or
     repaint by the margin gain of the colour's hut there; nothing for the other decisions."""
     phase = state[core.PHASE]
-    work = state.copy()
-    base = _margin(work, player, p, sc)
     if phase == core.PHASE_PROJECT and state[core.PROJECT_TOP + colour] < 0:
+        gains = _hut_gains(state, player, colour)
         for a in range(core.MAO_TOP_BASE, core.MAO_ADD_BASE):
             out[a] = -5.0
         for s in range(NUM_SPOTS):
@@ -744,9 +728,7 @@ def _mao_prior(state, player, colour, p, sc, out):
             hut = state[core.HUT + s]
             if hut >= 0 and core.owner(state, hut) == player:
                 continue
-            work[core.HUT + s] = colour
-            g = _margin(work, player, p, sc) - base
-            work[core.HUT + s] = hut
+            g = gains[s]
             if hut < 0:
                 left = core.SPOT_CARDS[s]
                 while left != 0:
@@ -757,9 +739,7 @@ def _mao_prior(state, player, colour, p, sc, out):
                 out[core.MAO_TOP_BASE + core.PAINT_CARD] = max(out[core.MAO_TOP_BASE + core.PAINT_CARD], g - 2.0)
         return
     if phase == core.PHASE_EXECUTE or (phase == core.PHASE_PAYBACK and state[core.PAINT_CASE] == core.CASE_PAID_BACK):
+        gains = _hut_gains(state, player, colour)
         for s in range(NUM_SPOTS):
             if core.spot_in_play(state, s):
-                hut = state[core.HUT + s]
-                work[core.HUT + s] = colour
-                out[core.MAO_SPOT_BASE + s] = _margin(work, player, p, sc) - base
-                work[core.HUT + s] = hut
+                out[core.MAO_SPOT_BASE + s] = gains[s]

@@ -35,6 +35,8 @@ from maunakea_env.board import (
 )
 from pacific_common.rng import draw, seed_rng
 
+from .mcts_common import FNV_OFFSET, fnv_mix
+
 
 INF = 1 << 20
 QUEUE = NUM_SQUARES + 1   # circular queue of the shortest-path searches
@@ -108,12 +110,10 @@ def search_mask(state, mask):
         x = core.explorer_index(player, e)
         if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND:
             continue
-        base = core.ARTIFACTS + state[core.EXPLORER_SQUARE + x] * core.NUM_COLOURS
-        best_here = core.NUM_COLOURS - 1
-        while best_here >= 0 and state[base + best_here] == 0:
-            best_here -= 1
+        best_here = _best_artifact(state, state[core.EXPLORER_SQUARE + x])
         lowest_carried = 0
-        while lowest_carried < core.NUM_COLOURS and state[core.CARRIED + x * core.NUM_COLOURS + lowest_carried] == 0:
+        while lowest_carried < core.NUM_COLOURS and \
+                state[core.CARRIED + x * core.NUM_COLOURS + lowest_carried] == 0:
             lowest_carried += 1
         full = core.carried_total(state, player, e) >= MAX_CARRIED
         for c in range(core.NUM_COLOURS):
@@ -121,6 +121,15 @@ def search_mask(state, mask):
                 mask[core.PICK_BASE + core.NUM_COLOURS * e + c] = 0
             if not (full and c == lowest_carried and c < best_here):
                 mask[core.DROP_BASE + core.NUM_COLOURS * e + c] = 0
+
+
+@njit(cache=True)
+def _best_artifact(state, sq):
+    """The most valuable colour of the artifacts lying on square ``sq``, -1 if none."""
+    best = core.NUM_COLOURS - 1
+    while best >= 0 and state[core.ARTIFACTS + sq * core.NUM_COLOURS + best] == 0:
+        best -= 1
+    return best
 
 
 @njit(cache=True)
@@ -142,11 +151,11 @@ def event_key(state, before, viewer):
     where every island tile now is (bag, hand slot, board, removed)."""
     if state[core.TURN] == before:
         return -1
-    h = np.int64(1469598103934665603)
+    h = FNV_OFFSET
     for t in range(core.NUM_ISLAND_TILES):
-        h = (h ^ state[core.TILE_WHERE + t]) * np.int64(1099511628211)
+        h = fnv_mix(h, state[core.TILE_WHERE + t])
     for i in range(core.MAX_PLAYERS * core.HAND_SLOTS):
-        h = (h ^ (state[core.HAND + i] + 1)) * np.int64(1099511628211)
+        h = fnv_mix(h, state[core.HAND + i] + 1)
     return h & 0xFFFFFFFFFFFF
 
 
@@ -314,7 +323,7 @@ def _load_value(state, x, places):
 
 @njit(cache=True)
 def _plan_value(state, x, sq, fields, landing):
-    """What explorer index ``x`` standing on ``sq`` scores by boarding the boat at ``landing``, less
+    """What explorer index ``x`` standing on ``sq`` scores by boarding the boat at ``landing``,
     discounted by ``exp(-walk / DECAY)`` (the walk in half points): straight there, or through
     the nearest artifact square (picking up its best artifact) if that is worth more."""
     places = BOAT_CAPACITY[state[core.LANDING_BOAT + landing]]
@@ -326,9 +335,7 @@ def _plan_value(state, x, sq, fields, landing):
         for c in range(core.NUM_COLOURS):
             carried += state[core.CARRIED + x * core.NUM_COLOURS + c]
         if carried < MAX_CARRIED and fields[1 + landing, a] < INF:
-            best = core.NUM_COLOURS - 1
-            while state[core.ARTIFACTS + a * core.NUM_COLOURS + best] == 0:
-                best -= 1
+            best = _best_artifact(state, a)
             state[core.CARRIED + x * core.NUM_COLOURS + best] += 1
             via = _load_value(state, x, places) * np.exp(-(d + fields[1 + landing, a]) / DECAY)
             state[core.CARRIED + x * core.NUM_COLOURS + best] -= 1

@@ -26,7 +26,7 @@ The shown card is 0 for the beach card, 1 for the area card and 2 for the theme 
 import numpy as np
 from numba import njit
 
-from pacific_common.bits import popcount
+from pacific_common.bits import nth_bit, popcount
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -1035,9 +1035,7 @@ def random_action(state):
         base, bits = mao_choices(state)
         if bits == 0:
             return -1
-        for _ in range(draw(state, RNG, popcount(bits))):
-            bits &= bits - 1
-        return base + popcount((bits & -bits) - 1)
+        return base + nth_bit(bits, draw(state, RNG, popcount(bits)))
     colour = state[TO_ACT]
     if state[PHASE] == PHASE_PROJECT:
         spots = NUM_SPOTS if state[NUM_COLOURS] != 3 else NUM_SPOTS - 12
@@ -1052,9 +1050,7 @@ def random_action(state):
     legal = tiki_spots(state, colour)
     if legal == 0:
         return -1
-    for _ in range(draw(state, RNG, popcount(legal))):
-        legal &= legal - 1  # drop the lowest spot until the chosen one is lowest
-    return TIKI_BASE + popcount((legal & -legal) - 1)
+    return TIKI_BASE + nth_bit(legal, draw(state, RNG, popcount(legal)))
 
 
 @njit(cache=True)

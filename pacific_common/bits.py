@@ -14,3 +14,12 @@ def popcount(x):
     x = x + (x >> 16)
     x = x + (x >> 32)
     return x & 0x7F
+
+
+@njit(cache=True, inline="always")
+def nth_bit(x, r):
+    """The index of the ``r``-th set bit of ``x``, counting from 0 at the lowest: with ``r`` drawn
+    uniformly below ``popcount(x)``, a uniform member of the set."""
+    for _ in range(r):
+        x &= x - 1   # drop the lowest set bit until the chosen one is lowest
+    return popcount((x & -x) - 1)
