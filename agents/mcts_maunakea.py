@@ -479,37 +479,101 @@ def evaluate(state, out):
 
 
 @njit(cache=True)
-def prior(state, player, mask, out):
-    """Root preferences: the ``_values`` margin one step ahead (ending the turn on one sample of its
-    draws), the rollout policy's choice first, tiles laid on fields not next to one of the player's
-    explorers last."""
+def _one_step(state, player, mask, margin):
+    """For every legal action, on one fixed determinization (a function of what ``player`` knows:
+    the root row holds the bag's order and the other players' cards): the ``_values`` margin after
+    the action (ending the turn on one sample of its draws) into ``margin``; returns, per action,
+    the change in the player's own value and in the best other player's, whether it is the rollout
+    policy's choice and whether it lays a tile on a field next to none of the player's explorers,
+    and the best margin."""
     p = state[core.NUM_PLAYERS]
-    # the root row holds the bag's order (and the other players' cards): the prior sees one fixed
-    # determinization instead, a function of what the player knows
+    n = mask.shape[0]
+    own = np.zeros(n)
+    other = np.zeros(n)
+    rollout = np.zeros(n, dtype=np.bool_)
+    far = np.zeros(n, dtype=np.bool_)
     state = state.copy()
     determinize(state, player, PRIOR_SEED, 0)
     fields, queue, inq, assigned, danger = _buffers()
     vals = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
+    _values(state, vals, fields, queue, inq, assigned, danger, True)
+    own_now = vals[player]
+    other_now = own_now - _margin(vals, player, p)
     work = state.copy()
     best = -1e300
-    for a in range(mask.shape[0]):
+    for a in range(n):
         if mask[a] == 0:
             continue
         work[:] = state
         core.step(work, a)
         _values(work, vals, fields, queue, inq, assigned, danger, True)
-        out[a] = _margin(vals, player, p)
-        best = max(best, out[a])
-    # tiles laid away from the player's explorers come last: they help whoever passes there later
+        margin[a] = _margin(vals, player, p)
+        own[a] = vals[player] - own_now
+        other[a] = vals[player] - margin[a] - other_now
+        best = max(best, margin[a])
     player_to_act = state[core.TO_ACT]
     for a in range(core.LAY_BASE, core.SPEND_BASE):
         if mask[a] and not _lay_candidate(state, player_to_act, ((a - core.LAY_BASE) // 4) % NUM_FIELDS):
-            out[a] = best - 1000.0
-    # the rollout policy's own choice comes first: the search then improves on the policy
+            far[a] = True
     work[:] = state
     a = rollout_action(work)
     if a >= 0 and mask[a]:
-        out[a] = best + 1.0
+        rollout[a] = True
+    return own, other, rollout, far, best
+
+
+@njit(cache=True)
+def prior(state, player, mask, out):
+    """Root preferences: the ``_values`` margin one step ahead (``_one_step``), the rollout policy's
+    choice first, tiles laid on fields not next to one of the player's explorers last."""
+    _own, _other, rollout, far, best = _one_step(state, player, mask, out)
+    n = mask.shape[0]
+    # tiles laid away from the player's explorers come last: they help whoever passes there later
+    for a in range(n):
+        if far[a]:
+            out[a] = best - 1000.0
+    # the rollout policy's own choice comes first: the search then improves on the policy
+    for a in range(n):
+        if rollout[a]:
+            out[a] = best + 1.0
+
+
+# The distilled policy (``agents.scorer``) scores every legal action from these features.
+ACTION_FEATURE_NAMES = (
+    "margin after, less the best action's", "own value change", "best other player's value change",
+    "the rollout policy's choice", "tile laid away from own explorers",
+    "kind: place", "kind: lay", "kind: spend", "kind: move", "kind: pick up", "kind: drop", "kind: board",
+    "kind: end turn", "kind: card decision (advanced)", "end triggered", "movement pool / 10",
+)
+NUM_ACTION_FEATURES = len(ACTION_FEATURE_NAMES)
+_KIND_BOUNDS = (core.LAY_BASE, core.SPEND_BASE, core.MOVE_BASE, core.PICK_BASE, core.DROP_BASE, core.BOARD_BASE,
+                core.END_TURN, core.NUM_ACTIONS)
+
+
+@njit(cache=True)
+def action_features(state, player, mask, out):
+    """``out[a]`` (``NUM_ACTION_FEATURES`` values, ``ACTION_FEATURE_NAMES``) for every action legal in
+    ``mask``, zeros elsewhere: ``_one_step``'s evaluation of the action, its kind, and two facts of
+    the turn.  Like ``prior``, a function of what ``player`` knows only."""
+    n = mask.shape[0]
+    margin = np.zeros(n)
+    own, other, rollout, far, best = _one_step(state, player, mask, margin)
+    out[:] = 0.0
+    triggered = 1.0 if state[core.END_TRIGGERED] != 0 else 0.0
+    for a in range(n):
+        if mask[a] == 0:
+            continue
+        out[a, 0] = margin[a] - best
+        out[a, 1] = own[a]
+        out[a, 2] = other[a]
+        out[a, 3] = 1.0 if rollout[a] else 0.0
+        out[a, 4] = 1.0 if far[a] else 0.0
+        kind = 0
+        while kind < len(_KIND_BOUNDS) and a >= _KIND_BOUNDS[kind]:
+            kind += 1
+        out[a, 5 + kind] = 1.0
+        out[a, 14] = triggered
+        out[a, 15] = state[core.POOL] / 10.0
 
 
 @njit(cache=True)
