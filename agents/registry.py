@@ -6,7 +6,8 @@
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
 ``shipped``              the policy shipped with the package for the game (``agents/shipped/<game>.npz``)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
-a path to a ``.npz``     a policy network (``agents.selfplay.save_snapshot``), played greedily by numpy
+a path to a ``.npz``     a policy network (``agents.selfplay.save_snapshot``) or an action scorer
+                         (``agents.scorer``), played greedily by numpy
 a checkpoint folder      an RLlib checkpoint of ``agents.train_rllib`` (``rllib_checkpoint.json``
                          inside; or one policy's folder in it), played greedily
 =======================  ====================================================================
@@ -80,9 +81,12 @@ def _shipped(game, **kwargs):
 
 
 def _network(path, game, **kwargs):
+    from .scorer import ScorerAgent, is_scorer_file
     from .selfplay import SnapshotAgent
 
     kwargs.setdefault("deterministic", True)  # greedy, as trained policies are evaluated
+    if Path(path).is_file() and is_scorer_file(path):
+        return ScorerAgent.load(path, game, **kwargs)
     return SnapshotAgent.load(path, game, **kwargs)
 
 

@@ -171,8 +171,13 @@ def is_snapshot(spec):
 
 
 def make_opponent(spec, game, **kwargs):
-    """An agent for a pool entry: a ``.npz`` snapshot (``SnapshotAgent``), else ``make_agent(spec)``."""
+    """An agent for a pool entry: a ``.npz`` snapshot (``SnapshotAgent``) or action scorer
+    (``agents.scorer``), else ``make_agent(spec)``."""
     if str(spec).endswith(".npz"):
+        from .scorer import ScorerAgent, is_scorer_file
+
+        if Path(spec).is_file() and is_scorer_file(spec):
+            return ScorerAgent.load(spec, game, **kwargs)
         return SnapshotAgent.load(spec, game, **kwargs)
     return make_agent(str(spec), game, **kwargs)
 

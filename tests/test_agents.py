@@ -241,7 +241,8 @@ SHIPPED = [name for name in sorted(GAMES) if (registry.SHIPPED_DIR / f"{name}.np
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_policy_plays_full_games_in_the_environment(name):
     """agents.load(game) plays whole games through the PettingZoo environment, legal moves only, with
-    2 players (what it was trained for) and with the game's default number."""
+    2 players (what it was trained for) and with the game's default number; agents that read the
+    state row (``needs_state``) get ``env.unwrapped.state()``."""
     package = GAMES[name].package
     for players in sorted({2, GAMES[name].default_players}):
         shipped = agents.load(name, num_players=players)
@@ -257,7 +258,10 @@ def test_shipped_policy_plays_full_games_in_the_environment(name):
                 action = None
             else:
                 player = env.possible_agents.index(agent_id)
-                action = (shipped if player == 0 else opponent).act(obs["observation"], obs["action_mask"])
+                agent = shipped if player == 0 else opponent
+                # an action scorer (Mauna Kea's) reads the state row, as search agents do
+                state = env.unwrapped.state() if agent.needs_state else None
+                action = agent.act(obs["observation"], obs["action_mask"], state)
                 assert obs["action_mask"][action]
             env.step(action)
         assert set(info["scores"]) == set(env.possible_agents)

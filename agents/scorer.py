@@ -1,0 +1,134 @@
+"""A trained action scorer: a small network that rates every legal action from features of the action.
+
+A policy network over Mauna Kea's raw observation (18 × 18 squares in 14 planes) has to find shortest
+paths over the board by itself, and on a few CPU cores it does not: the one trained by
+``agents.train`` imitates only about half of the heuristic's decisions and beats the heuristic in
+1–2% of games (README, "Training").  The action scorer reads instead, for each legal action, what
+the search agent's evaluation makes of it (``agents.mcts_<game>.action_features``: the points
+margin one step ahead, the changes in the player's own and the others' expected points, the rollout
+policy's choice, the kind of the action, two facts of the turn) and maps those ``K`` numbers to one
+logit through the same MLP for every action::
+
+    logit(a) = w_out · relu(W_2 relu(W_1 x_a + b_1) + b_2) + b_out,   x_a = features of action a
+
+and plays the legal action with the highest logit (``deterministic``) or samples the softmax.  The
+weights are learned by ``agents.distill`` from the search agent's choices.  The features are computed
+on one fixed determinization of the state row (like the search's root prior), so they depend on
+what the player knows only; hence the agent reads the state row (``needs_state``), as the search
+agent does.
+
+Files: ``.npz`` with ``kind="action_scorer"``, the game's name, the feature names it was trained on,
+and the layers ``w0, b0, w1, b1, …`` (numpy alone plays it).  Only games whose search module
+provides ``action_features`` have scorers (``SCORER_GAMES``).
+"""
+import importlib
+from pathlib import Path
+
+import numpy as np
+
+from .base import Agent, GameInfo
+
+KIND = "action_scorer"
+SCORER_GAMES = ("maunakea",)
+
+
+def features_module(game_name):
+    """The module with ``action_features``, ``search_mask`` and ``ACTION_FEATURE_NAMES`` for a game."""
+    if game_name not in SCORER_GAMES:
+        raise ValueError(f"action scorers exist for {', '.join(SCORER_GAMES)} only, not {game_name!r}")
+    return importlib.import_module(f"agents.mcts_{game_name}")
+
+
+def is_scorer_file(path):
+    with np.load(path) as data:
+        return "kind" in data.files and str(data["kind"]) == KIND
+
+
+def save_scorer(path, game_name, layers):
+    """Write a scorer: ``layers`` is a list of ``(weight (out, in), bias (out,))`` float arrays."""
+    names = features_module(game_name).ACTION_FEATURE_NAMES
+    if layers[0][0].shape[1] != len(names) or layers[-1][0].shape[0] != 1:
+        raise ValueError(f"a {game_name} scorer maps {len(names)} features to 1 logit, got layers "
+                         f"{[w.shape for w, _ in layers]}")
+    arrays = {f"w{i}": np.asarray(w, np.float32) for i, (w, _) in enumerate(layers)}
+    arrays.update({f"b{i}": np.asarray(b, np.float32) for i, (_, b) in enumerate(layers)})
+    np.savez(path, kind=np.array(KIND), game=np.array(game_name), feature_names=np.array(names), **arrays)
+    return Path(path)
+
+
+class ScorerAgent(Agent):
+    """Plays an action scorer (see the module docstring)."""
+
+    name = "scorer"
+    needs_state = True
+
+    def __init__(self, layers, game_name, name=None, deterministic=True):
+        self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
+        self.game_name = game_name
+        self.deterministic = deterministic
+        self._rules = features_module(game_name)
+        if name is not None:
+            self.name = name
+
+    @classmethod
+    def load(cls, path, game: GameInfo = None, **kwargs):
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no scorer file at {str(path)!r}")
+        with np.load(path) as data:
+            if "kind" not in data.files or str(data["kind"]) != KIND:
+                raise ValueError(f"{str(path)!r} is not an action scorer (no kind={KIND!r} in it)")
+            game_name = str(data["game"])
+            names = tuple(str(n) for n in data["feature_names"])
+            count = sum(name.startswith("w") for name in data.files)
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        if game is not None and game.name != game_name:
+            raise ValueError(f"scorer {str(path)!r} was trained for {game_name}, not {game.name}")
+        expected = tuple(features_module(game_name).ACTION_FEATURE_NAMES)
+        if names != expected:
+            raise ValueError(f"scorer {str(path)!r} was trained on the features {names}; this version "
+                             f"of agents.mcts_{game_name} computes {expected}")
+        kwargs.setdefault("name", path.stem)
+        return cls(layers, game_name, **kwargs)
+
+    def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        if game.name != self.game_name:
+            raise ValueError(f"this scorer plays {self.game_name}, not {game.name}")
+        super().reset(game, player, seed)
+        self._mask = np.zeros(game.num_actions, np.int8)
+        self._features = np.zeros((game.num_actions, len(self._rules.ACTION_FEATURE_NAMES)), np.float64)
+
+    def candidates(self, state):
+        """The actions the scorer chooses among (the search's: legal, less pointless free moves)."""
+        self._rules.search_mask(np.array(state, dtype=np.int64), self._mask)
+        return np.flatnonzero(self._mask)
+
+    def features(self, state, legal):
+        """Feature rows of ``legal`` (from ``candidates``) in ``state``, seen by this agent's player."""
+        self._rules.action_features(np.ascontiguousarray(state, dtype=np.int64), int(self.player), self._mask,
+                                    self._features)
+        return self._features[legal]
+
+    def logits(self, x):
+        h = x
+        for w, b in self.layers[:-1]:
+            h = np.maximum(h @ w.T + b, 0.0)
+        w, b = self.layers[-1]
+        return (h @ w.T + b)[:, 0]
+
+    def act(self, observation, action_mask, state=None):
+        if state is None:
+            raise ValueError("ScorerAgent needs the state row (needs_state = True)")
+        legal = self.candidates(state)
+        if legal.size == 0 or not np.all(action_mask[legal]):
+            legal = np.flatnonzero(action_mask)   # never expected: the search's mask is the legal one, pruned
+            self._mask[:] = action_mask
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        if legal.size == 1:
+            return int(legal[0])
+        logits = self.logits(self.features(state, legal))
+        if self.deterministic:
+            return int(legal[np.argmax(logits)])
+        p = np.exp(logits - logits.max())
+        return int(legal[self.rng.choice(legal.size, p=p / p.sum())])
