@@ -7,11 +7,13 @@ Top to bottom:
 1. Teacher games: ``--games`` games of the search agent (``mcts:--simulations``) against
    ``--opponent`` agents, seats rotated, on ``--workers`` processes.  At every decision the search
    actually searched, the features of its candidate actions (``agents.mcts_<game>.action_features``)
-   and its root visit counts are kept (``DIR/decisions.npz``; ``--reuse`` fits on them again).
+   its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
+   on them again).
 2. Fit: the scorer's logits, softmaxed over each decision's candidates, learn the search's visit
    shares (cross-entropy, Adam, full batch).  The last tenth of the games is held out: the printed
-   agreement is how often the scorer's top action is the search's on decisions it never saw, next to
-   how often the search simply played its rollout policy's choice there.
+   agreement is how often the scorer, played greedily, plays the search's action on those decisions
+   (the ones with two candidates or more), next to how often the search played its rollout policy's
+   choice there.
 3. ``DIR/scorer.npz`` (``agents.make_agent(path, game)`` loads it; ``agents/shipped/maunakea.npz``
    is one), then a tournament of the scorer against random and against heuristic opponents
    (``--final-games`` each, seats rotated; 0 skips it) and ``DIR/result.json``.
@@ -20,7 +22,9 @@ Only games whose search module computes ``action_features`` can be distilled (``
 Install what fitting needs with ``pip install -e ".[train]"`` (torch).
 """
 import argparse
+import importlib.util
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -31,6 +35,7 @@ import numpy as np
 from .base import Agent
 from .games import GAMES, game_info
 from .match import play_game
+from .policy import TRAIN_EXTRA
 from .registry import make_agent
 from .scorer import SCORER_GAMES, ScorerAgent, features_module, save_scorer
 
@@ -66,29 +71,41 @@ def parse_args(argv=None):
             parser.error(f"--{name} must be a positive integer, got {getattr(args, name)}")
     if args.games < 2:
         parser.error("--games must be at least 2 (one game is held out to measure the fit)")
-    if args.final_games < 0 or args.seed < 0 or not args.lr > 0:
-        parser.error("--final-games and --seed must be non-negative and --lr positive")
-    game_info(args.game, args.players, args.variant)   # checks players and variant
+    if args.final_games < 0 or not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
+        parser.error("--final-games must be non-negative, --seed in 0 … 2**63 - 1 and --lr a positive number")
+    if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before the teacher games
+        parser.error(f"fitting the scorer needs torch: {TRAIN_EXTRA}")
+    if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
+        parser.error(f"--out {args.out!r} is a file; name a folder")
+    try:
+        game = game_info(args.game, args.players, args.variant)   # checks players and variant
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        make_agent(args.opponent, game)   # here, before any worker starts
+    except (ValueError, ImportError, OSError) as error:
+        parser.error(f"--opponent: {error}")
     return args
 
 
 # ---------------------------------------------------------------------------------------------------
 # 1. Teacher games
 class Recorder(Agent):
-    """Plays the teacher and keeps, at each decision it searched, its candidates' features and visits."""
+    """Plays the teacher and keeps, at each decision it searched, its candidates' features and visits,
+    and which candidate it played."""
 
     needs_state = True
 
     def __init__(self, teacher):
         self.teacher = teacher
         self.name = teacher.name
-        self.features, self.visits = [], []
+        self.features, self.visits, self.chosen = [], [], []
 
     def reset(self, game, player, seed=None):
         super().reset(game, player, seed)
         self.teacher.reset(game, player, seed)
         self.scorer = ScorerAgent([(np.zeros((1, len(features_module(game.name).ACTION_FEATURE_NAMES))),
-                                    np.zeros(1))], game.name)
+                                    np.zeros(1))], game.name, game.variant)
         self.scorer.reset(game, player)
 
     def act(self, observation, action_mask, state=None):
@@ -96,9 +113,10 @@ class Recorder(Agent):
         visits = self.teacher.last_visits
         if visits is not None:   # None: one candidate, or a settled position (no search)
             legal = self.scorer.candidates(state)
-            if visits[legal].sum() > 0:
+            if visits[legal].sum() > 0 and action in legal:
                 self.features.append(self.scorer.features(state, legal).astype(np.float32))
                 self.visits.append(visits[legal].astype(np.float32))
+                self.chosen.append(int(np.searchsorted(legal, action)))
         return action
 
 
@@ -109,11 +127,12 @@ def _teacher_game(task):
     agents = [teacher] + [make_agent(opponent, game) for _ in range(game.num_players - 1)]
     seats = [(index + k) % game.num_players for k in range(game.num_players)]   # seats rotated
     result = play_game(game, agents, (seed, index), seats=seats)
-    return index, teacher.features, teacher.visits, result.win_shares[0]
+    return index, (teacher.features, teacher.visits, teacher.chosen), result.win_shares[0]
 
 
 def teacher_games(game, args, log=print):
-    """Play the teacher games; returns per game the lists of feature rows and of visit counts."""
+    """Play the teacher games; returns per game the lists of feature rows, of visit counts and of the
+    candidates played, and the teacher's win share."""
     game_args = (game.name, game.num_players, game.variant, game.max_turns)
     tasks = [(game_args, args.simulations, args.opponent, args.seed, i) for i in range(args.games)]
     games, shares = [None] * args.games, []
@@ -125,10 +144,10 @@ def teacher_games(game, args, log=print):
         pool = multiprocessing.get_context("spawn").Pool(min(args.workers, args.games))
         results = pool.imap_unordered(_teacher_game, tasks)
     try:
-        for done, (index, features, visits, share) in enumerate(results, 1):
-            games[index] = (features, visits)
+        for done, (index, record, share) in enumerate(results, 1):
+            games[index] = record
             shares.append(share)
-            log(f"  teacher game {done}/{args.games}: {len(features)} decisions, teacher win share "
+            log(f"  teacher game {done}/{args.games}: {len(record[0])} decisions, teacher win share "
                 f"{np.mean(shares):.2f} so far, {time.perf_counter() - start:.0f} s")
     finally:
         if pool is not None:
@@ -138,17 +157,20 @@ def teacher_games(game, args, log=print):
 
 
 def pack(games):
-    """Decisions of ``games`` as flat arrays: feature rows, visit counts, each row's decision number,
-    and each decision's game number."""
-    rows, visits, decision, game_of = [], [], [], []
-    for g, (features, counts) in enumerate(games):
-        for f, v in zip(features, counts):
+    """Decisions of ``games`` as flat arrays: feature rows, visit counts, each row's decision number;
+    per decision its game number and the row it played."""
+    rows, visits, decision, game_of, played = [], [], [], [], []
+    start = 0
+    for g, (features, counts, chosen) in enumerate(games):
+        for f, v, c in zip(features, counts, chosen):
             decision.append(np.full(len(f), len(game_of), np.int64))
             game_of.append(g)
+            played.append(start + c)
             rows.append(f)
             visits.append(v)
-    return (np.concatenate(rows), np.concatenate(visits), np.concatenate(decision),
-            np.asarray(game_of, np.int64))
+            start += len(f)
+    return dict(x=np.concatenate(rows), visits=np.concatenate(visits), decision=np.concatenate(decision),
+                game_of=np.asarray(game_of, np.int64), played=np.asarray(played, np.int64))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -187,16 +209,39 @@ def log_softmax_by(logits, seg, n):
     return logits - (top + torch.log(total))[seg]
 
 
-def agreement(scores, visits, decision, n):
-    """Share of decisions whose top-scored row is the most visited one."""
-    best_score = np.full(n, -np.inf)
-    np.maximum.at(best_score, decision, scores)
-    best_visits = np.zeros(n)
-    np.maximum.at(best_visits, decision, visits)
-    hit = np.zeros(n, bool)
-    rows = (scores == best_score[decision]) & (visits == best_visits[decision])
-    hit[decision[rows]] = True
-    return float(hit.mean())
+def agreement(scores, decision, played):
+    """Share of the decisions with two candidates or more (``decision``: each row's decision number,
+    rows of a decision together and in action order) where the row a greedy player of ``scores``
+    picks -- the first of the highest, as ``ScorerAgent`` does -- is the row the teacher played
+    (``played``, by row number); and how many such decisions there were."""
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    sizes = np.diff(np.r_[starts, len(decision)])
+    best = np.maximum.reduceat(scores, starts)
+    top_rows = np.flatnonzero(scores == np.repeat(best, sizes))
+    _, first = np.unique(decision[top_rows], return_index=True)
+    picked = top_rows[first]
+    choice = sizes >= 2
+    return float(np.mean(picked[choice] == played[choice])) if choice.any() else float("nan"), int(choice.sum())
+
+
+def load_decisions(path, setting):
+    """The recorded decisions of an earlier run (``--reuse``), checked against this run's setting."""
+    if not path.is_file():
+        raise SystemExit(f"--reuse: no {path}; run without --reuse first")
+    keys = ("x", "visits", "decision", "game_of", "played", "games", "teacher_share", "setting")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in keys}
+    except (OSError, ValueError, KeyError) as error:
+        raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.distill "
+                         f"({error}); run without --reuse") from None
+    recorded = json.loads(str(arrays.pop("setting")))
+    differ = [k for k in setting if recorded.get(k) != setting[k]]
+    if differ:
+        said = ", ".join(f"{k}={recorded.get(k)!r}" if k != "feature_names" else "other features" for k in differ)
+        asked = ", ".join(f"{k}={setting[k]!r}" if k != "feature_names" else "this version's" for k in differ)
+        raise SystemExit(f"--reuse: {path} was recorded with {said}, not {asked}")
+    return arrays, float(arrays.pop("teacher_share"))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -207,39 +252,37 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     data_path = out / "decisions.npz"
+    setting = dict(game=game.name, players=game.num_players, variant=game.variant,
+                   feature_names=list(features_module(game.name).ACTION_FEATURE_NAMES))
     if args.reuse:
-        if not data_path.is_file():
-            raise SystemExit(f"--reuse: no {data_path}; run without --reuse first")
-        with np.load(data_path) as data:
-            x, visits, decision, game_of = (data[k] for k in ("x", "visits", "decision", "game_of"))
-            teacher_share = float(data["teacher_share"])
+        data, teacher_share = load_decisions(data_path, setting)
     else:
         print(f"teacher: mcts:{args.simulations} against {args.opponent}, {args.games} games")
         games, teacher_share = teacher_games(game, args)
-        x, visits, decision, game_of = pack(games)
-        np.savez_compressed(data_path, x=x, visits=visits, decision=decision, game_of=game_of,
-                            teacher_share=teacher_share)
-    n = len(game_of)
-    total = int(game_of.max()) + 1
-    held = game_of >= min(total - 1, int(np.ceil(total * (1 - HELD_OUT))))   # at least one game out
-    train_rows, test_rows = held[decision] == 0, held[decision]
-    renumber = np.cumsum(~held) - 1
-    print(f"fitting on {int((~held).sum())} decisions ({int(train_rows.sum())} candidate actions), "
-          f"{int(held.sum())} held out")
-    layers = fit(x[train_rows], visits[train_rows], renumber[decision[train_rows]], args.hidden, args.epochs,
-                 args.lr, args.seed)
-    scorer = ScorerAgent(layers, game.name)
-    test_decision = (np.cumsum(held) - 1)[decision[test_rows]]
-    rollout_column = list(features_module(game.name).ACTION_FEATURE_NAMES).index("the rollout policy's choice")
-    fit_agreement = agreement(scorer.logits(x[test_rows].astype(np.float64)), visits[test_rows], test_decision,
-                              int(held.sum()))
-    rollout_agreement = agreement(x[test_rows, rollout_column], visits[test_rows], test_decision, int(held.sum()))
-    print(f"held-out decisions: the scorer's choice is the search's in {fit_agreement:.1%}; the rollout "
-          f"policy's choice is in {rollout_agreement:.1%}")
-    path = save_scorer(out / "scorer.npz", game.name, layers)
+        data = dict(pack(games), games=len(games))
+        np.savez_compressed(data_path, teacher_share=teacher_share, setting=json.dumps(setting), **data)
+    x, visits, decision, game_of, played = (data[k] for k in ("x", "visits", "decision", "game_of", "played"))
+    total = int(data["games"])
+    held = game_of >= min(total - 1, int(np.ceil(total * (1 - HELD_OUT))))   # the last games, one at least
+    if held.all() or not held.any():
+        raise SystemExit(f"the teacher's decisions come from too few games to hold some out ({total} games, "
+                         f"decisions in {len(np.unique(game_of))}); play more games")
+    first = int(np.flatnonzero(held)[0])             # games in order: the held-out decisions are the tail
+    row = int(np.flatnonzero(decision == first)[0])
+    print(f"fitting on {first} decisions ({row} candidate actions), {len(game_of) - first} held out")
+    layers = fit(x[:row], visits[:row], decision[:row], args.hidden, args.epochs, args.lr, args.seed)
+    scorer = ScorerAgent(layers, game.name, game.variant)
+    test_decision, test_played = decision[row:] - first, played[first:] - row
+    rollout_column = setting["feature_names"].index("the rollout policy's choice")
+    fit_agreement, counted = agreement(scorer.logits(x[row:].astype(np.float64)), test_decision, test_played)
+    rollout_agreement, _ = agreement(x[row:, rollout_column], test_decision, test_played)
+    print(f"held out: of {counted} decisions with a choice, the scorer plays the search's action in "
+          f"{fit_agreement:.1%}, the rollout policy in {rollout_agreement:.1%}")
+    path = save_scorer(out / "scorer.npz", game.name, layers, game.variant)
     result = dict(game=game.name, players=game.num_players, variant=game.variant, seed=args.seed,
-                  teacher_games=total, decisions=n, teacher_win_share=teacher_share,
-                  held_out_agreement=fit_agreement, rollout_policy_agreement=rollout_agreement,
+                  teacher_games=total, decisions=len(game_of), teacher_win_share=teacher_share,
+                  held_out_decisions=counted, held_out_agreement=fit_agreement,
+                  rollout_policy_agreement=rollout_agreement,
                   scorer=str(path))
     if args.final_games:
         from .tournament import run_tournament, table_text
@@ -250,9 +293,9 @@ def main(argv=None):
                                     variant=game.variant)
             print(f"\n{path.name} against {opponent} ({args.final_games} games, seats rotated):")
             print(table_text(report))
-            row = report["agents"][next(iter(report["agents"]))]
-            result[f"win_rate_{opponent}"] = row["win_rate"]
-            result[f"win_rate_{opponent}_ci95"] = row["win_rate_ci95"]
+            entry = report["agents"][next(iter(report["agents"]))]
+            result[f"win_rate_{opponent}"] = entry["win_rate"]
+            result[f"win_rate_{opponent}_ci95"] = entry["win_rate_ci95"]
             result[f"truncated_{opponent}"] = report["truncated"]
             if report["truncated"]:
                 print(f"{report['truncated']} game(s) reached max_turns={game.max_turns} and were ranked "

@@ -25,7 +25,8 @@ from .rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
-           "the path of a MaskablePPO checkpoint (.zip)", "the path of a policy network (.npz)",
+           "the path of a MaskablePPO checkpoint (.zip)",
+           "the path of a policy network or action scorer (.npz)",
            "the path of an RLlib checkpoint folder (agents.train_rllib)")
 
 
@@ -70,8 +71,8 @@ def load(game, num_players=None, variant=None, max_turns=None):
 
 
 def _shipped(game, **kwargs):
-    # One policy network per game, agents/shipped/<game>.npz (agents.selfplay.save_snapshot): played by
-    # numpy alone, so that the shipped opponents need neither torch nor stable-baselines3.
+    # One policy per game, agents/shipped/<game>.npz (agents.selfplay.save_snapshot, or an action scorer
+    # of agents.scorer): played without torch, so that the shipped opponents need no training extra.
     path = SHIPPED_DIR / f"{game.name}.npz"
     if not path.is_file():
         raise ValueError(f"no shipped policy exists yet for {game.name} (looked for {path}); use "

@@ -3,23 +3,26 @@
 A policy network over Mauna Kea's raw observation (18 × 18 squares in 14 planes) has to find shortest
 paths over the board by itself, and on a few CPU cores it does not: the one trained by
 ``agents.train`` imitates only about half of the heuristic's decisions and beats the heuristic in
-1–2% of games (README, "Training").  The action scorer reads instead, for each legal action, what
-the search agent's evaluation makes of it (``agents.mcts_<game>.action_features``: the points
+1–2% of games (README, "Training").  The action scorer reads instead, for each candidate action
+(the legal ones less the pointless pick-ups and drops that the search skips too,
+``agents.mcts_<game>.search_mask``), what the search agent's evaluation makes of it (``agents.mcts_<game>.action_features``: the points
 margin one step ahead, the changes in the player's own and the others' expected points, the rollout
 policy's choice, the kind of the action, two facts of the turn) and maps those ``K`` numbers to one
 logit through the same MLP for every action::
 
     logit(a) = w_out · relu(W_2 relu(W_1 x_a + b_1) + b_2) + b_out,   x_a = features of action a
 
-and plays the legal action with the highest logit (``deterministic``) or samples the softmax.  The
+and plays the candidate with the highest logit (the first of equal ones; ``deterministic``) or
+samples the softmax.  The
 weights are learned by ``agents.distill`` from the search agent's choices.  The features are computed
 on one fixed determinization of the state row (like the search's root prior), so they depend on
 what the player knows only; hence the agent reads the state row (``needs_state``), as the search
 agent does.
 
-Files: ``.npz`` with ``kind="action_scorer"``, the game's name, the feature names it was trained on,
-and the layers ``w0, b0, w1, b1, …`` (numpy alone plays it).  Only games whose search module
-provides ``action_features`` have scorers (``SCORER_GAMES``).
+Files: ``.npz`` with ``kind="action_scorer"``, the game's name and variant, the feature names it was
+trained on, and the layers ``w0, b0, w1, b1, …``.  Playing needs numpy and the package's Numba code
+(the features), not torch.  Only games whose search module provides ``action_features`` have scorers
+(``SCORER_GAMES``).
 """
 import importlib
 from pathlib import Path
@@ -39,20 +42,46 @@ def features_module(game_name):
     return importlib.import_module(f"agents.mcts_{game_name}")
 
 
+def _open(path):
+    """``np.load`` of an ``.npz`` archive, or a ValueError saying the file is not one."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:
+        raise ValueError(f"{str(path)!r} is not a readable .npz file ({error})") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ValueError(f"{str(path)!r} holds a single array, not an .npz archive")
+    return data
+
+
 def is_scorer_file(path):
-    with np.load(path) as data:
+    with _open(path) as data:
         return "kind" in data.files and str(data["kind"]) == KIND
 
 
-def save_scorer(path, game_name, layers):
-    """Write a scorer: ``layers`` is a list of ``(weight (out, in), bias (out,))`` float arrays."""
+def check_layers(layers, num_features, where):
+    """Layers must chain ``num_features`` inputs to 1 logit, with finite weights."""
+    width = num_features
+    for i, (w, b) in enumerate(layers):
+        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}, but takes "
+                             f"{width} inputs; the layers must chain {num_features} features to 1 logit")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"{where}: layer {i} holds weights that are not finite")
+        width = w.shape[0]
+    if not layers or width != 1:
+        raise ValueError(f"{where}: the last layer must give 1 logit, got {width}")
+
+
+def save_scorer(path, game_name, layers, variant="basic"):
+    """Write a scorer for ``game_name``'s ``variant``: ``layers`` is a list of ``(weight (out, in),
+    bias (out,))`` float arrays."""
     names = features_module(game_name).ACTION_FEATURE_NAMES
-    if layers[0][0].shape[1] != len(names) or layers[-1][0].shape[0] != 1:
-        raise ValueError(f"a {game_name} scorer maps {len(names)} features to 1 logit, got layers "
-                         f"{[w.shape for w, _ in layers]}")
-    arrays = {f"w{i}": np.asarray(w, np.float32) for i, (w, _) in enumerate(layers)}
-    arrays.update({f"b{i}": np.asarray(b, np.float32) for i, (_, b) in enumerate(layers)})
-    np.savez(path, kind=np.array(KIND), game=np.array(game_name), feature_names=np.array(names), **arrays)
+    layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+    check_layers(layers, len(names), f"a {game_name} scorer")
+    arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
+    arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
+    np.savez(path, kind=np.array(KIND), game=np.array(game_name), variant=np.array(variant),
+             feature_names=np.array(names), **arrays)
     return Path(path)
 
 
@@ -62,9 +91,10 @@ class ScorerAgent(Agent):
     name = "scorer"
     needs_state = True
 
-    def __init__(self, layers, game_name, name=None, deterministic=True):
+    def __init__(self, layers, game_name, variant="basic", name=None, deterministic=True):
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
         self.game_name = game_name
+        self.variant = variant
         self.deterministic = deterministic
         self._rules = features_module(game_name)
         if name is not None:
@@ -75,25 +105,35 @@ class ScorerAgent(Agent):
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no scorer file at {str(path)!r}")
-        with np.load(path) as data:
+        with _open(path) as data:
             if "kind" not in data.files or str(data["kind"]) != KIND:
                 raise ValueError(f"{str(path)!r} is not an action scorer (no kind={KIND!r} in it)")
-            game_name = str(data["game"])
+            missing = [k for k in ("game", "variant", "feature_names", "w0", "b0") if k not in data.files]
+            if missing:
+                raise ValueError(f"scorer {str(path)!r} lacks {', '.join(missing)}: write scorers with "
+                                 f"agents.scorer.save_scorer")
+            game_name, variant = str(data["game"]), str(data["variant"])
             names = tuple(str(n) for n in data["feature_names"])
-            count = sum(name.startswith("w") for name in data.files)
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            layers = []
+            while f"w{len(layers)}" in data.files and f"b{len(layers)}" in data.files:
+                layers.append((data[f"w{len(layers)}"], data[f"b{len(layers)}"]))
         if game is not None and game.name != game_name:
             raise ValueError(f"scorer {str(path)!r} was trained for {game_name}, not {game.name}")
+        if game is not None and game.variant != variant:
+            raise ValueError(f"scorer {str(path)!r} was trained for {game_name}'s {variant} game, not "
+                             f"{game.variant}")
         expected = tuple(features_module(game_name).ACTION_FEATURE_NAMES)
         if names != expected:
             raise ValueError(f"scorer {str(path)!r} was trained on the features {names}; this version "
                              f"of agents.mcts_{game_name} computes {expected}")
+        check_layers(layers, len(expected), f"scorer {str(path)!r}")
         kwargs.setdefault("name", path.stem)
-        return cls(layers, game_name, **kwargs)
+        return cls(layers, game_name, variant, **kwargs)
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
-        if game.name != self.game_name:
-            raise ValueError(f"this scorer plays {self.game_name}, not {game.name}")
+        if game.name != self.game_name or game.variant != self.variant:
+            raise ValueError(f"this scorer plays {self.game_name} ({self.variant}), not {game.name} "
+                             f"({game.variant})")
         super().reset(game, player, seed)
         self._mask = np.zeros(game.num_actions, np.int8)
         self._features = np.zeros((game.num_actions, len(self._rules.ACTION_FEATURE_NAMES)), np.float64)

@@ -17,8 +17,8 @@ Top to bottom:
    ``DIR/progress.csv`` and TensorBoard (``tensorboard --logdir DIR/tb``), a checkpoint to
    ``DIR/checkpoints/``.
 4. At the end: ``DIR/final.zip`` (``agents.make_agent(path, game)`` loads it) and the same policy as
-   ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds), the tournament table
-   against random and heuristic opponents, and the learning curve ``DIR/curve.png``.  ``DIR/best.zip``
+   ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds for Maka Bana and Make Make), the
+   tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.  ``DIR/best.zip``
    is the policy of the best evaluation against the heuristic (measure it again with
    ``agents.tournament`` and other seeds before trusting that number: it was picked for being high).
 
@@ -411,7 +411,7 @@ def main(argv=None):
     # ---- 4. the result: final policy, tournament table, learning curve ------------------------------
     final = out / "final.zip"
     save_policy(model, final)
-    save_snapshot(model, out / "final.npz")  # the same policy for numpy alone: what agents/shipped/ holds
+    save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
     print(f"wrote {final} and {out / 'final.npz'}")
     from .tournament import run_tournament, table_text
 

@@ -103,8 +103,14 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
     assert isinstance(agent, ScorerAgent) and agent.name == "s" and agent.deterministic and agent.needs_state
     with pytest.raises(ValueError, match="trained for maunakea, not makemake"):
         agents.make_agent(str(path), game_info("makemake", 2))
-    with pytest.raises(ValueError, match="maps 16 features to 1 logit"):
+    with pytest.raises(ValueError, match="the last layer must give 1 logit, got 8"):
         save_scorer(tmp_path / "bad.npz", "maunakea", random_scorer()[:1])
+    with pytest.raises(ValueError, match="layer 0 has weights \\(8, 15\\).*takes 16 inputs"):
+        save_scorer(tmp_path / "bad.npz", "maunakea", [(np.zeros((8, 15)), np.zeros(8))] + random_scorer()[1:])
+    with pytest.raises(ValueError, match="not finite"):
+        save_scorer(tmp_path / "bad.npz", "maunakea", [(np.full((8, K), np.nan), np.zeros(8))] + random_scorer()[1:])
+    with pytest.raises(ValueError, match=r"trained for maunakea's basic game, not advanced"):
+        agents.make_agent(str(path), game_info("maunakea", 2, "advanced"))
     with pytest.raises(ValueError, match="exist for maunakea only"):
         save_scorer(tmp_path / "bad.npz", "makabana", random_scorer())
     with np.load(path) as data:
@@ -116,6 +122,22 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
     np.savez(tmp_path / "plain.npz", w0=np.zeros((1, 1)))
     with pytest.raises(ValueError, match="not an action scorer"):
         ScorerAgent.load(tmp_path / "plain.npz")
+    # damaged files: a layer missing, a key missing, not an archive at all
+    damaged = dict(arrays, feature_names=np.array(rules.ACTION_FEATURE_NAMES))
+    del damaged["w1"]
+    np.savez(tmp_path / "cut.npz", **damaged)
+    with pytest.raises(ValueError, match="last layer must give 1 logit"):
+        agents.make_agent(str(tmp_path / "cut.npz"), game)
+    del damaged["variant"]
+    np.savez(tmp_path / "old.npz", **damaged)
+    with pytest.raises(ValueError, match="lacks variant"):
+        agents.make_agent(str(tmp_path / "old.npz"), game)
+    (tmp_path / "text.npz").write_text("not an archive")
+    with pytest.raises(ValueError, match="not a readable .npz file"):
+        ScorerAgent.load(tmp_path / "text.npz")
+    np.save(tmp_path / "single.npy", np.zeros(3))
+    with pytest.raises(ValueError, match="single array"):
+        ScorerAgent.load(tmp_path / "single.npy")
     agent.reset(game, 0, 0)
     with pytest.raises(ValueError, match="needs the state row"):
         agent.act(np.zeros(game.obs_size, np.int8), np.ones(game.num_actions, np.int8))
@@ -123,7 +145,7 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
 
 @pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (2, "advanced")])
 def test_scorer_plays_legal_games(tmp_path, players, variant):
-    path = save_scorer(tmp_path / "s.npz", "maunakea", random_scorer(1))
+    path = save_scorer(tmp_path / "s.npz", "maunakea", random_scorer(1), variant)
     game = game_info("maunakea", players, variant, max_turns=40)
     for deterministic in (True, False):
         scorer = agents.make_agent(str(path), game, deterministic=deterministic)
@@ -154,33 +176,37 @@ def test_fit_learns_which_feature_the_teacher_follows():
     rng = np.random.default_rng(0)
     games = []
     for g in range(60):
-        features, visits = [], []
+        features, visits, chosen = [], [], []
         for _ in range(30):
             x = rng.normal(size=(int(rng.integers(2, 12)), K)).astype(np.float32)
-            v = np.zeros(len(x), np.float32)
-            v[np.argmax(x[:, 3])] = 90
-            v += 1
+            v = np.ones(len(x), np.float32)
+            v[np.argmax(x[:, 3])] = 91
             features.append(x)
             visits.append(v)
-        games.append((features, visits))
-    x, v, decision, game_of = pack(games)
-    train = game_of[decision] < 50
-    layers = fit(x[train], v[train], decision[train], hidden=16, epochs=300, lr=1e-2, seed=0, log=None)
-    test = ~train
-    test_decision = decision[test] - decision[test].min()
-    scores = ScorerAgent(layers, "maunakea").logits(x[test].astype(np.float64))
-    train_scores = ScorerAgent(layers, "maunakea").logits(x[train].astype(np.float64))
-    assert agreement(train_scores, v[train], decision[train], 1500) > 0.95
+            chosen.append(int(np.argmax(x[:, 3])))
+        games.append((features, visits, chosen))
+    data = pack(games)
+    x, v, decision, played = data["x"], data["visits"], data["decision"], data["played"]
+    row = int(np.flatnonzero(decision == 1500)[0])   # 50 games to fit on, 10 held out
+    layers = fit(x[:row], v[:row], decision[:row], hidden=16, epochs=300, lr=1e-2, seed=0, log=None)
+    scorer = ScorerAgent(layers, "maunakea")
+    on_fit, counted = agreement(scorer.logits(x[:row].astype(np.float64)), decision[:row], played[:1500])
+    assert counted == 1500 and on_fit > 0.95
     # held out: far above chance (about 1 in 7), though 15 columns of noise cost some
-    assert agreement(scores, v[test], test_decision, 300) > 0.75
-    assert agreement(-x[test, 3], v[test], test_decision, 300) < 0.2   # control: the opposite fails
+    held_out, counted = agreement(scorer.logits(x[row:].astype(np.float64)), decision[row:] - 1500, played[1500:] - row)
+    assert counted == 300 and held_out > 0.75
+    assert agreement(-x[row:, 3], decision[row:] - 1500, played[1500:] - row)[0] < 0.2   # control
 
 
-def test_agreement_counts_decisions_whose_top_rows_match():
-    decision = np.array([0, 0, 1, 1, 1])
-    visits = np.array([5, 1, 0, 9, 2])
-    assert agreement(np.array([1.0, 0.0, 0.0, 2.0, 1.0]), visits, decision, 2) == 1.0
-    assert agreement(np.array([0.0, 1.0, 0.0, 2.0, 1.0]), visits, decision, 2) == 0.5
+def test_agreement_is_the_greedy_pick_against_the_teachers_move():
+    """The first of tied top scores is what a greedy scorer plays; decisions with one candidate
+    do not count."""
+    decision = np.array([0, 0, 1, 1, 1, 2])
+    played = np.array([0, 3, 5])
+    assert agreement(np.array([1.0, 0.0, 0.0, 2.0, 1.0, 0.0]), decision, played) == (1.0, 2)
+    assert agreement(np.array([0.0, 1.0, 0.0, 2.0, 1.0, 0.0]), decision, played) == (0.5, 2)
+    assert agreement(np.zeros(6), decision, played) == (0.5, 2)          # ties: the first row
+    assert agreement(np.zeros(6), decision, np.array([1, 3, 5])) == (0.0, 2)
 
 
 def test_tiny_distillation_run(tmp_path):
@@ -197,19 +223,47 @@ def test_tiny_distillation_run(tmp_path):
     assert result["decisions"] == saved["decisions"]
     with np.load(out / "decisions.npz") as data:
         assert data["x"].shape[1] == K and len(data["x"]) == len(data["visits"]) == len(data["decision"])
+        assert len(data["played"]) == len(data["game_of"]) == saved["decisions"] and data["games"] == 2
+        # every decision's played row is one of its own rows, and the search visited it
+        assert np.array_equal(data["decision"][data["played"]], np.arange(saved["decisions"]))
+        assert (data["visits"][data["played"]] > 0).all()
     scorer = agents.make_agent(str(out / "scorer.npz"), game_info("maunakea", 2))
     play_game(game_info("maunakea", 2, max_turns=30), [scorer, RandomAgent()], seed=0)
     again = distill_main(["--game", "maunakea", "--epochs", "5", "--final-games", "0", "--out", str(out), "--reuse"])
     assert again["decisions"] == saved["decisions"] and "win_rate_heuristic" not in again
+    with pytest.raises(SystemExit, match="recorded with players=2, not players=3"):
+        distill_main(["--game", "maunakea", "--players", "3", "--out", str(out), "--reuse"])
 
 
-def test_distill_refuses_games_without_features(capsys):
+@pytest.mark.parametrize("args,message", [
+    (["--game", "makabana"], "action scorers exist for maunakea only"),
+    (["--game", "maunakea", "--players", "7"], "num_players"),
+    (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
+    (["--game", "maunakea", "--games", "1"], "at least 2"),
+    (["--game", "maunakea", "--lr", "0"], "--lr a positive number"),
+    (["--game", "maunakea", "--lr", "inf"], "--lr a positive number"),
+    (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed in 0"),
+])
+def test_distill_refuses_bad_arguments_clearly(capsys, args, message):
     with pytest.raises(SystemExit):
-        distill_main(["--game", "makabana"])
-    assert "action scorers exist for maunakea only" in capsys.readouterr().err
+        distill_main(args)
+    assert message in capsys.readouterr().err
 
 
 def test_a_scorer_can_join_the_self_play_opponent_pool(tmp_path):
     from agents.selfplay import make_opponent
     path = save_scorer(tmp_path / "s.npz", "maunakea", random_scorer())
     assert isinstance(make_opponent(str(path), game_info("maunakea", 2)), ScorerAgent)
+
+
+def test_distill_checks_its_output_folder_and_torch(tmp_path, capsys, monkeypatch):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit):
+        distill_main(["--game", "maunakea", "--out", str(tmp_path / "file")])
+    assert "is a file; name a folder" in capsys.readouterr().err
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+    with pytest.raises(SystemExit):
+        distill_main(["--game", "maunakea"])
+    assert 'needs torch: pip install -e ".[train]"' in capsys.readouterr().err
