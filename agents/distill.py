@@ -37,7 +37,7 @@ from .games import GAMES, game_info
 from .match import play_game
 from .policy import TRAIN_EXTRA
 from .registry import make_agent
-from .scorer import SCORER_GAMES, ScorerAgent, features_module, save_scorer
+from .scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
@@ -104,17 +104,16 @@ class Recorder(Agent):
     def reset(self, game, player, seed=None):
         super().reset(game, player, seed)
         self.teacher.reset(game, player, seed)
-        self.scorer = ScorerAgent([(np.zeros((1, len(features_module(game.name).ACTION_FEATURE_NAMES))),
-                                    np.zeros(1))], game.name, game.variant)
-        self.scorer.reset(game, player)
+        self.action_features = ActionFeatures(game)
 
     def act(self, observation, action_mask, state=None):
         action = self.teacher.act(observation, action_mask, state)
         visits = self.teacher.last_visits
         if visits is not None:   # None: one candidate, or a settled position (no search)
-            legal = self.scorer.candidates(state)
+            row = np.ascontiguousarray(state, dtype=np.int64)
+            legal = self.action_features.candidates(row)
             if visits[legal].sum() > 0 and action in legal:
-                self.features.append(self.scorer.features(state, legal).astype(np.float32))
+                self.features.append(self.action_features.rows(row, self.player, legal).astype(np.float32))
                 self.visits.append(visits[legal].astype(np.float32))
                 self.chosen.append(int(np.searchsorted(legal, action)))
         return action

@@ -483,14 +483,13 @@ def _one_step(state, player, mask, margin):
     """For every legal action, on one fixed determinization (a function of what ``player`` knows:
     the root row holds the bag's order and the other players' cards): the ``_values`` margin after
     the action (ending the turn on one sample of its draws) into ``margin``; returns, per action,
-    the change in the player's own value and in the best other player's, whether it is the rollout
-    policy's choice and whether it lays a tile on a field next to none of the player's explorers,
-    and the best margin."""
+    the change in the player's own value and in the best other player's, the rollout policy's
+    choice (-1 if the mask does not offer it), whether each action lays a tile on a field next to
+    none of the player's explorers, and the best margin."""
     p = state[core.NUM_PLAYERS]
     n = mask.shape[0]
     own = np.zeros(n)
     other = np.zeros(n)
-    rollout = np.zeros(n, dtype=np.bool_)
     far = np.zeros(n, dtype=np.bool_)
     state = state.copy()
     determinize(state, player, PRIOR_SEED, 0)
@@ -516,26 +515,24 @@ def _one_step(state, player, mask, margin):
         if mask[a] and not _lay_candidate(state, player_to_act, ((a - core.LAY_BASE) // 4) % NUM_FIELDS):
             far[a] = True
     work[:] = state
-    a = rollout_action(work)
-    if a >= 0 and mask[a]:
-        rollout[a] = True
-    return own, other, rollout, far, best
+    choice = rollout_action(work)
+    if choice >= 0 and mask[choice] == 0:
+        choice = -1
+    return own, other, choice, far, best
 
 
 @njit(cache=True)
 def prior(state, player, mask, out):
     """Root preferences: the ``_values`` margin one step ahead (``_one_step``), the rollout policy's
     choice first, tiles laid on fields not next to one of the player's explorers last."""
-    _own, _other, rollout, far, best = _one_step(state, player, mask, out)
-    n = mask.shape[0]
+    _own, _other, choice, far, best = _one_step(state, player, mask, out)
     # tiles laid away from the player's explorers come last: they help whoever passes there later
-    for a in range(n):
+    for a in range(mask.shape[0]):
         if far[a]:
             out[a] = best - 1000.0
     # the rollout policy's own choice comes first: the search then improves on the policy
-    for a in range(n):
-        if rollout[a]:
-            out[a] = best + 1.0
+    if choice >= 0:
+        out[choice] = best + 1.0
 
 
 # The distilled policy (``agents.scorer``) scores every legal action from these features.
@@ -557,7 +554,7 @@ def action_features(state, player, mask, out):
     the turn.  Like ``prior``, a function of what ``player`` knows only."""
     n = mask.shape[0]
     margin = np.zeros(n)
-    own, other, rollout, far, best = _one_step(state, player, mask, margin)
+    own, other, choice, far, best = _one_step(state, player, mask, margin)
     out[:] = 0.0
     triggered = 1.0 if state[core.END_TRIGGERED] != 0 else 0.0
     for a in range(n):
@@ -566,7 +563,7 @@ def action_features(state, player, mask, out):
         out[a, 0] = margin[a] - best
         out[a, 1] = own[a]
         out[a, 2] = other[a]
-        out[a, 3] = 1.0 if rollout[a] else 0.0
+        out[a, 3] = 1.0 if a == choice else 0.0
         out[a, 4] = 1.0 if far[a] else 0.0
         kind = 0
         while kind < len(_KIND_BOUNDS) and a >= _KIND_BOUNDS[kind]:

@@ -82,13 +82,10 @@ def _shipped(game, **kwargs):
 
 
 def _network(path, game, **kwargs):
-    from .scorer import ScorerAgent, is_scorer_file
-    from .selfplay import SnapshotAgent
+    from .selfplay import load_network
 
     kwargs.setdefault("deterministic", True)  # greedy, as trained policies are evaluated
-    if Path(path).is_file() and is_scorer_file(path):
-        return ScorerAgent.load(path, game, **kwargs)
-    return SnapshotAgent.load(path, game, **kwargs)
+    return load_network(path, game, **kwargs)
 
 
 def _simulations(argument, spec):

@@ -85,6 +85,28 @@ def save_scorer(path, game_name, layers, variant="basic"):
     return Path(path)
 
 
+class ActionFeatures:
+    """A game's candidate actions and their feature rows, in buffers kept from one decision to the
+    next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""
+
+    def __init__(self, game: GameInfo):
+        self.rules = features_module(game.name)
+        self._mask = np.zeros(game.num_actions, np.int8)
+        self._rows = np.zeros((game.num_actions, len(self.rules.ACTION_FEATURE_NAMES)), np.float64)
+
+    def candidates(self, state):
+        """The actions a scorer chooses among (the search's: legal, less pointless free moves)."""
+        self.rules.search_mask(state, self._mask)
+        return np.flatnonzero(self._mask)
+
+    def rows(self, state, player, legal):
+        """The feature rows of the actions ``legal`` in ``state``, as ``player`` sees them."""
+        self._mask[:] = 0
+        self._mask[legal] = 1
+        self.rules.action_features(state, player, self._mask, self._rows)
+        return self._rows[legal]
+
+
 class ScorerAgent(Agent):
     """Plays an action scorer (see the module docstring)."""
 
@@ -96,7 +118,7 @@ class ScorerAgent(Agent):
         self.game_name = game_name
         self.variant = variant
         self.deterministic = deterministic
-        self._rules = features_module(game_name)
+        features_module(game_name)   # a game without features is refused here, not at the first move
         if name is not None:
             self.name = name
 
@@ -135,19 +157,7 @@ class ScorerAgent(Agent):
             raise ValueError(f"this scorer plays {self.game_name} ({self.variant}), not {game.name} "
                              f"({game.variant})")
         super().reset(game, player, seed)
-        self._mask = np.zeros(game.num_actions, np.int8)
-        self._features = np.zeros((game.num_actions, len(self._rules.ACTION_FEATURE_NAMES)), np.float64)
-
-    def candidates(self, state):
-        """The actions the scorer chooses among (the search's: legal, less pointless free moves)."""
-        self._rules.search_mask(np.array(state, dtype=np.int64), self._mask)
-        return np.flatnonzero(self._mask)
-
-    def features(self, state, legal):
-        """Feature rows of ``legal`` (from ``candidates``) in ``state``, seen by this agent's player."""
-        self._rules.action_features(np.ascontiguousarray(state, dtype=np.int64), int(self.player), self._mask,
-                                    self._features)
-        return self._features[legal]
+        self._features = ActionFeatures(game)
 
     def logits(self, x):
         h = x
@@ -159,15 +169,15 @@ class ScorerAgent(Agent):
     def act(self, observation, action_mask, state=None):
         if state is None:
             raise ValueError("ScorerAgent needs the state row (needs_state = True)")
-        legal = self.candidates(state)
+        row = np.ascontiguousarray(state, dtype=np.int64)
+        legal = self._features.candidates(row)
         if legal.size == 0 or not np.all(action_mask[legal]):
             legal = np.flatnonzero(action_mask)   # never expected: the search's mask is the legal one, pruned
-            self._mask[:] = action_mask
         if legal.size == 0:
             raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
         if legal.size == 1:
             return int(legal[0])
-        logits = self.logits(self.features(state, legal))
+        logits = self.logits(self._features.rows(row, int(self.player), legal))
         if self.deterministic:
             return int(legal[np.argmax(logits)])
         p = np.exp(logits - logits.max())

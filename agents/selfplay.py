@@ -170,15 +170,21 @@ def is_snapshot(spec):
     return isinstance(spec, (str, Path)) and str(spec).endswith(SNAPSHOT_SUFFIXES)
 
 
-def make_opponent(spec, game, **kwargs):
-    """An agent for a pool entry: a ``.npz`` snapshot (``SnapshotAgent``) or action scorer
-    (``agents.scorer``), else ``make_agent(spec)``."""
-    if str(spec).endswith(".npz"):
-        from .scorer import ScorerAgent, is_scorer_file
+def load_network(path, game, **kwargs):
+    """A ``.npz`` policy file as an agent: an action scorer (``agents.scorer``) or a snapshot
+    (``SnapshotAgent``)."""
+    from .scorer import ScorerAgent, is_scorer_file
 
-        if Path(spec).is_file() and is_scorer_file(spec):
-            return ScorerAgent.load(spec, game, **kwargs)
-        return SnapshotAgent.load(spec, game, **kwargs)
+    if Path(path).is_file() and is_scorer_file(path):
+        return ScorerAgent.load(path, game, **kwargs)
+    return SnapshotAgent.load(path, game, **kwargs)
+
+
+def make_opponent(spec, game, **kwargs):
+    """An agent for a pool entry: a ``.npz`` file (``load_network``: sampling, unless it is a
+    scorer), else ``make_agent(spec)``."""
+    if str(spec).endswith(".npz"):
+        return load_network(spec, game, **kwargs)
     return make_agent(str(spec), game, **kwargs)
 
 

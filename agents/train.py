@@ -18,8 +18,8 @@ Top to bottom:
    ``DIR/checkpoints/``.
 4. At the end: ``DIR/final.zip`` (``agents.make_agent(path, game)`` loads it) and the same policy as
    ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds for Maka Bana and Make Make), the
-   tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.  ``DIR/best.zip``
-   is the policy of the best evaluation against the heuristic (measure it again with
+   tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.
+   ``DIR/best.zip`` is the policy of the best evaluation against the heuristic (measure it again with
    ``agents.tournament`` and other seeds before trusting that number: it was picked for being high).
 
 ``--resume`` continues from DIR's latest checkpoint up to ``--timesteps`` in all, with the opponent
