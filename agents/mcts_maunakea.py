@@ -584,26 +584,14 @@ def _margin(vals, player, p):
 
 @njit(cache=True)
 def settled(state):
-    """True when no explorer on the island can ever board (every waiting boat is out of reach even
-    with every empty tile space laid with jungle), so that nobody's points can change any more: in
-    the basic game lava and mountains stay and boats only leave.  Such games run on to ``max_turns``
-    (a player with an explorer walled in never ends the game); the search has nothing to decide
-    there.  Never in the advanced game, whose earthquakes turn tiles and helicopters fly explorers
-    out."""
+    """True when no explorer on the island can ever board: the core's ``settled`` (RULINGS.md,
+    "Settled end"), which has also triggered the end, so that nobody's points can change any more
+    and the search has nothing to decide.  Never in the advanced game: there the core's answer
+    depends on the cards every player holds, which the searching player does not see."""
     if state[core.STATUS] != core.STATUS_RUNNING or state[core.PHASE] != core.PHASE_TURN or \
             state[core.VARIANT] == core.VARIANT_ADVANCED:
         return False
-    fields, queue, inq, assigned, danger = _buffers()
-    _enter_costs(state, fields[0])
-    for landing in range(NUM_LANDINGS):
-        _landing_distances(state, fields[0], landing, fields[1], queue, inq, fields[SCRATCH])
-        for i in range(state[core.NUM_PLAYERS]):
-            for e in range(state[core.EXPLORERS_EACH]):
-                x = core.explorer_index(i, e)
-                if state[core.EXPLORER_STATUS + x] == core.ON_ISLAND and \
-                        fields[1, state[core.EXPLORER_SQUARE + x]] < INF:
-                    return False
-    return True
+    return core.settled(state)
 
 
 # ---------------------------------------------------------------------------------------------------

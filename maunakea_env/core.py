@@ -19,15 +19,15 @@ from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
     FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
     IS_START_SQUARE, IS_TILE_FIELD, LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION,
-    LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
+    LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST, NO_TILE,
     NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES,
     SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES,
     START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
 )
 from .board import (
-    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, BOAT_COLOUR, CARD_KIND, CARDS_DEALT, CARDS_KEPT,
-    FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS, SET_TASK_BONUS,
-    SET_TASK_NEEDS, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, WATER,
+    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, BOAT_COLOUR, CARD_KIND, CARDS_DEALT,
+    CARDS_KEPT, FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS,
+    SET_TASK_BONUS, SET_TASK_NEEDS, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, WATER,
 )
 
 MAX_PLAYERS = 4
@@ -85,6 +85,13 @@ REWARD_MARGIN = 2
 VARIANT_BASIC = 0
 VARIANT_ADVANCED = 1
 
+# why the end was triggered (END_REASON)
+END_BY_EXPLORERS = 1   # a player has no explorer left on the island [End of the Game]
+END_BY_SUPPLY = 2      # advanced: the supply of tiles is used up
+END_BY_SETTLED = 3     # no explorer on the island can ever reach a boat (RULINGS.md, "Settled end")
+END_BY_WALLED_IN = 4   # every player keeps an explorer that can never leave the island (RULES.md)
+END_REASON_NAMES = ("", "no explorer left", "supply used up", "settled", "walled in")
+
 # where a tile is
 IN_BAG, IN_HAND, ON_BOARD, REMOVED, SET_ASIDE = range(5)
 # what an explorer is doing
@@ -136,7 +143,8 @@ CARD_MOVE_KIND = REMOVE_FROM + MAX_PLAYERS              # movement card being pl
 CARD_MOVE_EXPLORER = CARD_MOVE_KIND + 1                 # its explorer, -1
 QUAKE_TILE = CARD_MOVE_EXPLORER + 1                     # terrain tile drawn after an earthquake, -1
 SUPPLY_OUT = QUAKE_TILE + 1                             # 1: the bag is empty; 2: and that ended the game
-STATE_SIZE = SUPPLY_OUT + 1
+END_REASON = SUPPLY_OUT + 1                             # why the end was triggered: END_BY_..., 0 before
+STATE_SIZE = END_REASON + 1
 
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8) from one player's point of view: relative player k is k seats clockwise.
@@ -547,6 +555,7 @@ def _place_lava(state, tile):
         target = FIELD_NEIGHBOURS[target, direction]
     if target < 0:
         state[BRANCH_OPEN + k] = 0
+        _check_end_trigger(state)   # the flow's lava left in the bag may no longer be able to fall
         return
     covered = state[FIELD_TILE + target]
     if covered >= 0:
@@ -579,15 +588,160 @@ def _place_lava(state, tile):
 
 @njit(cache=True)
 def _check_end_trigger(state):
-    """End of the Game: a player with no explorer left on the island triggers the end."""
+    """End of the Game: a player with no explorer left on the island triggers the end, and so, in the
+    same way, does an island where that can never happen (``_unending``)."""
     if state[END_TRIGGERED] == 1 or state[PHASE] != PHASE_TURN:
         return
+    reason = 0
     for p in range(state[NUM_PLAYERS]):
         if explorers_on_island(state, p) == 0:
-            state[END_TRIGGERED] = 1
-            # basic: this turn and one more for each other player; advanced: scoring after this turn
-            state[FINAL_TURNS_LEFT] = 1 if state[VARIANT] == VARIANT_ADVANCED else state[NUM_PLAYERS]
-            return
+            reason = END_BY_EXPLORERS
+            break
+    if reason == 0:
+        reason = _unending(state)
+    if reason != 0:
+        _trigger_end(state, reason)
+
+
+@njit(cache=True)
+def _trigger_end(state, reason):
+    state[END_TRIGGERED] = 1
+    state[END_REASON] = reason
+    # basic: this turn and one more for each other player; advanced: scoring after this turn
+    state[FINAL_TURNS_LEFT] = 1 if state[VARIANT] == VARIANT_ADVANCED else state[NUM_PLAYERS]
+
+
+@njit(cache=True)
+def _mark_boat_reach(state, mountains, buffer):
+    """Flood from the entry squares of every landing where a boat still waits, over the squares an
+    explorer may ever stand on: jungle, water, and the squares of empty tile spaces (a jungle tile may
+    still be laid there).  Lava never opens again, and in the basic game neither do mountains; with
+    ``mountains`` they count as open too (a mountain movement card crosses them).  Explorers are not
+    walls: they move on, board or are lost.  ``buffer`` (int16, 2 * NUM_SQUARES): the queue, then a
+    mark per square, 1 where a boat can be reached from.  Returns how many squares are marked."""
+    mark = buffer[NUM_SQUARES:]
+    mark[:] = 0
+    tail = 0
+    for landing in range(NUM_LANDINGS):
+        if state[LANDING_BOAT + landing] < 0:
+            continue
+        for i in range(4):
+            s = LANDING_ENTRY_SQUARES[landing, i]
+            if mark[s] == 0 and _ever_open(state[TERRAIN + s], mountains):
+                mark[s] = 1
+                buffer[tail] = s
+                tail += 1
+    head = 0
+    while head < tail:
+        s = buffer[head]
+        head += 1
+        for d in range(4):
+            t = SQUARE_NEIGHBOURS[s, d]
+            if t >= 0 and mark[t] == 0 and _ever_open(state[TERRAIN + t], mountains):
+                mark[t] = 1
+                buffer[tail] = t
+                tail += 1
+    return tail
+
+
+@njit(cache=True, inline="always")
+def _ever_open(terrain, mountains):
+    # NO_TILE only ever shows on an empty tile space: the printed fields are jungle, lava or volcano
+    return terrain == JUNGLE or terrain == WATER or terrain == NO_TILE or (mountains and terrain == MOUNTAIN)
+
+
+@njit(cache=True)
+def _cut_off(state, buffer):
+    """Count, per player, his explorers on the island that can never reach a boat, into
+    ``buffer[2 * NUM_SQUARES + p]``; return how many explorers on the island still can.  ``buffer``:
+    int16, ``CHECK_BUFFER`` long (the flood's queue and marks, then the counts).  In the advanced game
+    the cards still held count (RULES.md): while anybody holds an earthquake (it may turn a tile out
+    of the way) and a boat waits, every explorer can; an explorer whose owner holds a mountain
+    movement card may cross mountains; a player who holds a helicopter rescue and has two explorers
+    or more on the island can still fly any of them out, so none of his counts as cut off."""
+    n = state[NUM_PLAYERS]
+    advanced = state[VARIANT] == VARIANT_ADVANCED
+    cut = buffer[2 * NUM_SQUARES:]
+    mark = buffer[NUM_SQUARES:2 * NUM_SQUARES]
+    boat_waits = False
+    for landing in range(NUM_LANDINGS):
+        if state[LANDING_BOAT + landing] >= 0:
+            boat_waits = True
+    quake = False
+    if advanced and boat_waits:
+        for p in range(n):
+            if _holds(state, p, ACTION_EARTHQUAKE):
+                quake = True
+    if boat_waits and not quake:
+        _mark_boat_reach(state, False, buffer)
+    free = 0
+    climbers = False   # a player with an explorer cut off holds a mountain movement card
+    for p in range(n):
+        cut[p] = 0
+        rescue = advanced and _holds(state, p, ACTION_HELICOPTER) and explorers_on_island(state, p) >= 2
+        for e in range(state[EXPLORERS_EACH]):
+            x = explorer_index(p, e)
+            if state[EXPLORER_STATUS + x] != ON_ISLAND:
+                continue
+            if quake or rescue or (boat_waits and mark[state[EXPLORER_SQUARE + x]] == 1):
+                free += 1
+            else:
+                cut[p] += 1
+                if advanced and boat_waits and _holds(state, p, ACTION_MOUNTAIN):
+                    climbers = True
+    if climbers:
+        _mark_boat_reach(state, True, buffer)
+        for p in range(n):
+            if cut[p] == 0 or not _holds(state, p, ACTION_MOUNTAIN):
+                continue
+            for e in range(state[EXPLORERS_EACH]):
+                x = explorer_index(p, e)
+                if state[EXPLORER_STATUS + x] == ON_ISLAND and mark[state[EXPLORER_SQUARE + x]] == 1:
+                    cut[p] -= 1   # cut off on foot, but not over the mountains
+                    free += 1
+    return free
+
+
+CHECK_BUFFER = 2 * NUM_SQUARES + MAX_PLAYERS
+
+
+@njit(cache=True)
+def _lava_can_fall(state):
+    """A lava tile is still in the bag whose flow has an open branch to extend."""
+    for t in range(FIRST_LAVA_TILE, NUM_ISLAND_TILES):
+        if state[TILE_WHERE + t] == IN_BAG:
+            flow = LAVA_TILE_FLOW[t - FIRST_LAVA_TILE]
+            if state[BRANCH_OPEN + 2 * flow] == 1 or state[BRANCH_OPEN + 2 * flow + 1] == 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _unending(state):
+    """Why the end must be triggered although every player still has an explorer on the island, or
+    0: END_BY_SETTLED (RULINGS.md, "Settled end": no explorer on the island can ever reach a boat) or
+    END_BY_WALLED_IN (RULES.md: every player keeps an explorer that can never reach a boat, and no
+    lava can fall any more to take it, so nobody can ever have no explorer left)."""
+    buffer = np.empty(CHECK_BUFFER, dtype=np.int16)   # the one allocation of the check
+    if _cut_off(state, buffer) == 0:
+        return END_BY_SETTLED
+    if _lava_can_fall(state):
+        return 0
+    for p in range(state[NUM_PLAYERS]):
+        if buffer[2 * NUM_SQUARES + p] == 0:
+            return 0
+    return END_BY_WALLED_IN
+
+
+@njit(cache=True)
+def settled(state):
+    """RULINGS.md, "Settled end": True when no explorer still on the island can ever reach a boat (the
+    cards still held counted in the advanced game, see ``_cut_off``), so that nobody's points can
+    change any more."""
+    if state[STATUS] != STATUS_RUNNING or state[PHASE] == PHASE_PLACEMENT or state[PHASE] == PHASE_CARDS:
+        return False
+    buffer = np.empty(CHECK_BUFFER, dtype=np.int16)
+    return _cut_off(state, buffer) == 0
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -648,15 +802,18 @@ def _draw_up(state, player):
 @njit(cache=True)
 def _end_turn(state):
     """Ending your turn: draw (not once the end is triggered), then the next player clockwise.  After
-    the trigger, the trigger turn and one more turn of every other player are played, then scoring."""
+    the trigger, the trigger turn and one more turn of every other player are played, then scoring;
+    an end triggered while he draws gives him the rest of his turn with the tiles drawn."""
     player = state[TO_ACT]
     state[POOL] = 0
     state[FREE_ACTIONS] = 0
-    triggered = state[END_TRIGGERED]
-    if triggered == 0:
+    if state[END_TRIGGERED] == 0:
         _draw_up(state, player)
-    if state[END_TRIGGERED] == 1 and triggered == 0 and state[SUPPLY_OUT] == 2:
-        return  # advanced: the bag ran out while he drew; his turn goes on with the tiles drawn
+        if state[END_TRIGGERED] == 1:
+            # the end came while he drew (lava, or the advanced game's last tile): "The player whose
+            # turn it is may still play all tiles that he has lying face up in front of him", so his
+            # turn goes on with the tiles drawn
+            return
     state[TURN] += 1
     if state[END_TRIGGERED] == 1:
         state[FINAL_TURNS_LEFT] -= 1
@@ -707,6 +864,7 @@ def step(state, action):
         a = action - LAY_BASE
         tile = _remove_from_hand(state, player, a // (4 * NUM_FIELDS))
         _lay(state, tile, (a // 4) % NUM_FIELDS, a % 4, TERRAIN_TILE_SQUARES[tile], None)
+        _check_end_trigger(state)   # mountains laid can wall the last explorers in
     elif action < MOVE_BASE:
         tile = _remove_from_hand(state, player, action - SPEND_BASE)
         state[POOL] += TERRAIN_TILE_POINTS[tile]
@@ -839,8 +997,7 @@ def _check_supply(state):
         return
     state[SUPPLY_OUT] = 1
     if state[END_TRIGGERED] == 0:
-        state[END_TRIGGERED] = 1
-        state[FINAL_TURNS_LEFT] = 1
+        _trigger_end(state, END_BY_SUPPLY)
         state[SUPPLY_OUT] = 2
 
 
@@ -999,6 +1156,7 @@ def _advanced_step(state, action):
         state[CARD_MOVE_KIND] = -1
         state[CARD_MOVE_EXPLORER] = -1
         state[PHASE] = PHASE_TURN
+        _check_end_trigger(state)   # a mountain movement card played is no longer held
     elif action < EARTHQUAKE_BASE:
         _play_card(state, player, ACTION_HELICOPTER)
         x = explorer_index(player, action - HELICOPTER_BASE)
@@ -1008,10 +1166,12 @@ def _advanced_step(state, action):
         state[OCCUPANT + state[EXPLORER_SQUARE + x]] = -1
         state[EXPLORER_SQUARE + x] = -1
         state[EXPLORER_STATUS + x] = RESCUED
+        _check_end_trigger(state)   # the card held may have been all that kept the island unsettled
     elif action < QUAKE_DRAW:
         _play_card(state, player, ACTION_EARTHQUAKE)
         a = action - EARTHQUAKE_BASE
         _turn_tile(state, a // 4, a % 4)
+        _check_end_trigger(state)
         # "the player may draw one tile": no tile is drawn once the end is triggered
         if state[END_TRIGGERED] == 0 and _bag_count(state) > 0:
             state[PHASE] = PHASE_QUAKE_DRAW
@@ -1025,6 +1185,7 @@ def _advanced_step(state, action):
         _lay(state, tile, a // 4, a % 4, TERRAIN_TILE_SQUARES[tile], None)
         state[QUAKE_TILE] = -1
         state[PHASE] = PHASE_TURN
+        _check_end_trigger(state)
 
 
 @njit(cache=True)

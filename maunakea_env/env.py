@@ -174,7 +174,10 @@ class raw_env(CoreAECEnv):
         state = self._state
         boats = {a: [BOAT_NAMES[b] for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
                  for i, a in enumerate(self.possible_agents)}
-        info = {"scores": self.scores(), "boats": boats}
+        # how the game ended: the end's trigger (see core.END_REASON_NAMES), or "max_turns"
+        ended = ("max_turns" if state[core.STATUS] == core.STATUS_TRUNCATED
+                 else core.END_REASON_NAMES[state[core.END_REASON]])
+        info = {"scores": self.scores(), "boats": boats, "end": ended}
         if state[core.VARIANT] == core.VARIANT_ADVANCED:
             info["task_points"] = [int(core.task_points(state, p)) for p in range(self.num_players)]
         return info

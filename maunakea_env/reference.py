@@ -298,7 +298,8 @@ class ReferenceGame:
     - ``lava_branches`` per flow: list of ``{end_field, direction, length, open}``; after a fork the
       two new branches replace the forked one, the "•" branch listed first;
     - ``end_triggered``; ``final_turns_left``: turns still to be played after the current one once the
-      end is triggered (always 0 in the advanced game).
+      end is triggered (always 0 in the advanced game); ``end_reason``: None, "no explorer left",
+      "settled" or (advanced) "supply used up";
 
     Advanced game only (all present, and empty or zero, in the basic game):
 
@@ -374,6 +375,7 @@ class ReferenceGame:
                               for flow in range(B.NUM_LAVA_FLOWS)]
 
         self.end_triggered = False
+        self.end_reason = None
         self.final_turns_left = 0
         self.turns = 0
         self.terminated = False
@@ -637,6 +639,7 @@ class ReferenceGame:
         tile = self.hands[p].pop(h)
         self._put_tile(f, _TERRAIN_TILE_SQUARES[tile], r)
         self.field_tile[f] = ("terrain", tile, r)
+        self._check_end_trigger()     # its mountains may close the last way to a boat
 
     def _spend_tile(self, p, h):
         """[Using movement points] the points join this turn's pool (points of several tiles combine;
@@ -808,6 +811,7 @@ class ReferenceGame:
         self.explorers[p][e] = square
         self.card_move = None
         self.phase = "turn"
+        self._check_end_trigger()     # the card is spent: a mountain movement card no longer helps
 
     def _helicopter(self, p, e):
         """"The player may rescue one of his explorers, including his artifacts, from the island. He
@@ -837,6 +841,7 @@ class ReferenceGame:
         for i, square in enumerate(squares):
             self.artifacts[square] = on_corner[_ROTATION_SOURCE[r][i]]
         self.field_tile[f] = (kind, tile, r)
+        self._check_end_trigger()
         if self.bag and not self.end_triggered:
             self.phase = "quake_draw"
 
@@ -867,6 +872,7 @@ class ReferenceGame:
         self.field_tile[f] = ("terrain", tile, r)
         self.quake_tile = None
         self.phase = "turn"
+        self._check_end_trigger()
 
     # [Ending your turn, Drawing other tiles] ---------------------------------------------------
 
@@ -879,6 +885,10 @@ class ReferenceGame:
             return
         if not self.end_triggered:
             self._draw_up(p)
+            if self.end_triggered:
+                # [End of the Game] "The player whose turn it is may still play all tiles that he has
+                # lying face up in front of him": the end came while he drew, so his turn goes on.
+                return
         self.turns += 1
         if self.end_triggered:
             # [End of the Game] the trigger turn, then one more turn for every other player.
@@ -896,13 +906,12 @@ class ReferenceGame:
         """[Rules for Advanced Players, End of the Game] "The player whose turn it is may still play all
         tiles that he has lying in front of him. After that, the scoring takes place immediately."
         RULES.md: no tile is drawn once the end is triggered; when the bag runs out while he draws at
-        the end of his turn, his turn goes on with the tiles just drawn and the game is scored when he
-        ends it; when lava triggers the end while he draws, his drawing stops and his turn is over."""
+        the end of his turn, or lava triggers the end while he draws, his drawing stops there, his turn
+        goes on with the tiles drawn and the game is scored when he ends it."""
         if not self.end_triggered:
             self._draw_up(p)
-            if self.end_triggered and not self._explorer_end_condition():
-                # The bag ran out while he drew: his turn goes on (it is not over yet).
-                return
+            if self.end_triggered:
+                return      # his turn is not over yet
         self.turns += 1
         if self.end_triggered:
             self._game_over(terminated=True)
@@ -915,7 +924,7 @@ class ReferenceGame:
     def _draw_up(self, p):
         """[Drawing other tiles] draw until the hand shows 5 or more points; a lava tile is placed at
         once [Lava tiles] and drawing goes on.  An empty bag stops the drawing (RULES.md).  When lava
-        triggers the end, the drawing stops and the turn is over (RULES.md)."""
+        triggers the end, the drawing stops (RULES.md)."""
         while self.hand_points(p) < B.HAND_POINTS and self.bag:
             tile = self._draw_from_bag()
             if tile >= FIRST_LAVA_TILE:
@@ -952,6 +961,7 @@ class ReferenceGame:
             # Off the edge of the gameboard: removed from the game, and the branch is closed.
             self.removed.append(tile)
             branch["open"] = False
+            self._check_end_trigger()     # lava of this flow left in the bag may never fall now
             return
         self._cover_with_lava(target, tile)
         if shape == B.FORK:
@@ -998,17 +1008,80 @@ class ReferenceGame:
         """"one player has no explorers left on the gameboard" -- boarded, lost (or rescued)."""
         return any(not self.on_island(p) for p in range(self.num_players))
 
+    def cut_off(self):
+        """Per player, how many of his explorers on the island can never reach a boat (RULINGS.md,
+        "Settled end").  A walk may cross squares that show jungle or water, and tile spaces nothing
+        lies on yet (a jungle tile could still go there), whoever stands there now; never lava, the
+        volcano or a mountain.  Advanced game (RULES.md): an earthquake held by anybody could turn a
+        tile out of the way while a boat waits; a mountain movement card lets its holder's explorers
+        cross mountains; a helicopter rescue still flies out any explorer of a holder who has two or
+        more on the island."""
+        entries = {s for s in range(NUM_SQUARES)
+                   if _SQUARE_LANDING[s] >= 0 and self.landing_boat[_SQUARE_LANDING[s]] is not None}
+        holds = [[self.advanced and self.cards[p][kind] > 0 for kind in range(NUM_CARD_KINDS)]
+                 for p in range(self.num_players)]
+        quake = bool(entries) and any(h[B.ACTION_EARTHQUAKE] for h in holds)
+        reach = {False: self._reached_from(entries, False)}
+        counts = []
+        for p in range(self.num_players):
+            if quake or (holds[p][B.ACTION_HELICOPTER] and len(self.on_island(p)) >= 2):
+                counts.append(0)
+                continue
+            climbers = holds[p][B.ACTION_MOUNTAIN]
+            if climbers not in reach:
+                reach[climbers] = self._reached_from(entries, climbers)
+            counts.append(sum(1 for s in self.explorers[p] if s is not None and s not in reach[climbers]))
+        return counts
+
+    def _reached_from(self, starts, climbers):
+        """The squares a walk can join to one of ``starts`` (see ``cut_off``)."""
+        open_ground = {B.JUNGLE, B.WATER, B.NO_TILE} | ({B.MOUNTAIN} if climbers else set())
+        seen = {s for s in starts if self.terrain[s] in open_ground}
+        frontier = list(seen)
+        while frontier:
+            square = frontier.pop()
+            for t in _SQUARE_NEIGHBOURS[square]:
+                if t >= 0 and t not in seen and self.terrain[t] in open_ground:
+                    seen.add(t)
+                    frontier.append(t)
+        return seen
+
+    def settled(self):
+        """RULINGS.md, "Settled end": no explorer still on the island can ever reach a boat."""
+        if self.phase in ("placement", "cards", "over"):
+            return False
+        return sum(self.cut_off()) == sum(len(self.on_island(p)) for p in range(self.num_players))
+
+    def _lava_can_fall(self):
+        """A lava tile is left in the bag and its flow still has an open branch to extend."""
+        flows = {_LAVA_TILE_FLOW[t - FIRST_LAVA_TILE] for t in self.bag if t >= FIRST_LAVA_TILE}
+        return any(branch["open"] for flow in flows for branch in self.lava_branches[flow])
+
+    def _unending(self):
+        """Why the end must come although every player has an explorer on the island: "settled", or
+        "walled in" (RULES.md): every player keeps an explorer that can never reach a boat and no lava
+        can fall any more to take it, so nobody can ever be left without an explorer."""
+        cut = self.cut_off()
+        if sum(cut) == sum(len(self.on_island(p)) for p in range(self.num_players)):
+            return "settled"
+        if not self._lava_can_fall() and all(cut):
+            return "walled in"
+        return None
+
     def _check_end_trigger(self):
-        """"The game ends when one player has no explorers left on the gameboard" -- boarded or lost."""
+        """"The game ends when one player has no explorers left on the gameboard" -- boarded or lost;
+        RULINGS.md and RULES.md add the islands where that can never happen, which end it in the same
+        way."""
         if self.phase not in ("turn", "quake_draw") or self.end_triggered:
             return
-        if self._explorer_end_condition():
-            self.end_triggered = True
-            # [End of the Game] basic: "all the other players get one more turn"; advanced: "the
-            # scoring takes place immediately" after this player's turn.
-            self.final_turns_left = 0 if self.advanced else self.num_players - 1
-        else:
+        self.end_reason = "no explorer left" if self._explorer_end_condition() else self._unending()
+        if self.end_reason is None:
             self._check_supply()
+            return
+        self.end_triggered = True
+        # [End of the Game] basic: "all the other players get one more turn"; advanced: "the
+        # scoring takes place immediately" after this player's turn.
+        self.final_turns_left = 0 if self.advanced else self.num_players - 1
 
     def _check_supply(self):
         """[Rules for Advanced Players, End of the Game] "or when the supply of tiles has been used up":
@@ -1019,6 +1092,7 @@ class ReferenceGame:
             return
         self.supply_out = True
         self.end_triggered = True
+        self.end_reason = "supply used up"
         self.final_turns_left = 0
 
     def _game_over(self, terminated):

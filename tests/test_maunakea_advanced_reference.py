@@ -66,6 +66,7 @@ def core_view(state, n):
         "status": int(state[core.STATUS]),
         "pool": int(state[core.POOL]) if running else 0,
         "end_triggered": bool(state[core.END_TRIGGERED]),
+        "end_reason": core.END_REASON_NAMES[state[core.END_REASON]] or None,
         "supply_out": int(state[core.SUPPLY_OUT]),
         "terrain": state[core.TERRAIN:core.TERRAIN + 324].tolist(),
         "fields": fields,
@@ -114,6 +115,7 @@ def reference_view(game):
         "status": status,
         "pool": game.pool if game.phase != "over" else 0,
         "end_triggered": game.end_triggered,
+        "end_reason": game.end_reason,
         # the core's flag: 1 the bag is empty, 2 and that triggered the end
         "supply_out": 2 if game.supply_out else int(not game.bag),
         "terrain": game.terrain,
@@ -202,7 +204,8 @@ def play(num_players, max_turns, seed, counts, craft=None):
     counts["steps"] += steps
     counts["ended by the rules"] += game.terminated
     counts["ended by the supply"] += game.terminated and game.supply_out
-    counts["ended by explorers"] += game.terminated and not game.supply_out
+    counts["ended by explorers"] += game.terminated and game.end_reason == "no explorer left"
+    counts["ended settled"] += game.terminated and game.end_reason == "settled"
     with_tasks, without_tasks = game.scores(), game.scores_without_tasks()
     counts["task points"] += sum(with_tasks) - sum(without_tasks)
     for p in range(num_players):

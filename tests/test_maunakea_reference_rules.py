@@ -698,9 +698,11 @@ def test_end_of_the_game_last_explorer_boards_turn_finishes_others_one_more_turn
     assert g.legal_actions() == []
 
 
-def test_end_of_the_game_lava_takes_last_explorer_while_drawing_stops_the_draw():
-    """[End of the Game] with RULES.md: when lava takes a player's last explorer while the player to
-    act draws, his drawing stops and his turn is over; the others play one more turn."""
+def test_end_of_the_game_lava_takes_last_explorer_while_drawing_the_player_plays_his_tiles():
+    """[End of the Game] "The player whose turn it is may still play all tiles that he has lying face
+    up in front of him", with RULINGS.md (Ending): when lava takes a player's last explorer while the
+    player to act draws, his drawing stops, his turn goes on with the tiles drawn so far; then the
+    others play one more turn."""
     g = started_game(2, seed=3)
     p = g.to_act                                               # player_1
     victim = 1 - p
@@ -713,15 +715,20 @@ def test_end_of_the_game_lava_takes_last_explorer_while_drawing_stops_the_draw()
     put_explorer(g, victim, 0, squares[2])
     clear_hands(g)
     lava = lava_tile(NORTH_FLOW, B.STRAIGHT)
-    spare = tiles_from_bag(g, [3])[0]
-    g.bag = {spare, lava}
-    g.rng = FixedRng([1])                                      # the lava tile first
+    drawn, spare = tiles_from_bag(g, [1, 3])
+    g.bag = {drawn, spare, lava}
+    g.rng = FixedRng([sorted(g.bag).index(drawn), 1])             # the 1-point tile, then the lava
+    turns = g.turns
     g.step(END_TURN)
-    assert g.explorer_status[victim][0] == "lost" and g.end_triggered
-    assert g.bag == {spare} and g.hands[p] == []               # drawing stopped
-    assert g.to_act == victim and g.final_turns_left == 0
+    assert g.explorer_status[victim][0] == "lost" and g.end_triggered and g.end_reason == "no explorer left"
+    assert g.bag == {spare} and g.hands[p] == [drawn]          # drawing stopped at the lava
+    assert g.to_act == p and g.turns == turns and g.final_turns_left == 1   # his turn goes on
+    assert END_TURN not in g.legal_actions()                   # the drawn tile must be played
+    g.step(spend_action(0))
     g.step(END_TURN)
-    assert g.phase == "over" and g.terminated and g.bag == {spare}
+    assert g.to_act == victim and g.final_turns_left == 0 and g.turns == turns + 1
+    g.step(END_TURN)
+    assert g.phase == "over" and g.terminated and g.bag == {spare, drawn}    # the spent tile is back
     # Nobody scored: the tie goes to the player with more explorers on the island.
     assert g.scores() == [0, 0] and g.winners() == [p]
     assert g.rewards()[p] == 1.0 and g.rewards()[victim] == -1.0

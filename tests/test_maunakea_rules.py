@@ -12,8 +12,8 @@ import pytest
 
 from maunakea_positions import (
     BLACK, E, EAST_FLOW, END_TURN, FORK, GRAY, LEFT_BEND, N, NORTH_FLOW, RIGHT_BEND, S, STRAIGHT, W, WHITE,
-    act, artifacts_on, artifacts_to_square, assert_conserved, bag, board, boat_at, boat_load, boat_owner,
-    boat_to_landing, branch, carried, commit, drop, entry_squares, explorer_square,
+    act, artifacts_on, artifacts_to_square, assert_conserved, bag, bag_tile, board, boat_at, boat_load,
+    boat_owner, boat_to_landing, branch, carried, commit, drop, entry_squares, explorer_square,
     explorer_status, field, field_terrain, field_tile, give_artifacts, give_boat, hand, hand_points, lava_tile,
     lay, lay_lava, lay_terrain, legal, lose_explorer, mask, move, new_game, only_in_bag, pass_turn, pattern,
     pick, place_explorer, pool, put_explorer, removed_artifacts, rig_next_draw, running, set_hand, spend,
@@ -803,10 +803,12 @@ def test_end_of_the_game_a_player_without_explorers_on_the_island_triggers_the_l
     assert boat_owner(env, boat) == 1
 
 
-def test_end_of_the_game_triggered_by_lava_while_drawing_stops_the_draw():
-    """Rulebook End of the Game with a [Volcanic eruption]: lava takes player_0's last explorer while
-    player_0 draws; RULES.md: his drawing stops there and his turn is over; player_1 plays one more
-    turn, then the game is scored.  Scores tie at 0; player_1 has explorers on the island and wins."""
+def test_end_of_the_game_triggered_by_lava_while_drawing_the_player_plays_the_tiles_drawn():
+    """Rulebook End of the Game: "The player whose turn it is may still play all tiles that he has
+    lying face up in front of him", with RULINGS.md (Ending): lava takes player_0's last explorer
+    while player_0 draws; his drawing stops there and his turn goes on with the tile drawn before the
+    lava (the same turn for ``max_turns``); then player_1 plays one more turn and the game is scored.
+    Scores tie at 0; player_1 has explorers on the island and wins."""
     env, s = craft(2, seed=8)
     lay_terrain(s, "E3", "JJ/JJ")
     put_explorer(s, 0, 0, "E3-ne")
@@ -814,18 +816,31 @@ def test_end_of_the_game_triggered_by_lava_while_drawing_stops_the_draw():
         lose_explorer(s, 0, e)
     set_hand(s, 1, ["jungle", "jungle"])
     lava = lava_tile(NORTH_FLOW, STRAIGHT)
-    rest = [t for t in bag_of(s) if t < FIRST_LAVA_TILE][:6]
-    only_in_bag(s, rest + [lava])
-    rig_next_draw(s, lava)
+    drawn = bag_tile(s, points=1)
+    rest = [t for t in bag_of(s) if t < FIRST_LAVA_TILE and t != drawn][:6]
+    only_in_bag(s, rest + [drawn, lava])
+    rng = np.zeros(1, dtype=np.int64)
+    for candidate in range(1, 1_000_000):   # a generator state that draws the 1-point tile, then the lava
+        rng[0] = candidate
+        if draw(rng, 0, len(rest) + 2) == sorted(rest + [drawn, lava]).index(drawn) and \
+                draw(rng, 0, len(rest) + 1) == sorted(rest + [lava]).index(lava):
+            break
+    s[core.RNG] = candidate
     commit(env, s, player=0, pool=0)
+    turn = env.state()[core.TURN]
     act(env, END_TURN)
     assert explorer_status(env, 0, 0) == core.LOST and env.state()[core.END_TRIGGERED] == 1
-    assert hand(env, 0) == [] and sorted(bag(env)) == sorted(rest)
-    assert to_act(env) == 1 and running(env)
+    assert hand(env, 0) == [drawn] and sorted(bag(env)) == sorted(rest)
+    assert to_act(env) == 0 and env.state()[core.TURN] == turn and running(env)
+    assert_refused(env, END_TURN)                     # the drawn tile must be played first
+    pass_turn(env)
+    assert to_act(env) == 1 and running(env) and sorted(bag(env)) == sorted(rest + [drawn])
     pass_turn(env)
     assert hand(env, 1) == [] and not running(env) and all(env.terminations.values())
+    assert env.state()[core.TURN] == turn + 2
     assert env.scores() == {"player_0": 0, "player_1": 0}
     assert final_rewards(env) == {"player_0": -1, "player_1": 1}
+    assert env.infos["player_0"]["end"] == "no explorer left"
 
 
 def bag_of(s):
