@@ -617,9 +617,9 @@ def _mark_boat_reach(state, mountains, buffer):
     explorer may ever stand on: jungle, water, and the squares of empty tile spaces (a jungle tile may
     still be laid there).  Lava never opens again, and in the basic game neither do mountains; with
     ``mountains`` they count as open too (a mountain movement card crosses them).  Explorers are not
-    walls: they move on, board or are lost.  ``buffer`` (int16, 2 * NUM_SQUARES): the queue, then a
-    mark per square, 1 where a boat can be reached from.  Returns how many squares are marked."""
-    mark = buffer[NUM_SQUARES:]
+    walls: they move on, board or are lost.  ``buffer`` (int16, at least 2 * NUM_SQUARES): the queue,
+    then a mark per square, 1 where a boat can be reached from.  Returns how many squares are marked."""
+    mark = buffer[NUM_SQUARES:2 * NUM_SQUARES]
     mark[:] = 0
     tail = 0
     for landing in range(NUM_LANDINGS):
