@@ -694,11 +694,13 @@ def _cut_off(state, buffer):
         for p in range(n):
             if cut[p] == 0 or not _holds(state, p, ACTION_MOUNTAIN):
                 continue
+            still = 0     # cut off even over the mountains (the flood over them holds the one on foot)
             for e in range(state[EXPLORERS_EACH]):
                 x = explorer_index(p, e)
-                if state[EXPLORER_STATUS + x] == ON_ISLAND and mark[state[EXPLORER_SQUARE + x]] == 1:
-                    cut[p] -= 1   # cut off on foot, but not over the mountains
-                    free += 1
+                if state[EXPLORER_STATUS + x] == ON_ISLAND and mark[state[EXPLORER_SQUARE + x]] == 0:
+                    still += 1
+            free += cut[p] - still
+            cut[p] = still
     return free
 
 

@@ -265,3 +265,28 @@ def test_settled_end_in_the_advanced_game_the_last_earthquake_played_ends_the_ga
     assert end(env) == "settled" and env.decision() == "turn"   # no tile drawn after the trigger
     act(env, END_TURN)
     assert not running(env) and env.infos["player_0"]["end"] == "settled"
+
+
+def test_walled_in_in_the_advanced_game_a_mountain_card_frees_only_the_explorers_behind_mountains():
+    """RULES.md "Settled end with cards" for the walled-in end: player_1 holds a mountain movement
+    card, one explorer free, one behind lava; player_0 has one behind mountains and one free.  The
+    card cannot free player_1's explorer behind lava, so with no lava left to fall every player keeps
+    an explorer walled in; had player_0 the card, his explorer behind mountains could climb out."""
+    def ended(mountain_card_holder):
+        env = advanced_game()
+        s = env.state()
+        pocket(s, 0, 0, "east", door="MM/MM")
+        pocket(s, 1, 0, "west", door="lava")
+        keep_on_island(s, 0, [0, 1])
+        keep_on_island(s, 1, [0, 1])
+        no_lava_left(s)
+        give_cards(s, 0, *([ACTION_MOUNTAIN] if mountain_card_holder == 0 else []))
+        give_cards(s, 1, *([ACTION_MOUNTAIN] if mountain_card_holder == 1 else []))
+        set_hand(s, 1, ["jungle"])
+        set_hand(s, 0, [])
+        commit(env, s, player=1, pool=0)
+        act(env, lay(0, "E2"))
+        return end(env)
+
+    assert ended(mountain_card_holder=1) == "walled in"
+    assert ended(mountain_card_holder=0) is None

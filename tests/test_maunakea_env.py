@@ -155,8 +155,10 @@ def _check_invariants(e, state, previous, action):
         assert state[core.PHASE] == core.PHASE_OVER
         if status == core.STATUS_TERMINATED:
             assert state[core.END_TRIGGERED] == 1 and state[core.FINAL_TURNS_LEFT] == 0
+            # a player without explorers on the island, or an island where that can never happen
             assert min(sum(1 for x in range(5) if state[core.EXPLORER_STATUS + 5 * p + x] == core.ON_ISLAND)
-                       for p in range(n)) == 0
+                       for p in range(n)) == 0 or \
+                state[core.END_REASON] in (core.END_BY_SETTLED, core.END_BY_WALLED_IN)
         else:
             assert state[core.TURN] == state[core.MAX_TURNS]
     for agent in e.possible_agents:
