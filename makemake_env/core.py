@@ -24,6 +24,7 @@ A clan with no legal dominance action passes without being asked; its ceremonial
 import numpy as np
 from numba import njit
 
+from pacific_common.ends import END_NONE, END_STALEMATE, END_TRUNCATED, END_WIN
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -569,6 +570,17 @@ def rewards(state, mode, out):
     player_scores(state, out)
     if mode == REWARD_MARGIN:
         margins(out, p)
+
+
+@njit(cache=True)
+def end_code(state):
+    """How the game ended, as a ``pacific_common.ends`` code (END_NONE while it runs).  Make Make ends in
+    a win, a stalemate or a truncation; it has no scored end ("rules") and no "settled" one."""
+    if state[STATUS] == STATUS_RUNNING:
+        return END_NONE
+    if state[STATUS] == STATUS_TRUNCATED:
+        return END_TRUNCATED
+    return END_WIN if state[WINNER] >= 0 else END_STALEMATE
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -189,9 +189,11 @@ def test_invariants_random_games(num_players, policy, seed, max_turns):
         assert state[core.TURN] == max_turns
     scores = e.scores()
     winner = state[core.WINNER]
+    end = "truncated" if status == core.STATUS_TRUNCATED else "stalemate" if winner < 0 else "win"
     for agent in e.possible_agents:
         assert e.infos[agent]["scores"] == scores
         assert e.infos[agent]["winner"] == (None if winner < 0 else f"player_{winner}")
+        assert e.infos[agent]["end"] == end
         expected = 0 if winner < 0 else (1 if agent == f"player_{winner}" else -1)
         assert e.rewards[agent] == expected and e._cumulative_rewards[agent] == expected
     while e.agents:
