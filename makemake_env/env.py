@@ -45,7 +45,7 @@ block               size     content
                              Tangata Manu in supply, sacred territories controlled
 ``OBS_PHASE``       4        dominance / Moai choice / ceremony choice / game over
 ``OBS_MOAI_LEFT``   1        Moai not yet built
-``OBS_TURN``        1        clan turns played, capped at 100
+``OBS_TURN``        1        share of ``max_turns`` played, in percent (0 … 100, rounded down)
 ==================  =======  ==================================================================
 
 Make Make has no hidden information.
@@ -59,7 +59,8 @@ are caught.
 
 Version history
 ---------------
-* v0: the complete game for 2 – 4 clans; the final ``infos`` gained ``end``.
+* v0: the complete game for 2 – 4 clans.  ``OBS_TURN`` was the clan turns played, capped at 100, until
+  it became the share of ``max_turns`` played; the final ``infos`` gained ``end``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES
