@@ -42,12 +42,17 @@ block                     size         content
 ``OBS_EXPLORERS``         4 × 324      explorer of relative player k
 ``OBS_ARTIFACTS``         3 × 324      white / gray / black artifacts lying on the square
 ``OBS_BOAT_ENTRY``        324          entry square of a landing whose boat is still there
-``OBS_OWN_EXPLORERS``     5 × 8        own explorer e: on island, in boat, lost, x, y, carried
-                                       white / gray / black
+``OBS_PLAYER_EXPLORERS``  4 × 5 × 8    explorer e of relative player k: on island, in boat, lost,
+                                       x, y, carried white / gray / black; k = 0, the viewer's
+                                       own, is ``OBS_OWN_EXPLORERS``
 ``OBS_HANDS``             4 × 5 × 14   tiles in front of relative player k: present, points, and
                                        the terrain of its 4 squares (one-hot)
 ``OBS_PLAYERS``           4 × 5        present, to act, explorers on island, boats, score
 ``OBS_LANDINGS``          8            artifact places of the boat at each landing (0: gone)
+``OBS_LANDING_COLOURS``   8 × 4        colour of the boat at each landing, one-hot green / brown /
+                                       orange / pink (0: gone)
+``OBS_BOATS``             8 × 7        boat b (``board.BOAT_NAMES[b]``) once taken: by relative
+                                       player k (one-hot 4), white / gray / black aboard
 ``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
 ``OBS_PHASE``, …          7            phase (placement / turn / over), movement pool,
