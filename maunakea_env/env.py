@@ -62,6 +62,11 @@ block                     size         content
 
 Everything in Mauna Kea is public except the order of the tiles in the bag.
 
+``infos`` at the end: ``scores``; ``boats``, the names of the boats each player took
+(``board.BOAT_NAMES``); ``boat_loads``, for each player each of those boats by name with what it
+carries, e.g. ``{"brown boat (3 places)": {"white": 2, "gray": 1, "black": 0}}``; in the advanced
+game also ``task_points``.
+
 Rules for advanced players (``variant="advanced"``)
 ---------------------------------------------------
 ``Discrete(3052)`` and an observation of ``core.OBS_SIZE_ADVANCED`` values: the basic observation
@@ -177,9 +182,13 @@ class raw_env(CoreAECEnv):
 
     def final_info(self):
         state = self._state
-        boats = {a: [BOAT_NAMES[b] for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
+        taken = {a: [b for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
                  for i, a in enumerate(self.possible_agents)}
-        info = {"scores": self.scores(), "boats": boats}
+        boats = {a: [BOAT_NAMES[b] for b in bs] for a, bs in taken.items()}
+        loads = {a: {BOAT_NAMES[b]: {colour: int(state[core.BOAT_LOAD + b * core.NUM_COLOURS + c])
+                                     for c, colour in enumerate(_COLOURS)} for b in bs}
+                 for a, bs in taken.items()}
+        info = {"scores": self.scores(), "boats": boats, "boat_loads": loads}
         if state[core.VARIANT] == core.VARIANT_ADVANCED:
             info["task_points"] = [int(core.task_points(state, p)) for p in range(self.num_players)]
         return info

@@ -13,7 +13,7 @@ import pytest
 import maunakea_env
 from maunakea_env import core
 from maunakea_env.board import (
-    BOAT_CAPACITY, BOAT_COLOUR, BOAT_INDEX, FIELD_SQUARES, FIRST_LAVA_TILE, INITIAL_TERRAIN, JUNGLE,
+    BOAT_CAPACITY, BOAT_COLOUR, BOAT_INDEX, BOAT_NAMES, FIELD_SQUARES, FIRST_LAVA_TILE, INITIAL_TERRAIN, JUNGLE,
     LAVA, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_SQUARES,
     START_SQUARES, START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, WATER, rotate_tile,
 )
@@ -194,8 +194,13 @@ def test_invariants_random_games(num_players, seed, max_turns):
     assert all(e.truncations[a] == (status == core.STATUS_TRUNCATED) for a in e.agents)
     scores = e.scores()
     _check_same_information(e)
+    load = {b: dict(zip(("white", "gray", "black"), state[core.BOAT_LOAD + 3 * b:][:3].tolist())) for b in range(NUM_BOATS)}
+    boat_loads = {f"player_{p}": {BOAT_NAMES[b]: load[b] for b in range(NUM_BOATS) if state[core.BOAT_OWNER + b] == p}
+                  for p in range(num_players)}
     for agent in e.possible_agents:
         assert e.infos[agent]["scores"] == scores
+        assert e.infos[agent]["boat_loads"] == boat_loads
+        assert {a: list(loads) for a, loads in boat_loads.items()} == e.infos[agent]["boats"]
         assert e.rewards[agent] == e._cumulative_rewards[agent]
     if status == core.STATUS_TRUNCATED:
         assert all(e.rewards[a] == 0 for a in e.possible_agents)
@@ -570,3 +575,18 @@ def test_the_bag_order_changes_no_observation(num_players, variant):
         draws.append(hand(e, 1))
     assert draws[0] != draws[1], "the generator did not change the draw"
 
+
+def test_infos_carry_each_boat_taken_with_its_load():
+    """env docstring: at the end ``boats`` names the boats each player took and ``boat_loads`` says
+    what each of them carries (the ends of whole games are checked in test_invariants_random_games)."""
+    e = started_game(2, seed=0)
+    s = e.state()
+    _taken(s, 1, 0, "brown boat (3 places)", 0, 2)
+    _taken(s, 1, 1, "green boat (2 places) #2", 1, 1)
+    commit(e, s)
+    info = e.final_info()
+    # in the order of board.BOAT_NAMES
+    assert info["boats"] == {"player_0": [], "player_1": ["green boat (2 places) #2", "brown boat (3 places)"]}
+    assert info["boat_loads"] == {"player_0": {}, "player_1": {
+        "brown boat (3 places)": {"white": 2, "gray": 0, "black": 0},
+        "green boat (2 places) #2": {"white": 0, "gray": 1, "black": 0}}}
