@@ -97,7 +97,7 @@ def parse_args(argv=None):
     add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
     add("--skip", type=int, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.features.SkipPolicy); 0: plain MLP "
-             "(default: the game's; too large for Mauna Kea's 4946 x 2040)")
+             "(default: the game's; too large for Mauna Kea's 5154 x 2040)")
     add("--opponents", default="random,heuristic",
         help="baseline opponents in the pool, comma-separated agent names; a name given twice is drawn "
              "twice as often (default: %(default)s)")
