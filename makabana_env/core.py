@@ -240,10 +240,8 @@ def paint_shown(state):
 @njit(cache=True)
 def tiki_spots(state, colour):
     """Rulebook 3: the spots where the colour may place its tiki, as a bit set -- an empty in-play spot
-    without a tiki (3.a), or one of the player's own huts while some project shows paint (3.b)."""
-    # the player's colours: the colour itself, and its partner in the two-player game
-    mine = colour
-    partner = (colour + 2) % 4 if state[NUM_PLAYERS] == 2 else colour
+    without a tiki (3.a), or one of the colour's own huts while some project shows paint (3.b).  In the
+    two-player game the partner colour's huts are another colour's (RULINGS.md), so not protectable."""
     huts = 0
     own = 0
     tikis = 0
@@ -251,7 +249,7 @@ def tiki_spots(state, colour):
         hut = state[HUT + s]
         if hut >= 0:
             huts |= 1 << s
-            if hut == mine or hut == partner:
+            if hut == colour:
                 own |= 1 << s
         if state[TIKI + s] >= 0:
             tikis |= 1 << s
@@ -416,7 +414,7 @@ def _execute_project(state, colour):
         if hut >= 0:
             return False
     else:
-        if hut < 0 or owner(state, hut) == owner(state, colour):
+        if hut < 0 or hut == colour:  # the partner colour's hut is fair game (RULINGS.md, 2 players)
             return False
         state[RESERVE + hut] += 1
         state[PAINTS + colour] -= 1  # discarded only on success; a failed take-back keeps it
@@ -550,14 +548,13 @@ def _execution_spots(state, colour):
         return spots & IN_PLAY_BITS[state[NUM_COLOURS]]
     if state[EXECUTED] >= 2:
         return 0  # "the government doesn't tolerate more than 2 projects per developer per season"
-    me = owner(state, colour)
     for s in range(NUM_SPOTS):
         if SPOT_CARDS[s] & ~cards != 0 or state[TIKI + s] >= 0:
             continue
         hut = state[HUT + s]
         if hut < 0:
             spots |= 1 << s
-        elif state[PAINT_LEFT] > 0 and owner(state, hut) != me:
+        elif state[PAINT_LEFT] > 0 and hut != colour:
             spots |= 1 << s
     return spots
 
@@ -693,13 +690,14 @@ def _denounce(state, aata, vaea):
     if state[PROJECT_PAINT + vaea] == 0:
         _start_tikis(state)
         return
-    # "could repaint": paint plus three cards naming a spot with an opponent's hut right now
+    # "could repaint": paint plus three cards naming a spot with another colour's hut right now (the
+    # partner colour's included in the two-player game, RULINGS.md)
     cards = state[PROJECT_CARDS + vaea]
     could = 0
     aata_threatened = False
     for s in range(NUM_SPOTS):
         hut = state[HUT + s]
-        if hut >= 0 and SPOT_CARDS[s] & ~cards == 0 and owner(state, hut) != owner(state, vaea):
+        if hut >= 0 and SPOT_CARDS[s] & ~cards == 0 and hut != vaea:
             could |= 1 << s
             if hut == aata:
                 aata_threatened = True

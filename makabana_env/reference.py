@@ -285,7 +285,8 @@ class ReferenceGame:
         return colour % self.num_players
 
     def is_opponent(self, colour, other) -> bool:
-        """RULES.md: the partner colour of a 2-player game is not an opponent."""
+        """A colour of another player: the only colours that may be denounced [Maka Bana for 2 Players].
+        Every other rule treats the partner colour as any other colour (RULINGS.md)."""
         return self.owner(colour) != self.owner(other)
 
     def in_play(self, spot) -> bool:
@@ -333,8 +334,9 @@ class ReferenceGame:
             if hut is None:
                 # 3.a Forbid Construction.
                 spots.append(spot)
-            elif protecting_allowed and not self.is_opponent(colour, hut):
-                # 3.b Forbid Painting: only while a paint card is visible, and never an opponent's hut.
+            elif protecting_allowed and hut == colour:
+                # 3.b Forbid Painting: only while a paint card is visible, and only the colour's own hut
+                # (in the 2-player game the partner colour's hut is another colour's, RULINGS.md).
                 spots.append(spot)
         return spots
 
@@ -423,12 +425,13 @@ class ReferenceGame:
         self.reserve[colour] -= 1
 
     def _take_back(self, colour, spot):
-        """4.b Take Back Project: an opponent's hut, with no tiki, is replaced by one of ours.
+        """4.b Take Back Project: another colour's hut, with no tiki, is replaced by one of ours; in the
+        2-player game the partner colour's hut too (RULINGS.md: each colour plays as a player).
 
         A failed take-back keeps its paint card; a successful one discards it.
         """
         victim = self.huts[spot]
-        if self.tikis[spot] is not None or victim is None or not self.is_opponent(colour, victim):
+        if self.tikis[spot] is not None or victim is None or victim == colour:
             return
         if self.reserve[colour] == 0:
             return
@@ -606,13 +609,13 @@ class ReferenceGame:
         self._resolve_denunciation()
 
     def _could_repaint_spots(self, colour):
-        """RULES.md: the stack holds a paint card and three cards (beach, area, theme) naming a spot
-        that holds an opponent's hut right now; these are those spots."""
+        """RULINGS.md: the stack holds a paint card and three cards (beach, area, theme) naming a spot
+        that holds another colour's hut right now (a partner colour's too); these are those spots."""
         project = self.projects[colour]
         if project.paint() == 0:
             return []
         return [s for s in project.named_spots()
-                if self.huts[s] is not None and self.is_opponent(colour, self.huts[s])]
+                if self.huts[s] is not None and self.huts[s] != colour]
 
     def _resolve_denunciation(self):
         """[Who is eliminated for the season?] and the paint cases that follow."""
@@ -727,13 +730,13 @@ class ReferenceGame:
             return [s for s in range(NUM_SPOTS)
                     if self._empty_spot(s) and all(c in SPOT_CARDS[s] for c in cards)]
         # [Overloaded project]: a construction on an empty spot, or a take-back (with a paint card not
-        # used yet) of an opponent's hut, with no tiki in either case.
+        # used yet) of another colour's hut, with no tiki in either case.
         spots = []
         for s in project.named_spots():
             if self.tikis[s] is not None:
                 continue
             hut = self.huts[s]
-            if hut is None or (self._paint_left > 0 and self.is_opponent(colour, hut)):
+            if hut is None or (self._paint_left > 0 and hut != colour):
                 spots.append(s)
         return spots
 

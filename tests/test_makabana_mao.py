@@ -122,9 +122,11 @@ def test_mao_is_an_option_with_its_own_spaces_and_haapii_keeps_its_own():
 
 def test_mao_haapii_trajectories_are_unchanged():
     """Adding Mao left the basic game exactly as it was: the digest of 40 seeded random Haapii games
-    (every observation, mask, action and reward) was taken before Mao was written."""
+    (every observation, mask, action and reward) was taken before Mao was written, and taken again
+    when the two-player game's partner colour became a colour of its own for take-backs and tikis
+    (RULINGS.md, Maka Bana, Players), a change that only touches two-player games."""
     digest = random_play_digest(core, core.VARIANT_HAAPII, (2, 3, 4, 5), range(10), 100)
-    assert digest == "405234f420ef29e1e4935324efbbfa8321c87e323ce0b814c15f60143e77913f"
+    assert digest == "9888330db30b08414875daec2e4e63daa335f47e97d6beea7932645f257d5ec1"
 
 
 def test_mao_describe_action_names_every_mao_action():
@@ -381,6 +383,19 @@ def test_mao_denunciation_one_paint_card_is_used_even_when_the_project_held_two(
     assert paints(env, GREEN) == 1
 
 
+def test_mao_denunciation_two_player_game_the_partner_colours_hut_counts_for_could_repaint():
+    """RULINGS.md, Maka Bana, Players and Mao projects: "could repaint" names a spot with another
+    colour's hut, and the partner colour is another colour.  Green's take-back names Yellow's hut
+    (Green's partner), so when Blue denounces Green, Blue was not minding his business."""
+    env = mao_game(num_players=2, huts={"Azzura-Grass-Flower": YELLOW, "Coquito-Grass-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.state()[core.PAINT_CASE] == core.CASE_NOT_MINDING
+    assert env.decision() == "repaint offer" and colour_to_act(env) == GREEN
+    choose(env, "Coquito-Grass-Fish")
+    assert hut_at(env, "Coquito-Grass-Fish") == GREEN and paints(env, GREEN) == NUM_PAINT_CARDS - 1
+
+
 # ---------------------------------------------------------------------------------------------------
 # 3. Placing Tikis
 def test_mao_3_protecting_ones_own_hut_is_allowed_without_a_visible_paint_card():
@@ -389,6 +404,17 @@ def test_mao_3_protecting_ones_own_hut_is_allowed_without_a_visible_paint_card()
     denounce(env)
     assert core.TIKI_BASE + spot("Coquito-Grass-Fish") in legal(env)
     assert core.TIKI_BASE + spot("Coquito-Grass-Tattoo") not in legal(env)  # never an opponent's hut
+
+
+def test_mao_3_two_player_game_the_partner_colours_hut_may_not_be_protected():
+    """RULINGS.md, Maka Bana, Players: a tiki protects only the colour's own huts; the partner
+    colour's are another colour's."""
+    env = mao_game(num_players=2, huts={"Coquito-Grass-Fish": YELLOW, "Coquito-Grass-Tattoo": GREEN})
+    prepare_all(env)
+    denounce(env)
+    assert colour_to_act(env) == YELLOW
+    assert core.TIKI_BASE + spot("Coquito-Grass-Fish") in legal(env)
+    assert core.TIKI_BASE + spot("Coquito-Grass-Tattoo") not in legal(env)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -534,10 +560,22 @@ def test_mao_4_unused_paint_cards_go_back_to_the_hand():
     assert paints(env, YELLOW) == NUM_PAINT_CARDS
 
 
-def test_mao_4_take_back_needs_an_opponent_hut_without_tiki():
+def test_mao_4_take_back_never_of_the_colours_own_hut():
+    env = mao_game(huts={"Coquito-Sand-Fish": YELLOW})
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint"]})
+    # nothing Yellow can carry out, so it is not asked; the paint card goes back to the hand
+    assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and paints(env, YELLOW) == NUM_PAINT_CARDS
+
+
+def test_mao_4_two_player_game_take_back_of_the_partner_colours_hut():
+    """RULINGS.md, Maka Bana, Players: the partner colour's hut is another colour's, so an overloaded
+    project may take it back."""
     env = mao_game(num_players=2, huts={"Coquito-Sand-Fish": GREEN})  # Green is Yellow's partner
     to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint"]})
-    assert hut_at(env, "Coquito-Sand-Fish") == GREEN and paints(env, YELLOW) == NUM_PAINT_CARDS
+    assert env.decision() == "execution" and spot_actions(env) == {"Coquito-Sand-Fish"}
+    choose(env, "Coquito-Sand-Fish")
+    assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and paints(env, YELLOW) == NUM_PAINT_CARDS - 1
+    assert reserve(env, GREEN) == HUTS_PER_COLOUR
 
 
 def test_mao_4_execution_reveals_each_project_to_everybody_in_turn():
