@@ -49,11 +49,12 @@ class MaoStrategy:
         if phase == MB.PHASE_PROJECT:
             if mask[MB.MAO_TOP_BASE:MB.MAO_ADD_BASE].any():
                 return self._choose_project(haapii_obs, haapii_noise, num_players)
+            # every other hand card is asked in turn: add the planned ones, keep the rest
             for card in self.plan:
                 if mask[MB.MAO_ADD_BASE + card]:
                     self.plan.remove(card)
                     return MB.MAO_ADD_BASE + card
-            return MB.MAO_FINISH
+            return MB.MAO_KEEP
         if phase == MB.PHASE_TIKI:
             tiki_mask = np.ascontiguousarray(mask[:MB.NUM_ACTIONS])
             return int(heuristic_makabana.decide_tiki(haapii_obs, tiki_mask, haapii_noise, num_players))
