@@ -528,6 +528,8 @@ def _hidden_hand(state, colour):
 def asked_card(state, colour):
     """The card the colour is asked to add or keep now (0..11), -1 when every card was asked.  Cards
     are asked in increasing number, a paint card once per paint card in hand."""
+    if state[PROJECT_TOP + colour] < 0:
+        return -1  # the visible card comes first
     cards, paints = _hidden_hand(state, colour)
     i = state[PROJECT_NEXT + colour]
     k = popcount(cards)
