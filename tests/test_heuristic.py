@@ -118,7 +118,7 @@ def test_beats_uniform_random(name, variant):
     assert share / 40 >= 0.7, f"{name}: heuristic won {share:.1f} of 40 games against random"
 
 
-def test_mao_projects_are_honest_through_the_add_or_keep_sequence():
+def test_makabana_mao_projects_are_honest_through_the_add_or_keep_sequence():
     """Maka Bana Mao (makabana_env/RULES.md, "A Mao season as decisions"): after the visible card every
     other hand card is asked, add or keep; the heuristic adds exactly the cards of its target spot
     (with a paint card for a take-back), so each project is 3 cards naming a spot, or 4 with paint."""
