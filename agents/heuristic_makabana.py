@@ -196,8 +196,8 @@ def _predicted_tikis(bits, n, mine, two_player, in_play, paint):
             for kd in range(2):
                 if w[kd, t] <= 0.0:
                     continue
-                if kd == 1 and not theirs[hut[t]]:
-                    continue   # only the hut's owner can protect it
+                if kd == 1 and hut[t] != o:
+                    continue   # only the hut's own colour can protect it, not its partner (RULINGS.md)
                 for i in range(n):
                     tmp[i] = bits[i]
                 _apply(tmp, n, 0, t, kd == 1)

@@ -417,3 +417,24 @@ def test_makabana_mao_determinization_survives_a_repaint_after_the_count():
         row = state.copy()
         determinize(row, 0, seed, 2)
         assert row[mb.PROJECT_TOP + 1] == mb.PAINT_CARD and mb.card_count(row, 1) >= 11
+
+
+def test_makabana_mao_rollout_prepares_honest_projects_through_the_add_or_keep_sequence():
+    """The rollout policy in Mao (agents.mcts_makabana): after the visible card it answers add or keep
+    for each hand card asked, and ends with the three cards naming one spot, plus a paint card exactly
+    when the paint card is the visible one (a take-back)."""
+    from agents.mcts_makabana import rollout_action
+    game = game_info("makabana", num_players=3, variant="mao")
+    state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
+    spot_cards = set(int(x) for x in mb.SPOT_CARDS)
+    checked = 0
+    for seed in range(20):
+        mb.init(state, 3, game.variant_id, game.max_turns, seed)
+        while state[mb.PHASE] == mb.PHASE_PROJECT:
+            assert mb.step(state, int(rollout_action(state))) == mb.STEP_OK
+        for c in range(3):
+            cards, paint = int(state[mb.PROJECT_CARDS + c]), int(state[mb.PROJECT_PAINT + c])
+            assert cards in spot_cards
+            assert paint == (1 if state[mb.PROJECT_TOP + c] == mb.PAINT_CARD else 0)
+            checked += 1
+    assert checked == 60
