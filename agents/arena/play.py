@@ -17,10 +17,10 @@ import numpy as np
 
 from pacific_common.options import is_integer
 
-from .base import Agent
-from .games import GAMES, describe_action, game_info, render_ansi
+from ..base import Agent
+from ..games import GAMES, describe_action, game_info, render_ansi
+from ..registry import make_agent
 from .match import IllegalActionError, play_game
-from .registry import make_agent
 
 
 class Quit(Exception):

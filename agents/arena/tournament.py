@@ -18,7 +18,7 @@ randomness -- so results are the same for the same ``--seed`` whatever the numbe
 Scoring: a win is split evenly between the players tied for first (a game truncated by
 ``--max-turns`` is ranked by the points as they stand); win rates come with Wilson 95% intervals,
 ratings from a Plackett–Luce fit of the finishing orders on the Elo scale with ``random`` at 1000
-(``agents.ratings``).
+(``agents.arena.ratings``).
 """
 import argparse
 import json
@@ -30,11 +30,11 @@ from collections import Counter
 from itertools import combinations, permutations
 from pathlib import Path
 
-from .games import GAMES, game_info
+from ..games import GAMES, game_info
+from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
+from ..registry import make_agent
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
-from .registry import make_agent
-from .rllib_agent import checkpoint_label, is_rllib_checkpoint
 
 
 # ---------------------------------------------------------------------------------------------------

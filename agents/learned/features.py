@@ -3,7 +3,8 @@
 Observations hold flags (0/1) beside counts up to 100 (seasons, turns, reserves).  Fed as they are,
 the few large counts swamp the many flags in the first layer and learning crawls; squashed, both
 weigh alike.  Checkpoints name this class, so it must stay importable as
-``agents.features.LogFeatures``; ``agents.selfplay.squash`` is the same function for numpy.
+``agents.learned.features.LogFeatures`` (older ones: ``agents.features``); ``agents.learned.network.squash``
+is the same function for numpy.
 """
 import numpy as np
 import torch

@@ -1,4 +1,4 @@
-"""The policy network that ``agents.train_rllib`` trains on Ray RLlib: PPO's default actor-critic, with
+"""The policy network that ``agents.training.train_rllib`` trains on Ray RLlib: PPO's default actor-critic, with
 the legal-action mask applied to its logits so that an illegal action is never sampled.
 
 The environments hand every player ``{"observation": int8[OBS_SIZE], "action_mask": int8[A]}``.

@@ -4,14 +4,14 @@ One call of ``search`` runs a whole decision.  The trees live in flat, prealloca
 per index: ``key``, ``first`` child, ``nxt`` sibling, ``visits``, ``avail``, ``value``, ``mover``);
 states are rows copied from the root.  Games are told apart by the type of a token argument
 (``GAME_TOKENS``) and every game call goes through a ``g_*`` overload that resolves, when the search
-is typed, to that game's core (or its ``agents.mcts_<game>`` helper): each game gets its own
+is typed, to that game's core (or its ``agents.search.<game>`` helper): each game gets its own
 compiled and cached search holding only its own code.  (Kernels built by a factory or given
 functions as arguments would miss Numba's on-disk cache and be compiled again in every process.)
 
 One simulation:
 
 1. **Determinize**: copy the root row and re-sample everything the searching player cannot see
-   (``agents.mcts_<game>.determinize``); the row's generator is reseeded, which also samples all
+   (``agents.search.<game>.determinize``); the row's generator is reseeded, which also samples all
    future chance (bag draws, lava).  Every simulation gets a fresh determinization.
 2. **Select / expand** (multiple-observer ISMCTS when ``num_trees`` equals the number of players;
    one shared tree otherwise): every player has a tree whose edges are moves *as that player
@@ -25,10 +25,10 @@ One simulation:
    is), and every tree then follows what its owner learns without a
    decision (``event_key``: revealed cards, drawn tiles), so no player's statistics ever depend on
    what it could not know.
-3. **Playout**: the game's rollout policy (``agents.mcts_<game>.playout``) for at most
+3. **Playout**: the game's rollout policy (``agents.search.<game>.playout``) for at most
    ``rollout_depth`` steps or ``horizon`` seasons/turns, then the game's evaluation
-   (``agents.mcts_<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
-   by ``agents.mcts_common.margin_values`` (sign of the margin, and the margin's change since the
+   (``agents.search.<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
+   by ``agents.search.common.margin_values`` (sign of the margin, and the margin's change since the
    root).
 4. **Backup**: every node on every tree's path gets one visit and the value *of the player who made
    the move into it* (max^n-style: each player maximizes its own value at its own decisions).
@@ -44,11 +44,11 @@ from makemake_env import core as mm_core
 from maunakea_env import core as mk_core
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import NO_EDGE, margin_values, margins
+from .common import NO_EDGE, margin_values, margins
 
-from . import mcts_makabana as mb
-from . import mcts_makemake as mm
-from . import mcts_maunakea as mk
+from . import makabana as mb
+from . import makemake as mm
+from . import maunakea as mk
 
 MAX_PLAYERS = 5
 EVENT_BASE = 1 << 50          # keys of event edges; action keys are < the number of actions (+1)

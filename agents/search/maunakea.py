@@ -1,4 +1,4 @@
-"""Mauna Kea pieces of the MCTS agent (see ``agents.mcts_makabana`` for the roles of each function).
+"""Mauna Kea pieces of the MCTS agent (see ``agents.search.makabana`` for the roles of each function).
 
 Hidden information in Mauna Kea (``maunakea_env/core.py``): "Everything in Mauna Kea is public (hands
 lie face up, the bag can be counted) except the order of the tiles in the bag".  The core draws every
@@ -35,7 +35,7 @@ from maunakea_env.board import (
 )
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import FNV_OFFSET, fnv_mix
+from .common import FNV_OFFSET, fnv_mix
 
 
 INF = 1 << 20
@@ -464,9 +464,9 @@ def _buffers():
 
 @njit(cache=True)
 def evaluate(state, out):
-    """Points per player for the value (``agents.mcts_common.margin_values``): ``_values`` while the
+    """Points per player for the value (``agents.search.common.margin_values``): ``_values`` while the
     game runs (as at the end of a turn: points left in hand or pool are not counted), the final scores at the end (Mauna Kea's tie-breaks counting a fraction of a point;
-    a truncated game is judged on its points too, as ``agents.match`` adjudicates it).  Never a
+    a truncated game is judged on its points too, as ``agents.arena.match`` adjudicates it).  Never a
     result worth 0 to everybody, so always False."""
     p = state[core.NUM_PLAYERS]
     if state[core.STATUS] != core.STATUS_RUNNING:
@@ -535,7 +535,7 @@ def prior(state, player, mask, out):
         out[choice] = best + 1.0
 
 
-# The distilled policy (``agents.scorer``) scores every legal action from these features.
+# The distilled policy (``agents.learned.scorer``) scores every legal action from these features.
 ACTION_FEATURE_NAMES = (
     "margin after, less the best action's", "own value change", "best other player's value change",
     "the rollout policy's choice", "tile laid away from own explorers",

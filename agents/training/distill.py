@@ -1,4 +1,4 @@
-"""Distil the search agent into an action scorer (``agents.scorer``): the shipped Mauna Kea policy.
+"""Distil the search agent into an action scorer (``agents.learned.scorer``): the shipped Mauna Kea policy.
 
     python -m agents.distill --game maunakea [--players 2] [--games 80] [--simulations 1000] \
         [--opponent heuristic] [--out DIR] [--seed 0] [--workers 2] [--hidden 32] [--epochs 300]
@@ -6,7 +6,7 @@
 Top to bottom:
 1. Teacher games: ``--games`` games of the search agent (``mcts:--simulations``) against
    ``--opponent`` agents, seats rotated, on ``--workers`` processes.  At every decision the search
-   actually searched, the features of its candidate actions (``agents.mcts_<game>.action_features``)
+   actually searched, the features of its candidate actions (``agents.search.<game>.action_features``)
    its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
    on them again).
 2. Fit: the scorer's logits, softmaxed over each decision's candidates, learn the search's visit
@@ -32,12 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
-from .games import GAMES, game_info
-from .match import play_game
-from .policy import TRAIN_EXTRA
-from .registry import make_agent
-from .scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
+from ..arena.match import play_game
+from ..base import Agent
+from ..games import GAMES, game_info
+from ..learned.policy import TRAIN_EXTRA
+from ..learned.scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
+from ..registry import make_agent
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
@@ -232,7 +232,7 @@ def load_decisions(path, setting):
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in keys}
     except (OSError, ValueError, KeyError) as error:
-        raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.distill "
+        raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.training.distill "
                          f"({error}); run without --reuse") from None
     recorded = json.loads(str(arrays.pop("setting")))
     differ = [k for k in setting if recorded.get(k) != setting[k]]
@@ -284,7 +284,7 @@ def main(argv=None):
                   rollout_policy_agreement=rollout_agreement,
                   scorer=str(path))
     if args.final_games:
-        from .tournament import run_tournament, table_text
+        from ..arena.tournament import run_tournament, table_text
 
         for opponent in ("random", "heuristic"):
             report = run_tournament(args.game, game.num_players, [str(path)] + [opponent] * (game.num_players - 1),

@@ -9,7 +9,7 @@ Top to bottom:
    passes of supervised learning.  Policy gradients teach each of the hundreds of actions only
    when that action is tried; imitation teaches every action at every decision, so the learner starts
    from sensible play -- build on free spots, claim free territories -- instead of finding it by chance.
-2. Self-play (``--timesteps``): the learner plays one seat of ``agents.selfplay.SelfPlayEnv`` in
+2. Self-play (``--timesteps``): the learner plays one seat of ``agents.training.selfplay.SelfPlayEnv`` in
    ``--envs`` games at once; the other seats are drawn at every game from a pool that holds the
    random and heuristic agents and a snapshot of the learner every ``--snapshot-every`` steps.
 3. Every ``--eval-every`` steps the greedy learner plays ``--eval-games`` games against random and
@@ -20,7 +20,7 @@ Top to bottom:
    ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds for Maka Bana and Make Make), the
    tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.
    ``DIR/best.zip`` is the policy of the best evaluation against the heuristic (measure it again with
-   ``agents.tournament`` and other seeds before trusting that number: it was picked for being high).
+   ``agents.arena.tournament`` and other seeds before trusting that number: it was picked for being high).
 
 ``--resume`` continues from DIR's latest checkpoint up to ``--timesteps`` in all, with the opponent
 pool and the curve as they were at that checkpoint.
@@ -38,11 +38,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
-from .games import GAMES, game_info
-from .match import play_game
-from .registry import make_agent
-from .selfplay import OpponentPool, SelfPlayEnv, SnapshotAgent, policy_layers, save_snapshot
+from ..arena.match import play_game
+from ..base import Agent
+from ..games import GAMES, game_info
+from ..learned.network import SnapshotAgent, policy_layers, save_snapshot
+from ..registry import make_agent
+from .selfplay import OpponentPool, SelfPlayEnv
 
 # Per game, sized for about ten minutes of one busy core (measured; the second core is left to the
 # shared machine): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
@@ -96,7 +97,7 @@ def parse_args(argv=None):
              "when behind (default: %(default)s)")
     add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
     add("--skip", type=int, choices=[0, 1], default=None,
-        help="1: the action head also reads the observation (agents.features.SkipPolicy); 0: plain MLP "
+        help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
              "(default: the game's; too large for Mauna Kea's 4946 x 2040)")
     add("--opponents", default="random,heuristic",
         help="baseline opponents in the pool, comma-separated agent names; a name given twice is drawn "
@@ -283,7 +284,7 @@ def main(argv=None):
         from stable_baselines3.common.utils import LinearSchedule
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-        from .features import LogFeatures, SkipPolicy
+        from ..learned.features import LogFeatures, SkipPolicy
     except ImportError as error:
         sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
     # One thread: the networks are small, and a second thread only fights the games for the cores.
@@ -348,7 +349,7 @@ def main(argv=None):
             tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
 
     def evaluate_and_log(steps, logger):
-        # greedy, as the saved policy plays (agents.policy), but through numpy: faster
+        # greedy, as the saved policy plays (agents.learned.policy), but through numpy: faster
         learner = SnapshotAgent(*policy_layers(model.policy), name="learner", deterministic=True)
         rates = {o: evaluate(learner, game, o, args.eval_games, args.seed) for o in EVAL_OPPONENTS}
         for opponent, rate in rates.items():
@@ -413,7 +414,7 @@ def main(argv=None):
     save_policy(model, final)
     save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
     print(f"wrote {final} and {out / 'final.npz'}")
-    from .tournament import run_tournament, table_text
+    from ..arena.tournament import run_tournament, table_text
 
     n = args.players
     for opponent in EVAL_OPPONENTS:

@@ -9,7 +9,7 @@ What it does, top to bottom:
 2. Environment: the game's PettingZoo AEC environment (``<game>_env.env(...)``) behind RLlib's
    ``PettingZooEnv`` wrapper, one per env runner, each runner seeded ``--seed`` + its index.
 3. Policies: "main", the shared policy that learns, and ``--snapshots`` frozen copies of it
-   ("snapshot_0", ...) that only play: ``agents.rllib_module.MaskedPPOTorchRLModule``, PPO's default
+   ("snapshot_0", ...) that only play: ``agents.learned.rllib_module.MaskedPPOTorchRLModule``, PPO's default
    actor-critic with the legal-action mask applied to its logits (illegal actions are never sampled).
 4. Self-play: in every game one seat (drawn per game) is "main"; every other seat is "main" as well
    with probability ``--self-share`` (its moves train "main" too), otherwise one of the snapshots.
@@ -18,7 +18,7 @@ What it does, top to bottom:
 5. Every iteration one line goes to ``DIR/progress.csv``; every ``--checkpoint-every`` iterations, and
    at the end, an RLlib checkpoint goes to ``DIR/checkpoints/iter_NNNN`` (``DIR/final`` at the end).
 6. At the end the final checkpoint plays ``--eval-games`` seat-rotated games against the
-   ``--eval-opponents`` through ``agents.tournament.run_tournament`` (the table is printed and written
+   ``--eval-opponents`` through ``agents.arena.tournament.run_tournament`` (the table is printed and written
    to ``DIR/evaluation.json``).  A checkpoint is an agent like any other:
    ``python -m agents.tournament --game makemake --players 2 --agents DIR/final,random``.
 
@@ -60,7 +60,7 @@ import time
 import zlib
 from pathlib import Path
 
-from .games import GAMES, game_info
+from ..games import GAMES, game_info
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 MAIN = "main"
@@ -132,7 +132,8 @@ def require_ray():
         import ray.rllib  # noqa: F401
         import torch  # noqa: F401
     except ImportError as error:
-        sys.exit(f"agents.train_rllib needs Ray RLlib and torch ({error.name} is missing): {DISTRIBUTED_EXTRA}")
+        sys.exit(f"agents.training.train_rllib needs Ray RLlib and torch ({error.name} is missing): "
+                 f"{DISTRIBUTED_EXTRA}")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -183,7 +184,7 @@ def build_config(args):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
 
-    from .rllib_module import MaskedPPOTorchRLModule
+    from ..learned.rllib_module import MaskedPPOTorchRLModule
 
     register_env(env_name(args.game), make_env)
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule,
@@ -294,7 +295,7 @@ def train(args, log=print):
 def evaluate(args, checkpoint, log=print):
     """The final checkpoint against ``--eval-opponents`` in the tournament; its report, also in
     ``DIR/evaluation.json``."""
-    from .tournament import run_tournament, table_text
+    from ..arena.tournament import run_tournament, table_text
 
     report = run_tournament(args.game, args.players, [str(checkpoint)] + args.eval_opponents,
                             args.eval_games, seed=args.seed, variant=args.variant)
