@@ -1,8 +1,10 @@
-"""Agents for the three games: baselines, search, tournaments with ratings, and human play.
+"""Agents for the three games, one room per kind: ``baselines`` (random, the hand-written strategies),
+``search`` (ISMCTS), ``learned`` (trained networks and scorers), ``training`` (the jobs that train them)
+and ``arena`` (games, tournaments with ratings, human play); docs/agents.md, "Layout".
 
 ``make_agent(spec, game_info(...))`` builds an agent by name (``agents.registry``);
-``agents.arena.match.play_game`` plays one game between agents; ``python -m agents.tournament`` rates them
-and ``python -m agents.play`` lets a human play against them.
+``agents.arena.match.play_game`` plays one game between agents; ``python -m agents.tournament`` rates
+them and ``python -m agents.play`` lets a human play against them.
 """
 from pathlib import Path
 

@@ -18,11 +18,11 @@ asked for, so that the others work without them (and without their dependencies)
 import importlib
 from pathlib import Path
 
+from .baselines.random_agent import RandomAgent
 from .games import game_info
 from .learned.network import load_network
-from .policy import load_policy
-from .random_agent import RandomAgent
-from .rllib_agent import is_rllib_checkpoint, load_rllib_policy
+from .learned.policy import load_policy
+from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
