@@ -655,6 +655,19 @@ def _policy(state, fields, assigned, danger):
                 a = core.PICK_BASE + core.NUM_COLOURS * e + c
                 if core.is_legal(state, a):
                     return a
+    best_a = _board_or_step(state, player, explorers, fields, assigned, danger)
+    if best_a >= 0:
+        return best_a
+    hand = state[core.HAND_SIZE + player]
+    if hand == 0:
+        return core.END_TURN
+    return _lay_anywhere(state, player, hand)
+
+
+@njit(cache=True)
+def _board_or_step(state, player, explorers, fields, assigned, danger):
+    """Boarding, if an explorer's boat is worth what it can still expect; else the action (walk, spend,
+    lay) for the step that brings an explorer's value up most; -1 when no step helps."""
     pool = state[core.POOL]
     hand = state[core.HAND_SIZE + player]
     best_a = -1
@@ -698,10 +711,13 @@ def _policy(state, fields, assigned, danger):
                 continue
             best_gain = gain
             best_a = a
-    if best_a >= 0:
-        return best_a
-    if hand == 0:
-        return core.END_TURN
+    return best_a
+
+
+@njit(cache=True)
+def _lay_anywhere(state, player, hand):
+    """A random tile of the hand, laid in a random rotation on a random field next to an explorer; the
+    biggest tile spent when there is no such field."""
     count = 0
     for f in range(NUM_FIELDS):
         if _lay_candidate(state, player, f):
