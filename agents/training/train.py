@@ -275,18 +275,7 @@ def plot_curve(rows, path, title, players):
     plt.close(fig)
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    try:
-        import torch
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.callbacks import BaseCallback
-        from stable_baselines3.common.utils import LinearSchedule
-        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
-
-        from ..learned.features import LogFeatures, SkipPolicy
-    except ImportError as error:
-        sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
+def _single_threaded(torch):
     # One thread: the networks are small, and a second thread only fights the games for the cores.
     torch.set_num_threads(1)
     try:  # numpy's BLAS too: the snapshots' matrix-vector products ran 30x slower threaded on 2 busy cores
@@ -295,14 +284,12 @@ def main(argv=None):
     except ImportError:
         print("threadpoolctl is missing (pip install -e \".[train]\"): numpy's BLAS threads may slow "
               "the snapshot opponents down", file=sys.stderr)
-    started = time.perf_counter()
-    game = game_info(args.game, args.players)
-    out = args.out
-    for sub in ("checkpoints", "pool"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    csv_path, config_path = out / "progress.csv", out / "config.json"
 
-    # ---- where to start: afresh, or the latest checkpoint with its pool and curve ------------------
+
+def _start_point(args, out, config_path, csv_path):
+    """Where to start: afresh, or the latest checkpoint with its pool and curve.  Returns the checkpoint
+    (None: afresh), its steps, the pool's snapshots and the curve's rows up to it, and the seconds the
+    run had taken by then."""
     checkpoint, start_steps = latest_checkpoint(out) if args.resume else (None, 0)
     if args.resume:
         if checkpoint is None:
@@ -321,10 +308,12 @@ def main(argv=None):
     rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps]
     write_csv(csv_path, rows)
     seconds_before = float(rows[-1]["seconds"]) if rows else 0.0
+    return checkpoint, start_steps, snapshots, rows, seconds_before
 
-    # ---- the training games: each env draws its opponents from its own copy of the pool ----------
-    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
-    pool = OpponentPool(baselines, [str(p) for p in snapshots], args.baseline_share, args.window)
+
+def _training_envs(game, args, baselines, pool, start_steps):
+    """``args.envs`` self-play environments, each drawing its opponents from its own copy of the pool."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     def make_env(rank):
         return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping, truncation=args.truncation,
@@ -333,20 +322,87 @@ def main(argv=None):
                                    seed=args.seed * 1000 + rank + start_steps)
 
     vec_cls = DummyVecEnv if args.vec_env == "dummy" else SubprocVecEnv
-    envs = VecMonitor(vec_cls([make_env(i) for i in range(args.envs)]))
+    return VecMonitor(vec_cls([make_env(i) for i in range(args.envs)]))
 
-    # ---- the learner ---------------------------------------------------------------------------------
+
+def _learner(args, envs, out, checkpoint):
+    """The MaskablePPO model: the checkpoint's, or a fresh one with the run's hyperparameters."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import LinearSchedule
+
+    from ..learned.features import LogFeatures, SkipPolicy
+
     if checkpoint is not None:
-        model = MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
-    else:
-        model = MaskablePPO(
-            SkipPolicy if args.skip else "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
-            learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
-            n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
-            ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
-            policy_kwargs=dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
-                               activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures),
-            tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
+        return MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
+    return MaskablePPO(
+        SkipPolicy if args.skip else "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
+        learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
+        n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
+        ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
+        policy_kwargs=dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
+                           activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures),
+        tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
+
+
+def _warm_start(model, game, args, out, started):
+    """Imitate the heuristic; the logger of the imitation, for the evaluation that follows it."""
+    from stable_baselines3.common.logger import configure
+
+    print(f"imitating {args.imitate:,} heuristic decisions ...", flush=True)
+    data = heuristic_decisions(game, args.imitate, args.gamma, args.seed)
+    agreement = imitate(model, data, args.imitate_epochs, 256, args.imitate_lr, args.seed)
+    print(f"  the greedy policy agrees with the heuristic on {agreement:.1%} of its decisions "
+          f"({time.perf_counter() - started:.0f} s)")
+    logger = configure(str(out / "tb" / "imitation"), ["tensorboard"])
+    logger.record("imitation/agreement", agreement)
+    return logger
+
+
+def _final_report(model, args, out, rows, csv_path):
+    """The result: final policy, tournament table, learning curve."""
+    final = out / "final.zip"
+    save_policy(model, final)
+    save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
+    print(f"wrote {final} and {out / 'final.npz'}")
+    from ..arena.tournament import run_tournament, table_text
+
+    n = args.players
+    for opponent in EVAL_OPPONENTS:
+        report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
+                                games=args.final_games, seed=args.seed + 1, workers=1)
+        print(f"\n{args.game}, {n} players: the final policy against {opponent} "
+              f"({args.final_games} games, seats rotated, greedy)")
+        print(table_text(report))
+    if rows:
+        plot_curve(rows, out / "curve.png", f"{args.game}, {n} players, seed {args.seed}", n)
+        print(f"\nwrote {out / 'curve.png'} and {csv_path}")
+
+
+# The evaluation and the callback stay inside: they are closures over the run's model, pool and curve.
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO  # noqa: F401 (the extra's check; _learner uses it)
+        from stable_baselines3.common.callbacks import BaseCallback
+    except ImportError as error:
+        sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
+    _single_threaded(torch)
+    started = time.perf_counter()
+    game = game_info(args.game, args.players)
+    out = args.out
+    for sub in ("checkpoints", "pool"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    csv_path, config_path = out / "progress.csv", out / "config.json"
+    checkpoint, start_steps, snapshots, rows, seconds_before = _start_point(args, out, config_path, csv_path)
+
+    # ---- the training games: each env draws its opponents from its own copy of the pool ----------
+    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    pool = OpponentPool(baselines, [str(p) for p in snapshots], args.baseline_share, args.window)
+    envs = _training_envs(game, args, baselines, pool, start_steps)
+
+    model = _learner(args, envs, out, checkpoint)
 
     def evaluate_and_log(steps, logger):
         # greedy, as the saved policy plays (agents.learned.policy), but through numpy: faster
@@ -365,16 +421,7 @@ def main(argv=None):
 
     # ---- 1. warm start: imitate the heuristic (fresh runs only) --------------------------------------
     if checkpoint is None and args.imitate:
-        from stable_baselines3.common.logger import configure
-
-        print(f"imitating {args.imitate:,} heuristic decisions ...", flush=True)
-        data = heuristic_decisions(game, args.imitate, args.gamma, args.seed)
-        agreement = imitate(model, data, args.imitate_epochs, 256, args.imitate_lr, args.seed)
-        print(f"  the greedy policy agrees with the heuristic on {agreement:.1%} of its decisions "
-              f"({time.perf_counter() - started:.0f} s)")
-        logger = configure(str(out / "tb" / "imitation"), ["tensorboard"])
-        logger.record("imitation/agreement", agreement)
-        evaluate_and_log(0, logger)
+        evaluate_and_log(0, _warm_start(model, game, args, out, started))
 
     # ---- 2./3. self-play, with snapshots, evaluations and checkpoints every so many steps ------------
     class SelfPlayCallback(BaseCallback):
@@ -410,22 +457,7 @@ def main(argv=None):
           f"({time.process_time():.0f} s of CPU) in this session")
 
     # ---- 4. the result: final policy, tournament table, learning curve ------------------------------
-    final = out / "final.zip"
-    save_policy(model, final)
-    save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
-    print(f"wrote {final} and {out / 'final.npz'}")
-    from ..arena.tournament import run_tournament, table_text
-
-    n = args.players
-    for opponent in EVAL_OPPONENTS:
-        report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
-                                games=args.final_games, seed=args.seed + 1, workers=1)
-        print(f"\n{args.game}, {n} players: the final policy against {opponent} "
-              f"({args.final_games} games, seats rotated, greedy)")
-        print(table_text(report))
-    if rows:
-        plot_curve(rows, out / "curve.png", f"{args.game}, {n} players, seed {args.seed}", n)
-        print(f"\nwrote {out / 'curve.png'} and {csv_path}")
+    _final_report(model, args, out, rows, csv_path)
 
 
 if __name__ == "__main__":
