@@ -14,10 +14,11 @@ import maunakea_env
 from pacific_common.numba_cache import drop_stale_cache
 
 # The strategies and the search call the game cores: their cached machine code goes stale with them.
-# Each room with Numba code keeps its own cache (``<room>/__pycache__``), checked against its own sources.
-for _room in ("baselines", "search"):
-    drop_stale_cache(Path(__file__).resolve().parent / _room / "__init__.py",
-                     depends_on=(makabana_env.__file__, makemake_env.__file__, maunakea_env.__file__))
+# Each room keeps its own cache (``<room>/__pycache__``), checked against its own sources; every room
+# is checked, so that Numba code added to any of them is covered.
+for _room in sorted(Path(__file__).resolve().parent.glob("*/__init__.py")):
+    drop_stale_cache(_room, depends_on=(makabana_env.__file__, makemake_env.__file__, maunakea_env.__file__))
+del _room
 
 from .base import Agent, GameInfo  # noqa: E402
 from .games import GAMES, game_info  # noqa: E402
