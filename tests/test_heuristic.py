@@ -1,4 +1,4 @@
-"""The heuristic agent (``agents.heuristic``): it only ever plays legal actions, over thousands of
+"""The heuristic agent (``agents.baselines.heuristic``): it only ever plays legal actions, over thousands of
 positions reached by random play in every game, variant and player count; it replays exactly from
 its seed; and it clearly beats the uniform random player in every game and variant.
 
@@ -9,8 +9,8 @@ so every test here is deterministic.
 import numpy as np
 import pytest
 
+from agents.baselines.heuristic import HeuristicAgent
 from agents.games import game_info
-from agents.heuristic import HeuristicAgent
 
 GAMES = ("makabana", "makemake", "maunakea")
 

@@ -1,6 +1,6 @@
 """Maka Bana pieces of the MCTS agent (Haapii and Mao): determinization, what each player observes
 of a move, the rollout policy and the evaluation.  Numba functions over the core's state row; the
-search itself is in ``agents.mcts_search``.
+search itself is in ``agents.search.ismcts``.
 
 Hidden information in Haapii (``makabana_env/core.py``, ``observe``): the current projects of the
 other players' colours (``PROJECT_KIND / PROJECT_SPOT / PROJECT_SHOWN``).  While projects are being
@@ -27,7 +27,7 @@ from makabana_env.board import BIKINI, NUM_BEACHES, NUM_SPOTS
 from pacific_common.bits import nth_bit
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import FNV_OFFSET, NO_EDGE, fnv_mix
+from .common import FNV_OFFSET, NO_EDGE, fnv_mix
 
 
 HIDDEN_PROJECT = core.NUM_ACTIONS        # what an opponent's project choice looks like: "submitted"
@@ -517,10 +517,10 @@ def _margin(state, player, p, sc):
 
 @njit(cache=True)
 def evaluate(state, out):
-    """Points per player for the value (``agents.mcts_common.margin_values``): the score read off
+    """Points per player for the value (``agents.search.common.margin_values``): the score read off
     the board (meaningful mid-game, since Maka Bana scores the final board), plus ``PAINT_WORTH`` per
     paint card still in hand while the game runs.  A truncated game is judged on its points, as
-    ``agents.match`` adjudicates it (the environment's rewards are 0 then).  Always False (never a
+    ``agents.arena.match`` adjudicates it (the environment's rewards are 0 then).  Always False (never a
     result worth 0 to everybody)."""
     p = state[core.NUM_PLAYERS]
     bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
@@ -646,7 +646,7 @@ def _mao_event_key(state, before, viewer):
 @njit(cache=True)
 def _mao_rollout_action(state, colour, bits, occupied):
     """The rollout policy outside the tiki placement, an honest player as in
-    ``agents.heuristic_variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
+    ``agents.baselines.variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
     ``_rollout_target``; a take-back shows its paint card); a denunciation of an opponent showing
     paint when the colour's own project holds three cards, else a pass; a repaint offered is
     accepted; the hut handed over in "not minding his business" is the one with the fewest own

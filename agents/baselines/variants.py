@@ -27,7 +27,7 @@ from makabana_env.board import (
 )
 from maunakea_env import core as MK
 
-from . import heuristic_makabana, heuristic_maunakea
+from . import makabana as heuristic_makabana, maunakea as heuristic_maunakea
 
 CF = MB.COLOUR_FEATURES
 
