@@ -1,14 +1,14 @@
 """Agents by name: what the tournament's ``--agents`` and human play's ``--against`` accept.
 
 =======================  ====================================================================
-``random``               uniform over the legal actions (``agents.random_agent``)
-``heuristic``            the game's hand-written strategy (``agents.heuristic``)
+``random``               uniform over the legal actions (``agents.baselines.random_agent``)
+``heuristic``            the game's hand-written strategy (``agents.baselines.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
 ``shipped``              the policy shipped with the package for the game (``agents/shipped/<game>.npz``)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
-a path to a ``.npz``     a policy network (``agents.selfplay.save_snapshot``) or an action scorer
-                         (``agents.scorer``), played greedily by numpy
-a checkpoint folder      an RLlib checkpoint of ``agents.train_rllib`` (``rllib_checkpoint.json``
+a path to a ``.npz``     a policy network (``agents.learned.network.save_snapshot``) or an action scorer
+                         (``agents.learned.scorer``), played greedily by numpy
+a checkpoint folder      an RLlib checkpoint of ``agents.training.train_rllib`` (``rllib_checkpoint.json``
                          inside; or one policy's folder in it), played greedily
 =======================  ====================================================================
 
@@ -18,16 +18,17 @@ asked for, so that the others work without them (and without their dependencies)
 import importlib
 from pathlib import Path
 
+from .baselines.random_agent import RandomAgent
 from .games import game_info
-from .policy import load_policy
-from .random_agent import RandomAgent
-from .rllib_agent import is_rllib_checkpoint, load_rllib_policy
+from .learned.network import load_network
+from .learned.policy import load_policy
+from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
            "the path of a MaskablePPO checkpoint (.zip)",
            "the path of a policy network or action scorer (.npz)",
-           "the path of an RLlib checkpoint folder (agents.train_rllib)")
+           "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
 
 
 def make_agent(spec, game, **kwargs):
@@ -42,11 +43,11 @@ def make_agent(spec, game, **kwargs):
     if name == "random":
         agent = RandomAgent(**kwargs)
     elif name == "heuristic":
-        agent = _lazy("agents.heuristic", "HeuristicAgent", spec)(**kwargs)
+        agent = _lazy("agents.baselines.heuristic", "HeuristicAgent", spec)(**kwargs)
     elif name == "mcts":
         if colon:
             kwargs["simulations"] = _simulations(argument, spec)
-        agent = _lazy("agents.mcts", "MCTSAgent", spec)(**kwargs)
+        agent = _lazy("agents.search.mcts", "MCTSAgent", spec)(**kwargs)
     elif name == "shipped":
         return _shipped(game, **kwargs)
     elif spec.endswith(".npz"):
@@ -71,8 +72,8 @@ def load(game, num_players=None, variant=None, max_turns=None):
 
 
 def _shipped(game, **kwargs):
-    # One policy per game, agents/shipped/<game>.npz (agents.selfplay.save_snapshot, or an action scorer
-    # of agents.scorer): played without torch, so that the shipped opponents need no training extra.
+    # One policy per game, agents/shipped/<game>.npz (agents.learned.network.save_snapshot, or an action scorer
+    # of agents.learned.scorer): played without torch, so that the shipped opponents need no training extra.
     path = SHIPPED_DIR / f"{game.name}.npz"
     if not path.is_file():
         raise ValueError(f"no shipped policy exists yet for {game.name} (looked for {path}); use "
@@ -82,8 +83,6 @@ def _shipped(game, **kwargs):
 
 
 def _network(path, game, **kwargs):
-    from .selfplay import load_network
-
     kwargs.setdefault("deterministic", True)  # greedy, as trained policies are evaluated
     return load_network(path, game, **kwargs)
 

@@ -1,4 +1,4 @@
-"""Simulations per second of the search agent (``agents.mcts``), beside OpenSpiel's C++ MCTS, in one run.
+"""Simulations per second of the search agent (``agents.search.mcts``), beside OpenSpiel's C++ MCTS, in one run.
 
     python -m benchmarks.search_speed [--positions 20] [--json PATH]
 
@@ -25,13 +25,13 @@ GAMES = (("makabana", None), ("makabana", "mao"), ("makemake", None), ("maunakea
 
 def our_rates(positions, say=print):
     from agents.games import game_info
-    from agents.mcts import DEFAULTS, MCTSAgent
+    from agents.search.mcts import DEFAULTS, MCTSAgent
 
     rows = []
     for name, variant in GAMES:
         agent = MCTSAgent()
         rate = agent.simulations_per_second(game_info(name, 2, variant=variant), positions=positions)
-        rows.append({"search": f"agents.mcts on {name}" + (f" {variant}" if variant else ""),
+        rows.append({"search": f"agents.search.mcts on {name}" + (f" {variant}" if variant else ""),
                      "simulations": DEFAULTS[name]["simulations"], "simulations_per_second": rate})
         say(f"  {rows[-1]['search']:<34} {rate:>10,.0f} simulations/s")
     return rows

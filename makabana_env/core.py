@@ -62,9 +62,9 @@ NUM_CARDS = 12
 PAINT_CARD = 11
 MAO_PROJECT = 2                                  # PROJECT_KIND of a finished Mao project
 MAO_TOP_BASE = NUM_ACTIONS                       # 273 + card: the visible card
-MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS          # 285 + card: a hidden card
-MAO_FINISH = MAO_ADD_BASE + NUM_CARDS            # 297
-MAO_DENOUNCE_BASE = MAO_FINISH + 1               # 298 + k - 1: denounce the colour k seats clockwise
+MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS          # 285 + card: add the card asked, hidden
+MAO_KEEP = MAO_ADD_BASE + NUM_CARDS              # 297: keep the card asked in hand
+MAO_DENOUNCE_BASE = MAO_KEEP + 1                 # 298 + k - 1: denounce the colour k seats clockwise
 MAO_PASS = MAO_DENOUNCE_BASE + 4                 # 302
 MAO_SPOT_BASE = MAO_PASS + 1                     # 303 + spot
 MAO_STOP = MAO_SPOT_BASE + NUM_SPOTS             # 342
@@ -117,7 +117,7 @@ SCORE = LAST_SUCCESS + MAX_COLOURS          # [colour] points, filled in when th
 PROJECT_CARDS = SCORE + MAX_COLOURS         # [colour] bit set of the non-paint cards (bit = card 0..10)
 PROJECT_PAINT = PROJECT_CARDS + MAX_COLOURS  # [colour] paint cards the project was prepared with, 0..2
 PROJECT_TOP = PROJECT_PAINT + MAX_COLOURS   # [colour] the visible card 0..11, -1 before it is chosen
-PROJECT_NEXT = PROJECT_TOP + MAX_COLOURS    # [colour] smallest card that may still be added
+PROJECT_NEXT = PROJECT_TOP + MAX_COLOURS    # [colour] hand cards asked so far after the visible card
 ELIMINATED = PROJECT_NEXT + MAX_COLOURS     # [colour] 1 when eliminated by this season's denunciation
 PASSED = ELIMINATED + MAX_COLOURS           # [colour] 1 when it passed in this season's denunciation round
 REVEALED_NOW = PASSED + MAX_COLOURS         # [colour] 1 once its project was revealed at execution
@@ -240,10 +240,8 @@ def paint_shown(state):
 @njit(cache=True)
 def tiki_spots(state, colour):
     """Rulebook 3: the spots where the colour may place its tiki, as a bit set -- an empty in-play spot
-    without a tiki (3.a), or one of the player's own huts while some project shows paint (3.b)."""
-    # the player's colours: the colour itself, and its partner in the two-player game
-    mine = colour
-    partner = (colour + 2) % 4 if state[NUM_PLAYERS] == 2 else colour
+    without a tiki (3.a), or one of the colour's own huts while some project shows paint (3.b).  In the
+    two-player game the partner colour's huts are another colour's (RULINGS.md), so not protectable."""
     huts = 0
     own = 0
     tikis = 0
@@ -251,7 +249,7 @@ def tiki_spots(state, colour):
         hut = state[HUT + s]
         if hut >= 0:
             huts |= 1 << s
-            if hut == mine or hut == partner:
+            if hut == colour:
                 own |= 1 << s
         if state[TIKI + s] >= 0:
             tikis |= 1 << s
@@ -416,7 +414,7 @@ def _execute_project(state, colour):
         if hut >= 0:
             return False
     else:
-        if hut < 0 or owner(state, hut) == owner(state, colour):
+        if hut < 0 or hut == colour:  # the partner colour's hut is fair game (RULINGS.md, 2 players)
             return False
         state[RESERVE + hut] += 1
         state[PAINTS + colour] -= 1  # discarded only on success; a failed take-back keeps it
@@ -515,12 +513,41 @@ def cheating_level(count):
 
 
 @njit(cache=True)
+def _hidden_hand(state, colour):
+    """The hand cards the colour is asked about after choosing its visible card, ``(cards, paints)``:
+    every non-paint card but the visible one (bits 0..10), and its paint cards but the visible one.
+    Both follow from public facts only (the number of players, the paint cards not discarded), so the
+    number of decisions a project takes reveals nothing (RULINGS.md)."""
+    top = state[PROJECT_TOP + colour]
+    cards = HAND_CARDS[state[NUM_COLOURS]] & ~(1 << top)
+    paints = state[PAINTS + colour] - (1 if top == PAINT_CARD else 0)
+    return cards, paints
+
+
+@njit(cache=True)
+def asked_card(state, colour):
+    """The card the colour is asked to add or keep now (0..11), -1 when every card was asked.  Cards
+    are asked in increasing number, a paint card once per paint card in hand."""
+    if state[PROJECT_TOP + colour] < 0:
+        return -1  # the visible card comes first
+    cards, paints = _hidden_hand(state, colour)
+    i = state[PROJECT_NEXT + colour]
+    k = popcount(cards)
+    if i < k:
+        return nth_bit(cards, i)
+    return PAINT_CARD if i < k + paints else -1
+
+
+@njit(cache=True)
 def _addable(state, colour):
-    """Cards the colour may still add to its project, as bits 0..11 (bit 11: a paint card).  Cards go in
-    increasing number, so that every set of cards is reached by one sequence of decisions only."""
-    nxt = state[PROJECT_NEXT + colour]
-    bits = HAND_CARDS[state[NUM_COLOURS]] & ~state[PROJECT_CARDS + colour] & ~((1 << nxt) - 1)
-    if state[PROJECT_PAINT + colour] < state[PAINTS + colour]:
+    """Cards the colour may still add to its project -- the one asked now and those to be asked later
+    -- as bits 0..11 (bit 11: a paint card)."""
+    card = asked_card(state, colour)
+    if card < 0:
+        return 0
+    cards, paints = _hidden_hand(state, colour)
+    bits = cards & ~((1 << card) - 1)
+    if paints > 0:  # the paint cards are asked last, so one is still to come
         bits |= 1 << PAINT_CARD
     return bits
 
@@ -550,14 +577,13 @@ def _execution_spots(state, colour):
         return spots & IN_PLAY_BITS[state[NUM_COLOURS]]
     if state[EXECUTED] >= 2:
         return 0  # "the government doesn't tolerate more than 2 projects per developer per season"
-    me = owner(state, colour)
     for s in range(NUM_SPOTS):
         if SPOT_CARDS[s] & ~cards != 0 or state[TIKI + s] >= 0:
             continue
         hut = state[HUT + s]
         if hut < 0:
             spots |= 1 << s
-        elif state[PAINT_LEFT] > 0 and owner(state, hut) != me:
+        elif state[PAINT_LEFT] > 0 and hut != colour:
             spots |= 1 << s
     return spots
 
@@ -576,7 +602,7 @@ def mao_choices(state):
             if state[PAINTS + colour] > 0:
                 bits |= 1 << PAINT_CARD
             return MAO_TOP_BASE, bits
-        return MAO_ADD_BASE, _addable(state, colour) | (1 << NUM_CARDS)  # MAO_FINISH follows the adds
+        return MAO_ADD_BASE, (1 << asked_card(state, colour)) | (1 << NUM_CARDS)  # MAO_KEEP follows the adds
     if phase == PHASE_DENOUNCE:
         n = state[NUM_COLOURS]
         bits = 1 << 4  # MAO_PASS
@@ -619,22 +645,23 @@ def _mao_step(state, action):
     n = state[NUM_COLOURS]
     phase = state[PHASE]
     if phase == PHASE_PROJECT:
-        if action == MAO_FINISH:
-            _mao_finish_project(state, colour)
-            return
+        # the visible card, then one add-or-keep decision per other hand card (RULES.md): a fixed
+        # number of decisions, so that the turn order does not tell how many cards were added
         if action < MAO_ADD_BASE:
             card = action - MAO_TOP_BASE
             state[PROJECT_TOP + colour] = card
             state[PROJECT_NEXT + colour] = 0
         else:
-            card = action - MAO_ADD_BASE
-            state[PROJECT_NEXT + colour] = card + 1 if card < PAINT_CARD else PAINT_CARD
+            card = asked_card(state, colour)
+            state[PROJECT_NEXT + colour] += 1
+            if action == MAO_KEEP:
+                card = -1
         if card == PAINT_CARD:
             state[PROJECT_PAINT + colour] += 1
-        else:
+        elif card >= 0:
             state[PROJECT_CARDS + colour] |= 1 << card
-        if _addable(state, colour) == 0:
-            _mao_finish_project(state, colour)  # nothing left to add: finished without asking
+        if asked_card(state, colour) < 0:
+            _mao_finish_project(state, colour)
     elif phase == PHASE_DENOUNCE:
         if action == MAO_PASS:
             state[PASSED + colour] = 1
@@ -693,13 +720,14 @@ def _denounce(state, aata, vaea):
     if state[PROJECT_PAINT + vaea] == 0:
         _start_tikis(state)
         return
-    # "could repaint": paint plus three cards naming a spot with an opponent's hut right now
+    # "could repaint": paint plus three cards naming a spot with another colour's hut right now (the
+    # partner colour's included in the two-player game, RULINGS.md)
     cards = state[PROJECT_CARDS + vaea]
     could = 0
     aata_threatened = False
     for s in range(NUM_SPOTS):
         hut = state[HUT + s]
-        if hut >= 0 and SPOT_CARDS[s] & ~cards == 0 and owner(state, hut) != owner(state, vaea):
+        if hut >= 0 and SPOT_CARDS[s] & ~cards == 0 and hut != vaea:
             could |= 1 << s
             if hut == aata:
                 aata_threatened = True

@@ -49,14 +49,16 @@ Maka Bana Mao (``variant="mao"``)
 --------------------------------
 ``Discrete(343)`` and an observation of ``core.OBS_SIZE_MAO`` values: the Haapii observation followed
 by a Mao block (phase, own project cards, known card counts, revealed projects, the denunciation, the
-paint case, the execution).  A project is built card by card; then a denunciation round, the paint
-case of a valid denunciation, tikis and an execution that asks only where there is a choice.
+paint case, the execution).  A project is the visible card, then add or keep for each other card of
+the hand, in increasing card number (a fixed number of decisions, so the turn order shows nothing);
+then a denunciation round, the paint case of a valid denunciation, tikis and an execution that asks
+only where there is a choice.
 
 =============  ================================================================================
 234 … 272      place the tiki on spot ``a − 234``
 273 … 284      project: card ``a − 273`` on top, visible (cards: 4 beaches, 4 areas, 3 themes, paint)
-285 … 296      project: add card ``a − 285``, hidden (in increasing card number)
-297            project: finished
+285 … 296      project: add card ``a − 285`` (the card asked), hidden
+297            project: keep the card asked in hand
 298 … 301      denounce the colour ``a − 297`` seats clockwise
 302            do not denounce
 303 … 341      spot ``a − 303``: build or take back there, repaint that hut, accept that repaint
@@ -102,10 +104,10 @@ def describe_action(action):
 def _describe_mao_action(action):
     if action < core.MAO_ADD_BASE:
         return f"project: show {CARD_NAMES[action - core.MAO_TOP_BASE]} on top"
-    if action < core.MAO_FINISH:
+    if action < core.MAO_KEEP:
         return f"project: add {CARD_NAMES[action - core.MAO_ADD_BASE]}, hidden"
-    if action == core.MAO_FINISH:
-        return "project: finished"
+    if action == core.MAO_KEEP:
+        return "project: keep the card asked in hand"
     if action < core.MAO_PASS:
         k = action - core.MAO_DENOUNCE_BASE + 1
         return f"denounce the colour {k} seat{'s' if k > 1 else ''} clockwise"

@@ -23,8 +23,8 @@ Maka Bana Mao (RULES.md, "Maka Bana Mao") uses the tiki actions above and 70 mor
 (Flower, Fish, Tattoo) and 11 a paint card:
 
 * ``273 .. 284`` project: put card ``a - 273`` on top, visible;
-* ``285 .. 296`` project: add card ``a - 285``, hidden (in increasing card number);
-* ``297``        project: finished;
+* ``285 .. 296`` project: add card ``a - 285``, hidden -- the card asked (see ``_cards_to_ask``);
+* ``297``        project: keep the card asked in hand;
 * ``298 .. 301`` denounce the colour ``a - 297`` seats clockwise;
 * ``302``        do not denounce;
 * ``303 .. 341`` spot ``a - 303``: build or take back there (execution), repaint that hut (payback,
@@ -123,9 +123,9 @@ SPOT_CARDS = [(BEACH_CARDS[int(board.SPOT_BEACH[s])], AREA_CARDS[int(board.SPOT_
 
 # Mao action ranges (RULES.md, "Maka Bana Mao", Spaces); the tiki actions are Haapii's.
 MAO_TOP_BASE = NUM_ACTIONS                        # 273 + card: the visible card
-MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS           # 285 + card: a hidden card
-MAO_FINISHED = MAO_ADD_BASE + NUM_CARDS           # 297
-MAO_DENOUNCE_BASE = MAO_FINISHED                  # 297 + k: denounce the colour k = 1..4 seats clockwise
+MAO_ADD_BASE = MAO_TOP_BASE + NUM_CARDS           # 285 + card: add the card asked, hidden
+MAO_KEEP = MAO_ADD_BASE + NUM_CARDS               # 297: keep the card asked in hand
+MAO_DENOUNCE_BASE = MAO_KEEP                      # 297 + k: denounce the colour k = 1..4 seats clockwise
 MAO_PASS = MAO_DENOUNCE_BASE + 5                  # 302
 MAO_SPOT_BASE = MAO_PASS + 1                      # 303 + spot
 MAO_STOP = MAO_SPOT_BASE + NUM_SPOTS              # 342
@@ -142,14 +142,14 @@ class MaoProject:
     """One colour's stack of cards for a Mao season [2nd Step, 1. Secret selection of a project].
 
     ``cards[card]`` counts the cards of each kind in the stack (0 or 1, or up to 2 for the paint card);
-    ``top`` is the visible card. Hidden cards are added in increasing card number (RULES.md), so
-    ``next_card`` is the smallest card that may still be added.
+    ``top`` is the visible card. ``to_ask`` holds the hand cards the colour has still to add or keep,
+    one decision each, the next one first (RULES.md).
     """
 
     def __init__(self):
         self.top = None
         self.cards = [0] * NUM_CARDS
-        self.next_card = 0
+        self.to_ask = []
         self.finished = False
 
     def add(self, card):
@@ -186,10 +186,10 @@ def describe_mao_action(action: int) -> str:
         return f"tiki on {SPOT_NAMES[action - TIKI_BASE]}"
     if MAO_TOP_BASE <= action < MAO_ADD_BASE:
         return f"project: {CARD_NAMES[action - MAO_TOP_BASE]} on top"
-    if MAO_ADD_BASE <= action < MAO_FINISHED:
+    if MAO_ADD_BASE <= action < MAO_KEEP:
         return f"project: add {CARD_NAMES[action - MAO_ADD_BASE]} hidden"
-    if action == MAO_FINISHED:
-        return "project: finished"
+    if action == MAO_KEEP:
+        return "project: keep the card in hand"
     if MAO_DENOUNCE_BASE < action < MAO_PASS:
         return f"denounce the colour {action - MAO_DENOUNCE_BASE} seats clockwise"
     if action == MAO_PASS:
@@ -285,7 +285,8 @@ class ReferenceGame:
         return colour % self.num_players
 
     def is_opponent(self, colour, other) -> bool:
-        """RULES.md: the partner colour of a 2-player game is not an opponent."""
+        """A colour of another player: the only colours that may be denounced [Maka Bana for 2 Players].
+        Every other rule treats the partner colour as any other colour (RULINGS.md)."""
         return self.owner(colour) != self.owner(other)
 
     def in_play(self, spot) -> bool:
@@ -333,8 +334,9 @@ class ReferenceGame:
             if hut is None:
                 # 3.a Forbid Construction.
                 spots.append(spot)
-            elif protecting_allowed and not self.is_opponent(colour, hut):
-                # 3.b Forbid Painting: only while a paint card is visible, and never an opponent's hut.
+            elif protecting_allowed and hut == colour:
+                # 3.b Forbid Painting: only while a paint card is visible, and only the colour's own hut
+                # (in the 2-player game the partner colour's hut is another colour's, RULINGS.md).
                 spots.append(spot)
         return spots
 
@@ -423,12 +425,13 @@ class ReferenceGame:
         self.reserve[colour] -= 1
 
     def _take_back(self, colour, spot):
-        """4.b Take Back Project: an opponent's hut, with no tiki, is replaced by one of ours.
+        """4.b Take Back Project: another colour's hut, with no tiki, is replaced by one of ours; in the
+        2-player game the partner colour's hut too (RULINGS.md: each colour plays as a player).
 
         A failed take-back keeps its paint card; a successful one discards it.
         """
         victim = self.huts[spot]
-        if self.tikis[spot] is not None or victim is None or not self.is_opponent(colour, victim):
+        if self.tikis[spot] is not None or victim is None or victim == colour:
             return
         if self.reserve[colour] == 0:
             return
@@ -489,18 +492,15 @@ class ReferenceGame:
         or any other card."""
         return [card for card in range(NUM_CARDS) if self._holds_card(colour, card)]
 
-    def _addable_cards(self, colour):
-        """Hidden cards ``colour`` may still add: in increasing card number (RULES.md), each card once,
-        and the paint card up to the number of paint cards the colour holds."""
+    def _cards_to_ask(self, colour):
+        """RULINGS.md: the number of decisions a colour takes must not depend on what it hides. So after
+        the visible card it is asked about every other card of its hand, one by one in increasing card
+        number (each paint card on its own), whether to add it or keep it; its hand is public (the
+        paint cards it has not discarded), and so is the length of this list."""
         project = self.projects[colour]
-        cards = []
-        for card in range(project.next_card, NUM_CARDS):
-            if card == PAINT:
-                if project.cards[PAINT] < self.paints[colour]:
-                    cards.append(card)
-            elif self._holds_card(colour, card) and not project.holds(card):
-                cards.append(card)
-        return cards
+        cards = [card for card in range(PAINT) if self._holds_card(colour, card) and card != project.top]
+        paints_left = self.paints[colour] - (1 if project.top == PAINT else 0)
+        return cards + [PAINT] * paints_left
 
     def _denounce_targets(self, colour):
         """[Denunciation]: any opponent; in the 2-player game only the other player's colours
@@ -514,7 +514,7 @@ class ReferenceGame:
             project = self.projects[colour]
             if project.top is None:
                 return [MAO_TOP_BASE + card for card in self._top_cards(colour)]
-            return sorted([MAO_ADD_BASE + card for card in self._addable_cards(colour)] + [MAO_FINISHED])
+            return [MAO_ADD_BASE + project.to_ask[0], MAO_KEEP]
         if self.phase == "denounce":
             return [MAO_DENOUNCE_BASE + k for k in self._denounce_targets(colour)] + [MAO_PASS]
         if self.phase == "payback":
@@ -562,17 +562,14 @@ class ReferenceGame:
         if MAO_TOP_BASE <= action < MAO_ADD_BASE:
             project.top = action - MAO_TOP_BASE
             project.add(project.top)
-        elif MAO_ADD_BASE <= action < MAO_FINISHED:
-            card = action - MAO_ADD_BASE
-            project.add(card)
-            # Increasing card number; the paint card may be added again (a colour has two).
-            project.next_card = card if card == PAINT else card + 1
+            project.to_ask = self._cards_to_ask(colour)
         else:
+            card = project.to_ask.pop(0)
+            if action != MAO_KEEP:
+                project.add(card)
+        # Every card of the hand has been asked: the stack is ready.
+        if not project.to_ask:
             project.finished = True
-        # RULES.md: when no card is left that could be added, the project is finished without asking.
-        if not project.finished and not self._addable_cards(colour):
-            project.finished = True
-        if project.finished:
             self._turns_taken += 1
         self._mao_projects()
 
@@ -606,13 +603,13 @@ class ReferenceGame:
         self._resolve_denunciation()
 
     def _could_repaint_spots(self, colour):
-        """RULES.md: the stack holds a paint card and three cards (beach, area, theme) naming a spot
-        that holds an opponent's hut right now; these are those spots."""
+        """RULINGS.md: the stack holds a paint card and three cards (beach, area, theme) naming a spot
+        that holds another colour's hut right now (a partner colour's too); these are those spots."""
         project = self.projects[colour]
         if project.paint() == 0:
             return []
         return [s for s in project.named_spots()
-                if self.huts[s] is not None and self.is_opponent(colour, self.huts[s])]
+                if self.huts[s] is not None and self.huts[s] != colour]
 
     def _resolve_denunciation(self):
         """[Who is eliminated for the season?] and the paint cases that follow."""
@@ -727,13 +724,13 @@ class ReferenceGame:
             return [s for s in range(NUM_SPOTS)
                     if self._empty_spot(s) and all(c in SPOT_CARDS[s] for c in cards)]
         # [Overloaded project]: a construction on an empty spot, or a take-back (with a paint card not
-        # used yet) of an opponent's hut, with no tiki in either case.
+        # used yet) of another colour's hut, with no tiki in either case.
         spots = []
         for s in project.named_spots():
             if self.tikis[s] is not None:
                 continue
             hut = self.huts[s]
-            if hut is None or (self._paint_left > 0 and self.is_opponent(colour, hut)):
+            if hut is None or (self._paint_left > 0 and hut != colour):
                 spots.append(s)
         return spots
 

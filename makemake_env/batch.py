@@ -5,7 +5,8 @@ run in parallel across games (``prange``); below ``PARALLEL_FROM`` games the ser
 
 Every game's batch module has these same kernels, word for word, over its own ``core``: a kernel that
 received the core's functions as arguments, or was built by a factory, would miss Numba's on-disk
-cache and be compiled again in every process.
+cache and be compiled again in every process.  Make Make's step kernels also write how each game
+ended (``ends``, ``core.end_code``), which is why its ``BatchEnv`` sets ``reports_ends``.
 """
 import sys
 
@@ -49,8 +50,9 @@ def batch_first_illegal(states, actions, autoreset, bad):
 
 @njit(cache=True)
 def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
-               terminated, truncated, scores):
+               terminated, truncated, scores, ends):
     state = states[g]
+    ends[g] = core.END_NONE
     terminated[g] = False
     truncated[g] = False
     rewards[g, :] = 0.0
@@ -62,6 +64,7 @@ def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, 
         truncated[g] = state[core.STATUS] == core.STATUS_TRUNCATED
         core.rewards(state, reward_mode, rewards[g])
         core.player_scores(state, scores[g])
+        ends[g] = core.end_code(state)
         if autoreset:
             core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
                       core.next_seed(state))
@@ -70,20 +73,20 @@ def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, 
 
 @njit(cache=True, parallel=True)
 def batch_step(states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
-               terminated, truncated, scores):
+               terminated, truncated, scores, ends):
     """Step every game by its action (already checked legal), in parallel."""
     for g in prange(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                   rewards, terminated, truncated, scores)
+                   rewards, terminated, truncated, scores, ends)
 
 
 @njit(cache=True)
 def batch_step_serial(states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                      rewards, terminated, truncated, scores):
+                      rewards, terminated, truncated, scores, ends):
     """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
     for g in range(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                   rewards, terminated, truncated, scores)
+                   rewards, terminated, truncated, scores, ends)
 
 
 @njit(cache=True)
@@ -128,6 +131,7 @@ class BatchEnv(CoreBatchEnv):
     players = raw_env.players
     variants = raw_env.variants
     decisions = raw_env.decisions
+    reports_ends = True
 
     def __init__(self, num_envs, seed=None, autoreset=True, num_players=4, variant="standard",
                  max_turns=1000, reward="win_loss"):

@@ -24,6 +24,7 @@ A clan with no legal dominance action passes without being asked; its ceremonial
 import numpy as np
 from numba import njit
 
+from pacific_common.ends import END_NONE, END_STALEMATE, END_TRUNCATED, END_WIN
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -94,7 +95,7 @@ CF_PRESENT, CF_TO_ACT, CF_AMULET, CF_TOKENS, CF_CHIEF_IN_SUPPLY, CF_MANU_SUPPLY,
 OBS_CLAN = OBS_MANU + MAX_CLANS * NUM_GROUNDS           # [k][CLAN_FEATURES]
 OBS_PHASE = OBS_CLAN + MAX_CLANS * CLAN_FEATURES        # one-hot: dominance, Moai, ceremony, over
 OBS_MOAI_LEFT = OBS_PHASE + 4
-OBS_TURN = OBS_MOAI_LEFT + 1                            # clan turns played, capped at OBS_MAX
+OBS_TURN = OBS_MOAI_LEFT + 1                            # share of max_turns played, in percent
 OBS_SIZE = OBS_TURN + 1
 OBS_MAX = 100
 
@@ -571,8 +572,26 @@ def rewards(state, mode, out):
         margins(out, p)
 
 
+@njit(cache=True)
+def end_code(state):
+    """How the game ended, as a ``pacific_common.ends`` code (END_NONE while it runs).  Make Make ends in
+    a win, a stalemate or a truncation; it has no scored end ("rules") and no "settled" one."""
+    if state[STATUS] == STATUS_RUNNING:
+        return END_NONE
+    if state[STATUS] == STATUS_TRUNCATED:
+        return END_TRUNCATED
+    return END_WIN if state[WINNER] >= 0 else END_STALEMATE
+
+
 # ---------------------------------------------------------------------------------------------------
 # Observation
+@njit(cache=True, inline="always")
+def turn_percent(state):
+    """Clan turns played as a share of ``max_turns``, in percent rounded down: a learner sees how close
+    the truncation is whatever ``max_turns`` is, and 100 is reached only when the game is truncated."""
+    return min(state[TURN] * OBS_MAX // state[MAX_TURNS], OBS_MAX)
+
+
 @njit(cache=True)
 def observe(state, view, obs):
     """Write clan ``view``'s observation into the int8 ``obs``.  Make Make has no hidden information."""
@@ -602,7 +621,7 @@ def observe(state, view, obs):
         obs[base + CF_SACRED] = sacred_count(state, c)
     obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_MOAI_LEFT] = state[MOAI_LEFT]
-    obs[OBS_TURN] = min(state[TURN], OBS_MAX)
+    obs[OBS_TURN] = turn_percent(state)
 
 
 @njit(cache=True)

@@ -12,6 +12,8 @@ Rewards                at the end only: ``win_loss`` (default) +1 winner, −1 o
                        ``margin``: score − best other score
 Termination            a clan has the amulet and its 5 Tangata Manu on the board; or a stalemate
 Truncation             after ``max_turns`` clan turns (default 1000); rewards 0
+Final ``infos``        ``scores``, ``winner`` (an agent or None) and ``end``: ``"win"``,
+                       ``"stalemate"`` or ``"truncated"`` (``pacific_common.ends``)
 =====================  ==========================================================================
 
 Actions
@@ -43,7 +45,7 @@ block               size     content
                              Tangata Manu in supply, sacred territories controlled
 ``OBS_PHASE``       4        dominance / Moai choice / ceremony choice / game over
 ``OBS_MOAI_LEFT``   1        Moai not yet built
-``OBS_TURN``        1        clan turns played, capped at 100
+``OBS_TURN``        1        share of ``max_turns`` played, in percent (0 … 100, rounded down)
 ==================  =======  ==================================================================
 
 Make Make has no hidden information.
@@ -57,9 +59,11 @@ are caught.
 
 Version history
 ---------------
-* v0: the complete game for 2 – 4 clans.
+* v0: the complete game for 2 – 4 clans.  ``OBS_TURN`` was the clan turns played, capped at 100, until
+  it became the share of ``max_turns`` played; the final ``infos`` gained ``end``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
+from pacific_common.ends import END_NAMES
 
 from . import core
 from .board import GROUND_NAMES, TERRITORY_NAMES
@@ -107,4 +111,5 @@ class raw_env(CoreAECEnv):
 
     def final_info(self):
         winner = int(self._state[core.WINNER])
-        return {"scores": self.scores(), "winner": None if winner < 0 else self.possible_agents[winner]}
+        return {"scores": self.scores(), "winner": None if winner < 0 else self.possible_agents[winner],
+                "end": END_NAMES[core.end_code(self._state)]}

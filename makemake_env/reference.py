@@ -80,7 +80,7 @@ class ReferenceGame:
     when over), ``turns`` (clan turns completed), ``terminated``, ``truncated``, ``winner``,
     ``amulet``, ``owner`` / ``tokens`` / ``moai`` (per territory), ``chief_at`` (per clan: territory or
     None for the supply), ``grounds`` (per ground: the clan holding a ceremony there, or None),
-    ``token_supply`` / ``manu_supply`` (per clan) and ``moai_left``.
+    ``token_supply`` / ``manu_supply`` (per clan) and ``moai_left``; ``end`` says how the game ended.
     """
 
     def __init__(self, num_players: int = 4, max_turns: int = 1000):
@@ -207,6 +207,17 @@ class ReferenceGame:
         raise AssertionError(f"unknown phase {self.phase!r}")
 
     # ------------------------------------------------------------------ scores and rewards
+
+    @property
+    def end(self):
+        """How the game ended, named as in ``pacific_common.ends``: Make Make ends when a clan summons
+        Make Make ("win"), when nothing can change any more ("stalemate"), or at ``max_turns``
+        ("truncated"); None while it runs."""
+        if self.truncated:
+            return "truncated"
+        if not self.terminated:
+            return None
+        return "stalemate" if self.winner is None else "win"
 
     def player_scores(self):
         """Tangata Manu in ceremonies, plus 1 for the amulet (RULES.md, End of the Game)."""

@@ -25,8 +25,8 @@ from .board import (
     START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
 )
 from .board import (
-    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, BOAT_COLOUR, CARD_KIND, CARDS_DEALT,
-    CARDS_KEPT, FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS,
+    ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, BOAT_COLOUR, BOAT_COLOURS, CARD_KIND,
+    CARDS_DEALT, CARDS_KEPT, FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS,
     SET_TASK_BONUS, SET_TASK_NEEDS, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, WATER,
 )
 
@@ -36,6 +36,7 @@ START_SQUARE_LIST = np.sort(np.flatnonzero(IS_START_SQUARE)).astype(np.int64)
 TILE_FIELD_LIST = np.flatnonzero(IS_TILE_FIELD).astype(np.int64)     # fields a tile may be laid on
 HAND_SLOTS = 5            # a hand drawn up to 5 points holds at most 5 tiles (every tile is worth >= 1)
 NUM_COLOURS = 3           # artifact colours: white, gray, black (board codes 1, 2, 3)
+NUM_BOAT_COLOURS = len(BOAT_COLOURS)   # green, brown, orange, pink
 NUM_TILES = NUM_ISLAND_TILES + NUM_START_TILES   # 118: island tiles 0..93, start tile s is 94 + s
 
 # ---------------------------------------------------------------------------------------------------
@@ -149,20 +150,26 @@ STATE_SIZE = END_REASON + 1
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8) from one player's point of view: relative player k is k seats clockwise.
 # Everything in Mauna Kea is public (hands lie face up, the bag can be counted) except the order of
-# the tiles in the bag.
+# the tiles in the bag.  So every player's explorers show with their loads (who can fill which boat,
+# and the tie-break on artifacts carried), and every boat with its colour (the advanced "+1 for a boat
+# of colour X" cards), who took it and what it carries.
 NUM_TERRAINS = 6
 OBS_TERRAIN = 0                                             # [terrain][square] one-hot board terrain
 OBS_EXPLORERS = OBS_TERRAIN + NUM_TERRAINS * NUM_SQUARES    # [k][square] explorer of relative player k
 OBS_ARTIFACTS = OBS_EXPLORERS + MAX_PLAYERS * NUM_SQUARES   # [colour][square] artifacts lying there
 OBS_BOAT_ENTRY = OBS_ARTIFACTS + NUM_COLOURS * NUM_SQUARES  # [square] entry square of a boat still there
-OBS_OWN_EXPLORERS = OBS_BOAT_ENTRY + NUM_SQUARES            # [e][EXPLORER_FEATURES] the viewer's explorers
+OBS_PLAYER_EXPLORERS = OBS_BOAT_ENTRY + NUM_SQUARES         # [k][e][EXPLORER_FEATURES] explorer e of player k
+OBS_OWN_EXPLORERS = OBS_PLAYER_EXPLORERS                    # k = 0, the viewer's own, comes first
 EXPLORER_FEATURES = 8   # on island, in boat, lost, x, y, white, gray, black carried
-OBS_HANDS = OBS_OWN_EXPLORERS + MAX_EXPLORERS * EXPLORER_FEATURES   # [k][slot][HAND_FEATURES]
+OBS_HANDS = OBS_PLAYER_EXPLORERS + MAX_PLAYERS * MAX_EXPLORERS * EXPLORER_FEATURES  # [k][slot][HAND_FEATURES]
 HAND_FEATURES = 14      # present, points, 4 squares × one-hot jungle / water / mountain
 OBS_PLAYERS = OBS_HANDS + MAX_PLAYERS * HAND_SLOTS * HAND_FEATURES  # [k][PLAYER_FEATURES]
 PLAYER_FEATURES = 5     # present, to act, explorers on island, boats taken, score (clipped)
 OBS_LANDINGS = OBS_PLAYERS + MAX_PLAYERS * PLAYER_FEATURES  # [landing] places of the boat there, 0
-OBS_BAG = OBS_LANDINGS + NUM_LANDINGS                       # terrain tiles worth 1/2/3, lava per flow
+OBS_LANDING_COLOURS = OBS_LANDINGS + NUM_LANDINGS           # [landing][boat colour] one-hot, 0: gone
+OBS_BOATS = OBS_LANDING_COLOURS + NUM_LANDINGS * NUM_BOAT_COLOURS  # [boat][BOAT_FEATURES], boats as in board
+BOAT_FEATURES = MAX_PLAYERS + NUM_COLOURS   # taken by relative player k (one-hot), white, gray, black aboard
+OBS_BAG = OBS_BOATS + NUM_BOATS * BOAT_FEATURES             # terrain tiles worth 1/2/3, lava per flow
 OBS_LAVA = OBS_BAG + 3 + NUM_LAVA_FLOWS                     # [flow][branch] open, length, direction 4
 OBS_PHASE = OBS_LAVA + NUM_LAVA_FLOWS * 2 * 6               # one-hot: placement, turn, over
 OBS_POOL = OBS_PHASE + 3
@@ -1419,23 +1426,23 @@ def observe(state, view, obs):
         if state[LANDING_BOAT + landing] >= 0:
             for i in range(4):
                 obs[OBS_BOAT_ENTRY + LANDING_ENTRY_SQUARES[landing, i]] = 1
-    for e in range(state[EXPLORERS_EACH]):
-        x = explorer_index(view, e)
-        base = OBS_OWN_EXPLORERS + e * EXPLORER_FEATURES
-        status = state[EXPLORER_STATUS + x]
-        if status == ON_ISLAND:
-            obs[base] = 1
-            square = state[EXPLORER_SQUARE + x]
-            obs[base + 3] = square % 18
-            obs[base + 4] = square // 18
-        elif status == IN_BOAT:
-            obs[base + 1] = 1
-        elif status == LOST:
-            obs[base + 2] = 1
-        for c in range(NUM_COLOURS):
-            obs[base + 5 + c] = state[CARRIED + x * NUM_COLOURS + c]
     for k in range(n):
         p = seat_after(view, k, n)
+        for e in range(state[EXPLORERS_EACH]):
+            x = explorer_index(p, e)
+            base = OBS_PLAYER_EXPLORERS + (k * MAX_EXPLORERS + e) * EXPLORER_FEATURES
+            status = state[EXPLORER_STATUS + x]
+            if status == ON_ISLAND:
+                obs[base] = 1
+                square = state[EXPLORER_SQUARE + x]
+                obs[base + 3] = square % 18
+                obs[base + 4] = square // 18
+            elif status == IN_BOAT:
+                obs[base + 1] = 1
+            elif status == LOST:
+                obs[base + 2] = 1
+            for c in range(NUM_COLOURS):
+                obs[base + 5 + c] = state[CARRIED + x * NUM_COLOURS + c]
         for h in range(state[HAND_SIZE + p]):
             tile = state[HAND + p * HAND_SLOTS + h]
             base = OBS_HANDS + (k * HAND_SLOTS + h) * HAND_FEATURES
@@ -1458,6 +1465,14 @@ def observe(state, view, obs):
         boat = state[LANDING_BOAT + landing]
         if boat >= 0:
             obs[OBS_LANDINGS + landing] = BOAT_CAPACITY[boat]
+            obs[OBS_LANDING_COLOURS + landing * NUM_BOAT_COLOURS + BOAT_COLOUR[boat]] = 1
+    for b in range(NUM_BOATS):
+        owner = state[BOAT_OWNER + b]
+        if owner >= 0:
+            base = OBS_BOATS + b * BOAT_FEATURES
+            obs[base + relative(owner, view, n)] = 1
+            for c in range(NUM_COLOURS):
+                obs[base + MAX_PLAYERS + c] = state[BOAT_LOAD + b * NUM_COLOURS + c]
     for t in range(NUM_ISLAND_TILES):
         if state[TILE_WHERE + t] == IN_BAG:
             if t >= FIRST_LAVA_TILE:

@@ -42,12 +42,17 @@ block                     size         content
 ``OBS_EXPLORERS``         4 × 324      explorer of relative player k
 ``OBS_ARTIFACTS``         3 × 324      white / gray / black artifacts lying on the square
 ``OBS_BOAT_ENTRY``        324          entry square of a landing whose boat is still there
-``OBS_OWN_EXPLORERS``     5 × 8        own explorer e: on island, in boat, lost, x, y, carried
-                                       white / gray / black
+``OBS_PLAYER_EXPLORERS``  4 × 5 × 8    explorer e of relative player k: on island, in boat, lost,
+                                       x, y, carried white / gray / black; k = 0, the viewer's
+                                       own, is ``OBS_OWN_EXPLORERS``
 ``OBS_HANDS``             4 × 5 × 14   tiles in front of relative player k: present, points, and
                                        the terrain of its 4 squares (one-hot)
 ``OBS_PLAYERS``           4 × 5        present, to act, explorers on island, boats, score
 ``OBS_LANDINGS``          8            artifact places of the boat at each landing (0: gone)
+``OBS_LANDING_COLOURS``   8 × 4        colour of the boat at each landing, one-hot green / brown /
+                                       orange / pink (0: gone)
+``OBS_BOATS``             8 × 7        boat b (``board.BOAT_NAMES[b]``) once taken: by relative
+                                       player k (one-hot 4), white / gray / black aboard
 ``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
 ``OBS_PHASE``, …          7            phase (placement / turn / over), movement pool,
@@ -56,6 +61,13 @@ block                     size         content
 ========================  ===========  =======================================================
 
 Everything in Mauna Kea is public except the order of the tiles in the bag.
+
+``infos`` at the end: ``scores``; ``boats``, the names of the boats each player took
+(``board.BOAT_NAMES``); ``boat_loads``, for each player each of those boats by name with what it
+carries, e.g. ``{"brown boat (3 places)": {"white": 2, "gray": 1, "black": 0}}``; ``end``, how the
+game ended as in every game (``pacific_common.ends``): ``"rules"``, ``"settled"`` or ``"truncated"``;
+``end_trigger``, what triggered the end: ``"no explorer left"``, ``"supply used up"`` (advanced),
+``"settled"`` or ``"walled in"`` (empty when truncated); in the advanced game also ``task_points``.
 
 Rules for advanced players (``variant="advanced"``)
 ---------------------------------------------------
@@ -87,6 +99,7 @@ Version history
 * v0: the basic game for 2 – 4 players; the rules for advanced players as ``variant="advanced"``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
+from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED
 
 from . import core
 from .board import BOAT_NAMES, CARD_KIND_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
@@ -172,12 +185,23 @@ class raw_env(CoreAECEnv):
 
     def final_info(self):
         state = self._state
-        boats = {a: [BOAT_NAMES[b] for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
+        taken = {a: [b for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
                  for i, a in enumerate(self.possible_agents)}
-        # how the game ended: the end's trigger (see core.END_REASON_NAMES), or "max_turns"
-        ended = ("max_turns" if state[core.STATUS] == core.STATUS_TRUNCATED
-                 else core.END_REASON_NAMES[state[core.END_REASON]])
-        info = {"scores": self.scores(), "boats": boats, "end": ended}
+        boats = {a: [BOAT_NAMES[b] for b in bs] for a, bs in taken.items()}
+        loads = {a: {BOAT_NAMES[b]: {colour: int(state[core.BOAT_LOAD + b * core.NUM_COLOURS + c])
+                                     for c, colour in enumerate(_COLOURS)} for b in bs}
+                 for a, bs in taken.items()}
+        # "end" names the end as every game does (pacific_common.ends); "end_trigger" says what
+        # triggered it (core.END_REASON_NAMES), empty for a truncated game whose end never came
+        trigger = core.END_REASON_NAMES[state[core.END_REASON]]
+        if state[core.STATUS] == core.STATUS_TRUNCATED:
+            ended = END_NAMES[END_TRUNCATED]
+        elif trigger in ("settled", "walled in"):
+            ended = END_NAMES[END_SETTLED]
+        else:
+            ended = END_NAMES[END_RULES]
+        info = {"scores": self.scores(), "boats": boats, "boat_loads": loads, "end": ended,
+                "end_trigger": trigger}
         if state[core.VARIANT] == core.VARIANT_ADVANCED:
             info["task_points"] = [int(core.task_points(state, p)) for p in range(self.num_players)]
         return info

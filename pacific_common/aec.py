@@ -89,7 +89,9 @@ class CoreAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: status == self.core.STATUS_TERMINATED for a in self.agents}
         self.truncations = {a: status == self.core.STATUS_TRUNCATED for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        # a restored finished game tells what a finished game tells
+        info = {} if status == self.core.STATUS_RUNNING else self.final_info()
+        self.infos = {a: dict(info) for a in self.agents}
         self.agent_selection = self._agent_to_act() if status == self.core.STATUS_RUNNING else self.agents[0]
 
     def _agent_to_act(self):

@@ -15,14 +15,19 @@ attribute              shape, dtype                content after ``reset`` / ``s
 ``terminated``         (num_envs,) bool            a game ended by the rules on this step
 ``truncated``          (num_envs,) bool            a game hit ``max_turns`` on this step
 ``scores``             (num_envs, num_players) i64 final scores of a game that ended on this step
+``ends``               (num_envs,) int8            how a game that ended on this step ended, as a
+                                                   ``pacific_common.ends`` code (``END_NONE`` for
+                                                   the others); ``END_NAMES[code]`` names it.
+                                                   Only where the game's ``BatchEnv`` sets
+                                                   ``reports_ends`` (Make Make so far)
 =====================  ==========================  =================================================
 
 Autoreset: with ``autoreset=True`` (default) a game that ends is set up again at once, with the next
 seed (``core.next_seed``), inside the same step; that step still reports the finished game's
-``rewards``, ``terminated``/``truncated`` and ``scores``, while ``observations``, ``action_masks`` and
-``agent_to_act`` already describe the new game.  With ``autoreset=False`` a finished game stays
-finished: its mask is all zeros, ``agent_to_act`` is -1 and the only action it accepts is ``-1``
-(nothing happens); ``reset`` starts every game again.
+``rewards``, ``terminated``/``truncated``, ``scores`` and ``ends``, while ``observations``,
+``action_masks`` and ``agent_to_act`` already describe the new game.  With ``autoreset=False`` a
+finished game stays finished: its mask is all zeros, ``agent_to_act`` is -1 and the only action it
+accepts is ``-1`` (nothing happens); ``reset`` starts every game again.
 
 Seeding: game ``i`` is set up with seed ``seed + i`` and plays exactly like the game's ``raw_env``
 reset with that seed.  Each game's random generator lives in its own row, so results do not depend on
@@ -33,6 +38,7 @@ Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 """
 import numpy as np
 
+from .ends import END_NAMES
 from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
@@ -45,6 +51,8 @@ class CoreBatchEnv:
     players = (2, 5)
     variants = {}
     decisions = ()
+    reports_ends = False   # the game's step kernels take an ``ends`` array after ``scores``
+    END_NAMES = END_NAMES  # ``END_NAMES[batch.ends[g]]``: "win", "stalemate", … (None: no end)
 
     def __init__(self, num_envs, seed, autoreset, num_players, variant, max_turns, reward):
         if not is_integer(num_envs) or num_envs < 1:
@@ -67,6 +75,10 @@ class CoreBatchEnv:
         self.terminated = np.zeros(self.num_envs, dtype=np.bool_)
         self.truncated = np.zeros(self.num_envs, dtype=np.bool_)
         self.scores = np.zeros((self.num_envs, self.num_players), dtype=np.int64)
+        if self.reports_ends:
+            self.ends = np.zeros(self.num_envs, dtype=np.int8)
+        self._outputs = (self.rewards, self.terminated, self.truncated, self.scores) + (
+            (self.ends,) if self.reports_ends else ())
         self._bad = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
         self._parallel = self.num_envs >= PARALLEL_FROM
@@ -85,6 +97,8 @@ class CoreBatchEnv:
         self.terminated[:] = False
         self.truncated[:] = False
         self.scores[:] = 0
+        if self.reports_ends:
+            self.ends[:] = 0
         return self.observations, self.action_masks
 
     def step(self, actions):
@@ -106,8 +120,7 @@ class CoreBatchEnv:
             self._refuse(g, int(actions[g]))
         kernel = k.batch_step if self._parallel else k.batch_step_serial
         kernel(self.states, actions, self.autoreset, REWARD_MODES.index(self.reward), self.observations,
-               self.action_masks, self.agent_to_act, self.rewards, self.terminated, self.truncated,
-               self.scores)
+               self.action_masks, self.agent_to_act, *self._outputs)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def _refuse(self, g, action):

@@ -271,3 +271,39 @@ def harmless_placement(env, avoid=()):
 def play_harmless_turns(env, count, avoid=()):
     """``count`` clans in turn make a harmless placement; returns the clans that acted."""
     return [act(env, harmless_placement(env, avoid)) for _ in range(count)]
+
+
+# -- one move before each end of the game ------------------------------------------------------------
+def stalemate_position(env, num_players):
+    """Every clan's 11 tokens alone on territories of one hex colour (so no clan encloses a ground),
+    chiefs in supply; Red still has one token in supply."""
+    terr = {}
+    for c in range(num_players):
+        names = [n for n in TERRITORY_NAMES if hex_colour(n) == c]
+        for name in names[:10 if c == RED else 11]:
+            terr[name] = c
+    position(env, terr)
+    spare = [n for n in TERRITORY_NAMES if hex_colour(n) == RED and n not in terr]
+    return spare
+
+
+def one_move_before(end, env):
+    """Set the 3-clan ``env`` (a raw_env, or ``unwrapped`` of ``env()``) one move before the game ends
+    as ``end`` says, and return that move:
+
+    - "win": Green, with its 5 Tangata Manu in ceremonies, takes its third sacred territory and with it
+      the amulet;
+    - "stalemate": Red places its last token; then no clan can act or celebrate any more;
+    - "truncated": a harmless placement plays the last of ``max_turns`` clan turns."""
+    assert env.num_players == 3
+    if end == "win":
+        green = ["Sacred-5", "Sacred-6", "Inner-8", "Inner-9", "Inner-10", "Inner-11", "Inner-12"]
+        position(env, {"Sacred-1": RED, "Sacred-2": RED, **{n: GREEN for n in green}},
+                 manu={g: GREEN for g in grounds_of(*green)}, to_act=GREEN)
+        return place("Sacred-4", 1)
+    if end == "stalemate":
+        return place(stalemate_position(env, 3)[0], 1)
+    if end == "truncated":
+        position(env, {"Coast-1": RED, "Coast-7": BLUE, "Coast-13": GREEN}, turn=env.max_turns - 1)
+        return harmless_placement(env)
+    raise ValueError(f"no position for the end {end!r}")

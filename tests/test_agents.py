@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 
 import agents
-from agents import registry, tournament
+from agents import registry
+from agents.arena import tournament
+from agents.arena.match import IllegalActionError, finishing_ranks, play_game, win_shares
+from agents.arena.play import SECRET_DECISIONS, play
+from agents.arena.ratings import fit_ratings, plackett_luce, wilson_interval
 from agents.base import Agent
+from agents.baselines.random_agent import RandomAgent
 from agents.games import GAMES, describe_action, game_info
-from agents.match import IllegalActionError, finishing_ranks, play_game, win_shares
-from agents.play import SECRET_DECISIONS, play
-from agents.random_agent import RandomAgent
-from agents.ratings import fit_ratings, plackett_luce, wilson_interval
 
 AGENT_SPECS = ["random", "heuristic", "mcts:4"]
 # short games for the slower agents: seasons (Maka Bana), clan turns, player turns
@@ -210,7 +211,7 @@ def test_checkpoint_and_shipped_policy(tmp_path, monkeypatch):
 
 
 def test_shipped_policy_is_a_numpy_network_loaded_by_name(tmp_path, monkeypatch):
-    """``shipped`` reads agents/shipped/<game>.npz (agents.selfplay.save_snapshot's format) and plays it
+    """``shipped`` reads agents/shipped/<game>.npz (agents.learned.network.save_snapshot's format) and plays it
     greedily with numpy alone; a network made for another game is a clear error."""
     game = game_info("makemake", 3)
     rng = np.random.default_rng(0)

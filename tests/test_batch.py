@@ -21,8 +21,10 @@ import makemake_env
 import maunakea_env
 from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES
 from maunakea_env.board import NUM_FIELDS, NUM_ISLAND_TILES, START_TILE_SPACES
+from makemake_positions import one_move_before
 from maunakea_positions import assert_conserved
 from pacific_common.batch import PARALLEL_FROM
+from pacific_common.ends import END_NONE, END_STALEMATE, END_TRUNCATED, END_WIN
 from pacific_common.rng import following_seed
 
 
@@ -185,10 +187,12 @@ def single_game_trajectory(game, num_players, seed, num_steps, max_turns, reward
         done = any(env.terminations.values()) or any(env.truncations.values())
         rewards = [env.rewards[a] for a in env.possible_agents]
         scores = list(env.scores().values())
+        end = env.infos[env.possible_agents[0]].get("end") if done else None
         if done:
             env.reset()
         obs = env.observe(env.agent_selection)
-        rows.append((agent, action, rewards, done, scores, obs["observation"].copy(), obs["action_mask"].copy()))
+        rows.append((agent, action, rewards, done, scores, end, obs["observation"].copy(),
+                     obs["action_mask"].copy()))
     return rows
 
 
@@ -207,12 +211,14 @@ def test_game_i_plays_like_a_single_game_seeded_seed_plus_i(game, num_players, r
         batch.random_actions(actions)
         batch.step(actions)
         for g in checked:
-            agent, action, rewards, done, scores, obs, mask = expected[g][t]
+            agent, action, rewards, done, scores, end, obs, mask = expected[g][t]
             assert f"player_{agents[g]}" == agent and actions[g] == action
             assert batch.rewards[g].tolist() == rewards
             assert bool(batch.terminated[g] or batch.truncated[g]) == done
             if done:
                 assert batch.scores[g].tolist() == scores
+            if batch.reports_ends:
+                assert batch.END_NAMES[batch.ends[g]] == end
             ends += done
             np.testing.assert_array_equal(batch.observations[g], obs)
             np.testing.assert_array_equal(batch.action_masks[g], mask)
@@ -345,6 +351,34 @@ def test_random_play_inside_numba_finishes_games_and_keeps_invariants(game, num_
     assert finished >= 16
     game.invariants(batch.states, num_players)
     assert (batch.states[:, game.core.STATUS] == game.core.STATUS_RUNNING).all()
+
+
+# --- Make Make only ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("autoreset", [True, False])
+def test_makemake_batch_ends_say_how_each_game_ended(autoreset):
+    """``BatchEnv.ends`` gives, for each game that ended on the step, the code of its end, which
+    ``END_NAMES`` turns into the name raw_env puts in ``infos``; the others read END_NONE (None), on
+    that step and on the next one, and after ``reset``."""
+    ends = ["win", "stalemate", "truncated"]
+    batch = makemake_env.BatchEnv(4, seed=0, autoreset=autoreset, num_players=3, max_turns=50)
+    moves = batch.random_actions()
+    for g, end in enumerate(ends):
+        env = makemake_env.raw_env(num_players=3, max_turns=50)
+        moves[g] = one_move_before(end, env)
+        batch.states[g] = env.state()
+    batch.step(moves)
+    assert batch.ends.dtype == np.int8
+    assert [batch.END_NAMES[code] for code in batch.ends] == ends + [None]
+    assert batch.ends[3] == END_NONE
+    assert batch.terminated.tolist() == [True, True, False, False]
+    assert batch.truncated.tolist() == [False, False, True, False]
+    assert batch.rewards[0].tolist() == [-1, -1, 1] and not batch.rewards[1:].any()
+    batch.step(batch.random_actions())
+    assert (batch.ends == END_NONE).all()
+    batch.reset(seed=0)
+    assert (batch.ends == END_NONE).all()
+    assert [batch.END_NAMES[c] for c in (END_WIN, END_STALEMATE, END_TRUNCATED)] == ends
 
 
 # --- Mauna Kea only ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_search_speed_reports_every_game(tmp_path):
                             cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     rows = json.loads(out.read_text())["rows"]
-    assert {r["search"] for r in rows} >= {f"agents.mcts on {g}" for g in (
+    assert {r["search"] for r in rows} >= {f"agents.search.mcts on {g}" for g in (
         "makabana", "makabana mao", "makemake", "maunakea", "maunakea advanced")}
     assert all(r["simulations_per_second"] > 0 for r in rows)
     bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "1"],

@@ -430,6 +430,7 @@ def test_set_state_of_finished_game(game):
     f.set_state(final)
     assert all(f.terminations.values()) or all(f.truncations.values())
     assert f.scores() == scores
+    assert f.infos == e.infos  # the final infos of the game that ended, "end" included where reported
     assert not f.observe(f.agent_selection)["action_mask"].any()
     while f.agents:
         f.step(None)

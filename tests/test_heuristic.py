@@ -1,4 +1,4 @@
-"""The heuristic agent (``agents.heuristic``): it only ever plays legal actions, over thousands of
+"""The heuristic agent (``agents.baselines.heuristic``): it only ever plays legal actions, over thousands of
 positions reached by random play in every game, variant and player count; it replays exactly from
 its seed; and it clearly beats the uniform random player in every game and variant.
 
@@ -9,8 +9,8 @@ so every test here is deterministic.
 import numpy as np
 import pytest
 
+from agents.baselines.heuristic import HeuristicAgent
 from agents.games import game_info
-from agents.heuristic import HeuristicAgent
 
 GAMES = ("makabana", "makemake", "maunakea")
 
@@ -116,3 +116,33 @@ def test_beats_uniform_random(name, variant):
         shares, _ = _play(game, agents, seed=100 + g, random_seats=(1 - seat,))
         share += shares[seat]
     assert share / 40 >= 0.7, f"{name}: heuristic won {share:.1f} of 40 games against random"
+
+
+def test_makabana_mao_projects_are_honest_through_the_add_or_keep_sequence():
+    """Maka Bana Mao (makabana_env/RULES.md, "A Mao season as decisions"): after the visible card every
+    other hand card is asked, add or keep; the heuristic adds exactly the cards of its target spot
+    (with a paint card for a take-back), so each project is 3 cards naming a spot, or 4 with paint."""
+    from makabana_env import core as mb
+    game = game_info("makabana", 2, variant="mao")
+    obs, mask = _buffers(game)
+    checked = 0
+    for seed in range(6):
+        state = _new_game(game, seed)
+        agents = [HeuristicAgent() for _ in range(2)]
+        for p, agent in enumerate(agents):
+            agent.reset(game, p, seed * 10 + p)
+        for _ in range(3):   # the first seasons' projects, the other decisions played at random
+            while state[mb.STATUS] == mb.STATUS_RUNNING and state[mb.PHASE] != mb.PHASE_PROJECT:
+                assert mb.step(state, int(mb.random_action(state))) == mb.STEP_OK
+            while state[mb.STATUS] == mb.STATUS_RUNNING and state[mb.PHASE] == mb.PHASE_PROJECT:
+                player = int(mb.player_to_act(state))
+                mb.observe_player(state, player, obs, mask)
+                assert mb.step(state, agents[player].act(obs, mask)) == mb.STEP_OK
+            if state[mb.STATUS] != mb.STATUS_RUNNING:
+                break
+            for c in range(4):
+                cards, paint = int(state[mb.PROJECT_CARDS + c]), int(state[mb.PROJECT_PAINT + c])
+                assert paint <= 1 and (paint == 1) == (state[mb.PROJECT_TOP + c] == mb.PAINT_CARD)
+                assert cards in set(int(x) for x in mb.SPOT_CARDS)
+                checked += 1
+    assert checked >= 40

@@ -36,18 +36,25 @@ def mao_game(num_players=4, huts=None, paints=None, first=0, seed=0):
 
 def prepare(env, cards, top=None):
     """The colour to act prepares a project of ``cards`` (names; "Paint" may appear twice), showing
-    ``top`` (default: the first card): the visible card first, the others in increasing card number,
-    then "finished" unless the project was finished without asking."""
+    ``top`` (default: the first card): the visible card first, then every other card of its hand as it
+    is asked (in increasing card number), added when it is one of ``cards``, kept otherwise.  Returns
+    the colour and the number of decisions it took."""
     colour = colour_to_act(env)
     top = cards[0] if top is None else top
-    rest = sorted(card(c) for c in cards)
+    rest = [card(c) for c in cards]
     rest.remove(card(top))
     act(env, core.MAO_TOP_BASE + card(top))
-    for c in rest:
-        act(env, core.MAO_ADD_BASE + c)
-    if env.decision() == "project" and colour_to_act(env) == colour:
-        act(env, core.MAO_FINISH)
-    return colour
+    decisions = 1
+    while env.decision() == "project" and colour_to_act(env) == colour:
+        asked = core.asked_card(env.state(), colour)
+        if asked in rest:
+            rest.remove(asked)
+            act(env, core.MAO_ADD_BASE + asked)
+        else:
+            act(env, core.MAO_KEEP)
+        decisions += 1
+    assert not rest, "cards not in the colour's hand"
+    return colour, decisions
 
 
 def prepare_all(env, projects=None):
@@ -122,15 +129,17 @@ def test_mao_is_an_option_with_its_own_spaces_and_haapii_keeps_its_own():
 
 def test_mao_haapii_trajectories_are_unchanged():
     """Adding Mao left the basic game exactly as it was: the digest of 40 seeded random Haapii games
-    (every observation, mask, action and reward) was taken before Mao was written."""
+    (every observation, mask, action and reward) was taken before Mao was written, and taken again
+    when the two-player game's partner colour became a colour of its own for take-backs and tikis
+    (RULINGS.md, Maka Bana, Players), a change that only touches two-player games."""
     digest = random_play_digest(core, core.VARIANT_HAAPII, (2, 3, 4, 5), range(10), 100)
-    assert digest == "405234f420ef29e1e4935324efbbfa8321c87e323ce0b814c15f60143e77913f"
+    assert digest == "9888330db30b08414875daec2e4e63daa335f47e97d6beea7932645f257d5ec1"
 
 
 def test_mao_describe_action_names_every_mao_action():
     assert describe_action(core.MAO_TOP_BASE + card("Sand")) == "project: show Sand on top"
     assert describe_action(core.MAO_ADD_BASE + card("Paint")) == "project: add Paint, hidden"
-    assert describe_action(core.MAO_FINISH) == "project: finished"
+    assert describe_action(core.MAO_KEEP) == "project: keep the card asked in hand"
     assert describe_action(core.MAO_DENOUNCE_BASE) == "denounce the colour 1 seat clockwise"
     assert describe_action(core.MAO_PASS) == "do not denounce"
     assert "Azzura-Grass-Flower" in describe_action(core.MAO_SPOT_BASE + spot("Azzura-Grass-Flower"))
@@ -150,27 +159,40 @@ def test_mao_1_project_starts_with_the_visible_card_any_of_the_13_cards():
     assert core.MAO_TOP_BASE + card("Paint") not in legal(env0)
 
 
-def test_mao_1_hidden_cards_are_added_in_increasing_order_then_finished():
+def test_mao_1_every_other_hand_card_is_asked_in_increasing_order_add_or_keep():
+    """RULINGS.md, Maka Bana, Season: after the visible card the colour is asked about each other card
+    of its hand in turn, each paint card on its own; it adds the card (285 + card) or keeps it (297)."""
     env = mao_game()
     act(env, core.MAO_TOP_BASE + card("Rock"))
-    assert legal(env) == {core.MAO_ADD_BASE + c for c in range(core.NUM_CARDS) if c != card("Rock")} | {
-        core.MAO_FINISH}
-    act(env, core.MAO_ADD_BASE + card("Coquito"))
-    # only cards after Coquito may follow: each set of cards has one sequence of decisions
-    assert legal(env) == {core.MAO_ADD_BASE + c for c in range(card("Diabolo"), core.NUM_CARDS)
-                          if c != card("Rock")} | {core.MAO_FINISH}
-    act(env, core.MAO_ADD_BASE + card("Paint"))
-    assert legal(env) == {core.MAO_ADD_BASE + card("Paint"), core.MAO_FINISH}  # the second paint card
-    act(env, core.MAO_FINISH)
+    asked = []
+    while colour_to_act(env) == YELLOW:
+        c = core.asked_card(env.state(), YELLOW)
+        asked.append(CARD_NAMES[c])
+        assert legal(env) == {core.MAO_ADD_BASE + c, core.MAO_KEEP}
+        act(env, core.MAO_ADD_BASE + c if CARD_NAMES[c] in ("Coquito", "Paint") and asked.count("Paint") < 2
+            else core.MAO_KEEP)
+    assert asked == [c for c in CARD_NAMES if c not in ("Rock", "Paint")] + ["Paint", "Paint"]
     s = env.state()
     assert s[core.PROJECT_CARDS + YELLOW] == (1 << card("Rock")) | (1 << card("Coquito"))
     assert s[core.PROJECT_PAINT + YELLOW] == 1 and s[core.PROJECT_TOP + YELLOW] == card("Rock")
     assert colour_to_act(env) == BLUE
 
 
-def test_mao_1_a_project_of_every_card_finishes_without_asking():
+def test_mao_1_the_cards_asked_are_the_hand_a_public_fact():
+    """RULINGS.md, Maka Bana, Season: the hand asked about is the colour's cards but the visible one
+    -- 10 with 3 players (no Bikini card), and one decision per paint card not discarded."""
+    def decisions(env, top, cards=("Sand",)):
+        return prepare(env, [top, *cards], top=top)[1]
+    assert decisions(mao_game(), "Sand", ()) == 1 + 10 + 2
+    assert decisions(mao_game(), "Paint", ()) == 1 + 11 + 1
+    assert decisions(mao_game(num_players=3), "Azzura") == 1 + 9 + 2
+    assert decisions(mao_game(paints={YELLOW: 0}), "Azzura") == 1 + 10
+    assert decisions(mao_game(paints={YELLOW: 1}), "Paint") == 1 + 11
+
+
+def test_mao_1_a_project_of_every_card():
     env = mao_game()
-    prepare(env, list(CARD_NAMES) + ["Paint"])  # 13 cards: nothing is left to add
+    prepare(env, list(CARD_NAMES) + ["Paint"])
     assert colour_to_act(env) == BLUE
     assert core.card_count(env.state(), YELLOW) == 13
 
@@ -178,12 +200,64 @@ def test_mao_1_a_project_of_every_card_finishes_without_asking():
 def test_mao_1_a_single_card_project_is_allowed():
     env = mao_game()
     act(env, core.MAO_TOP_BASE + card("Sand"))
-    act(env, core.MAO_FINISH)
+    while colour_to_act(env) == YELLOW:
+        act(env, core.MAO_KEEP)
     assert core.card_count(env.state(), YELLOW) == 1
 
 
 # ---------------------------------------------------------------------------------------------------
 # 2. Revealing hints and hidden information
+def project_trace(num_players, cards, top):
+    """Yellow prepares ``cards`` showing ``top``; every other colour the dud project; then the
+    denunciation round passes.  Before every step: the agent asked, and the observations of every
+    player who does not control Yellow."""
+    env = mao_game(num_players=num_players)
+    others = [f"player_{p}" for p in range(1, num_players)]
+    trace = []
+
+    def record():
+        trace.append((env.agent_selection, [env.observe(p)["observation"].tobytes() for p in others]))
+    hand = {YELLOW: [card(c) for c in cards if c != top] + [card(c) for c in cards if c == top][1:]}
+    while env.decision() in ("project", "denunciation"):
+        record()
+        colour = colour_to_act(env)
+        if env.decision() == "denunciation":
+            act(env, core.MAO_PASS)
+        elif env.state()[core.PROJECT_TOP + colour] < 0:
+            hand.setdefault(colour, [card(c) for c in DUD[1:]])
+            act(env, core.MAO_TOP_BASE + card(top if colour == YELLOW else DUD[0]))
+        else:
+            asked = core.asked_card(env.state(), colour)
+            if asked in hand[colour]:
+                hand[colour].remove(asked)
+                act(env, core.MAO_ADD_BASE + asked)
+            else:
+                act(env, core.MAO_KEEP)
+    record()
+    return trace
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_mao_1_turn_order_and_other_views_do_not_depend_on_the_hidden_cards(num_players):
+    """RULINGS.md, Maka Bana, Season: "the number of decisions a colour takes to choose must not depend
+    on what it hides, or the turn order would reveal it".  Yellow's projects with the same visible card
+    and different hidden cards (none, a paint card, two paint cards, five cards, every card, and random
+    sets) give the same sequence of agents asked, step by step through the projects and the
+    denunciation round, and the same observations to every player who does not control Yellow."""
+    rng = np.random.default_rng(7)
+    others = [c for c in CARD_NAMES if c not in ("Sand", "Paint")] + ["Paint", "Paint"]
+    projects = [["Sand"], ["Sand", "Paint"], ["Sand", "Paint", "Paint"],
+                ["Sand", "Azzura", "Lagoon", "Fish", "Paint", "Paint"], ["Sand"] + others]
+    for _ in range(6):
+        projects.append(["Sand"] + [c for c in others if rng.random() < 0.5])
+    traces = [project_trace(num_players, cards, "Sand") for cards in projects]
+    counts = {len(t) for t in traces}
+    assert len(counts) == 1
+    for t in traces[1:]:
+        assert [agent for agent, _ in t] == [agent for agent, _ in traces[0]]
+        assert [views for _, views in t] == [views for _, views in traces[0]]
+
+
 def test_mao_2_hidden_cards_and_card_count_are_never_observed_by_others_before_execution():
     """Two games that differ only in Yellow's hidden cards (1 card against 6, same visible card) look
     the same to every other player, during the projects, the denunciation round and the tikis."""
@@ -381,6 +455,19 @@ def test_mao_denunciation_one_paint_card_is_used_even_when_the_project_held_two(
     assert paints(env, GREEN) == 1
 
 
+def test_mao_denunciation_two_player_game_the_partner_colours_hut_counts_for_could_repaint():
+    """RULINGS.md, Maka Bana, Players and Mao projects: "could repaint" names a spot with another
+    colour's hut, and the partner colour is another colour.  Green's take-back names Yellow's hut
+    (Green's partner), so when Blue denounces Green, Blue was not minding his business."""
+    env = mao_game(num_players=2, huts={"Azzura-Grass-Flower": YELLOW, "Coquito-Grass-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.state()[core.PAINT_CASE] == core.CASE_NOT_MINDING
+    assert env.decision() == "repaint offer" and colour_to_act(env) == GREEN
+    choose(env, "Coquito-Grass-Fish")
+    assert hut_at(env, "Coquito-Grass-Fish") == GREEN and paints(env, GREEN) == NUM_PAINT_CARDS - 1
+
+
 # ---------------------------------------------------------------------------------------------------
 # 3. Placing Tikis
 def test_mao_3_protecting_ones_own_hut_is_allowed_without_a_visible_paint_card():
@@ -389,6 +476,17 @@ def test_mao_3_protecting_ones_own_hut_is_allowed_without_a_visible_paint_card()
     denounce(env)
     assert core.TIKI_BASE + spot("Coquito-Grass-Fish") in legal(env)
     assert core.TIKI_BASE + spot("Coquito-Grass-Tattoo") not in legal(env)  # never an opponent's hut
+
+
+def test_mao_3_two_player_game_the_partner_colours_hut_may_not_be_protected():
+    """RULINGS.md, Maka Bana, Players: a tiki protects only the colour's own huts; the partner
+    colour's are another colour's."""
+    env = mao_game(num_players=2, huts={"Coquito-Grass-Fish": YELLOW, "Coquito-Grass-Tattoo": GREEN})
+    prepare_all(env)
+    denounce(env)
+    assert colour_to_act(env) == YELLOW
+    assert core.TIKI_BASE + spot("Coquito-Grass-Fish") in legal(env)
+    assert core.TIKI_BASE + spot("Coquito-Grass-Tattoo") not in legal(env)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -534,10 +632,22 @@ def test_mao_4_unused_paint_cards_go_back_to_the_hand():
     assert paints(env, YELLOW) == NUM_PAINT_CARDS
 
 
-def test_mao_4_take_back_needs_an_opponent_hut_without_tiki():
+def test_mao_4_take_back_never_of_the_colours_own_hut():
+    env = mao_game(huts={"Coquito-Sand-Fish": YELLOW})
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint"]})
+    # nothing Yellow can carry out, so it is not asked; the paint card goes back to the hand
+    assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and paints(env, YELLOW) == NUM_PAINT_CARDS
+
+
+def test_mao_4_two_player_game_take_back_of_the_partner_colours_hut():
+    """RULINGS.md, Maka Bana, Players: the partner colour's hut is another colour's, so an overloaded
+    project may take it back."""
     env = mao_game(num_players=2, huts={"Coquito-Sand-Fish": GREEN})  # Green is Yellow's partner
     to_execution(env, {YELLOW: ["Coquito", "Sand", "Fish", "Paint"]})
-    assert hut_at(env, "Coquito-Sand-Fish") == GREEN and paints(env, YELLOW) == NUM_PAINT_CARDS
+    assert env.decision() == "execution" and spot_actions(env) == {"Coquito-Sand-Fish"}
+    choose(env, "Coquito-Sand-Fish")
+    assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and paints(env, YELLOW) == NUM_PAINT_CARDS - 1
+    assert reserve(env, GREEN) == HUTS_PER_COLOUR
 
 
 def test_mao_4_execution_reveals_each_project_to_everybody_in_turn():

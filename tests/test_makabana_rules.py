@@ -564,24 +564,28 @@ def test_2_players_each_player_plays_two_colours_in_seat_order():
     assert mine == [1, 0, 1, 0]
 
 
-def test_2_players_take_back_of_the_partner_colours_hut_fails():
-    """Rulebook "Maka Bana for 2 Players" / RULES.md: the other colour of the same player is not an
-    opponent, so a take-back of its hut fails and the paint card is kept."""
+def test_2_players_take_back_of_the_partner_colours_hut_succeeds():
+    """Rulebook "Maka Bana for 2 Players" ("plays as if 4 players were involved") / RULINGS.md, Maka
+    Bana, Players: the partner colour is a player of its own for every rule but scoring and
+    denunciation, so Green takes back Yellow's hut like any other colour's; the paint card is used."""
     env = position(new_game(2), {"Azzura-Rock-Flower": YELLOW})
     play_season(env, {GREEN: take_back("Azzura-Rock-Flower")})
-    assert hut_at(env, "Azzura-Rock-Flower") == YELLOW and paints(env, GREEN) == 2
-    assert reserve(env, GREEN) == 10
+    assert hut_at(env, "Azzura-Rock-Flower") == GREEN and paints(env, GREEN) == 1
+    assert reserve(env, GREEN) == 9 and reserve(env, YELLOW) == 10
 
 
-def test_2_players_tiki_may_protect_the_partner_colours_hut():
-    """Rulebook 3.b in the 2-player game / RULES.md: with a paint card shown, a colour may protect a hut
-    of either of its player's colours (never the other player's); the protection stops the take-back."""
-    env = position(new_game(2), {"Azzura-Rock-Flower": GREEN, "Coquito-Grass-Flower": BLUE})
+def test_2_players_tiki_may_not_protect_the_partner_colours_hut():
+    """Rulebook 3.b in the 2-player game / RULINGS.md, Maka Bana, Players: with a paint card shown a
+    colour may protect only its own huts; the partner colour's hut is another colour's."""
+    env = position(new_game(2), {"Azzura-Rock-Flower": GREEN, "Coquito-Grass-Flower": YELLOW,
+                                 "Bikini-Sand-Fish": BLUE})
     choose_projects(env, {BLUE: take_back("Azzura-Rock-Flower", "theme")})
     assert colour_to_act(env) == YELLOW
-    assert mask(env)[tiki("Azzura-Rock-Flower")] == 1       # Green's hut, same player
-    assert mask(env)[tiki("Coquito-Grass-Flower")] == 0     # Blue's hut, other player
-    place_tikis(env, {YELLOW: "Azzura-Rock-Flower"})
+    assert mask(env)[tiki("Coquito-Grass-Flower")] == 1     # Yellow's own hut
+    assert mask(env)[tiki("Azzura-Rock-Flower")] == 0       # Green's hut, same player
+    assert mask(env)[tiki("Bikini-Sand-Fish")] == 0         # Blue's hut, other player
+    # Green protects its own hut itself, and the protection stops Blue's take-back
+    place_tikis(env, {YELLOW: "Azzura-Grass-Flower", GREEN: "Azzura-Rock-Flower"})
     assert hut_at(env, "Azzura-Rock-Flower") == GREEN and paints(env, BLUE) == 2
 
 

@@ -189,9 +189,11 @@ def test_invariants_random_games(num_players, policy, seed, max_turns):
         assert state[core.TURN] == max_turns
     scores = e.scores()
     winner = state[core.WINNER]
+    end = "truncated" if status == core.STATUS_TRUNCATED else "stalemate" if winner < 0 else "win"
     for agent in e.possible_agents:
         assert e.infos[agent]["scores"] == scores
         assert e.infos[agent]["winner"] == (None if winner < 0 else f"player_{winner}")
+        assert e.infos[agent]["end"] == end
         expected = 0 if winner < 0 else (1 if agent == f"player_{winner}" else -1)
         assert e.rewards[agent] == expected and e._cumulative_rewards[agent] == expected
     while e.agents:
@@ -275,7 +277,7 @@ def test_every_clan_sees_the_same_information(num_players):
 
 def test_observation_content_from_each_seat():
     """The blocks of the documented layout, checked on one position from every seat."""
-    e = makemake_env.raw_env(num_players=3)
+    e = makemake_env.raw_env(num_players=3, max_turns=50)
     e.reset(seed=0)
     s1, c4 = TERRITORY_NAMES.index("Sacred-1"), TERRITORY_NAMES.index("Coast-4")
     e.step(22 * s1 + 2 * 2 + 1)          # Red: 3 tokens and the chief on Sacred-1
@@ -304,4 +306,49 @@ def test_observation_content_from_each_seat():
             assert block[core.CF_SACRED] == (clan == 0)
         assert obs[core.OBS_PHASE + core.PHASE_DOMINANCE] == 1
         assert obs[core.OBS_PHASE:core.OBS_PHASE + 4].sum() == 1
-        assert obs[core.OBS_MOAI_LEFT] == 12 and obs[core.OBS_TURN] == 2
+        assert obs[core.OBS_MOAI_LEFT] == 12 and obs[core.OBS_TURN] == 4  # 2 of 50 clan turns: 4%
+
+
+@pytest.mark.parametrize("max_turns", [150, 1000, 5000])
+def test_observed_turn_is_the_share_of_max_turns_played_past_100_turns(max_turns):
+    """OBS_TURN is the share of ``max_turns`` played in percent, rounded down: it keeps growing after
+    100 clan turns (the old counter stopped there), reaches 100 only on the truncated game's last
+    observation, and stays within the int8 observation space."""
+    e = makemake_env.raw_env(num_players=2, max_turns=max_turns)
+    e.reset(seed=5)
+    space = e.observation_space("player_0")["observation"]
+    seen = {}
+    later = min(200, max_turns - 1)
+    for turn in sorted({0, 1, 99, 100, 101, later, max_turns // 2, max_turns - 1}):
+        s = e.state()
+        s[core.TURN] = turn
+        e.set_state(s)
+        obs = e.observe(e.agent_selection)["observation"]
+        assert space.contains(obs) and obs.dtype == np.int8
+        seen[turn] = int(obs[core.OBS_TURN])
+        assert seen[turn] == 100 * turn // max_turns
+    assert seen[max_turns - 1] == 99 and seen[max_turns // 2] == 50
+    assert list(seen.values()) == sorted(seen.values())
+    assert seen[100] < seen[later]  # distinguishable beyond 100 clan turns
+    # play the last turn: the truncated game's observation reads 100 for every clan
+    e.step(random_legal(e.observe(e.agent_selection)["action_mask"], np.random.default_rng(0)))
+    assert all(e.truncations.values())
+    for agent in e.possible_agents:
+        obs = e.observe(agent)["observation"]
+        assert obs[core.OBS_TURN] == 100 and space.contains(obs)
+
+
+def test_observation_stays_within_int8_and_its_space_in_long_random_games():
+    """Every observation of every clan fits the declared Box (0 … OBS_MAX, int8) over whole random games,
+    the turn share included."""
+    rng = np.random.default_rng(3)
+    for num_players, max_turns in [(2, 1000), (3, 300), (4, 120)]:
+        e = makemake_env.raw_env(num_players=num_players, max_turns=max_turns)
+        e.reset(seed=num_players)
+        space = e.observation_space("player_0")["observation"]
+        while e.state()[core.STATUS] == core.STATUS_RUNNING:
+            for agent in e.possible_agents:
+                assert space.contains(e.observe(agent)["observation"])
+            random_steps(e, rng, 1)
+        for agent in e.possible_agents:
+            assert space.contains(e.observe(agent)["observation"])

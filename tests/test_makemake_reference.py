@@ -6,7 +6,8 @@
 What is compared, after every step of every game: the legal actions; per territory the owner, the
 tokens and the Moai; where each chief stands; the clan holding each Ceremonial Ground; the token and
 Tangata Manu supplies; the Moai left; the amulet; the winner; the phase; the clan to act; the clan turns
-completed; the status (running, terminated, truncated).  Every few steps both must reject the same
+completed; the status (running, terminated, truncated) and how the game ended (win, stalemate,
+truncated).  Every few steps both must reject the same
 illegal action.  When a game ends: the player scores and the rewards in all three modes ("win_loss",
 "score", "margin"), and both refuse any further action.
 
@@ -51,6 +52,7 @@ from makemake_env.board import (GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NE
                                 TERRITORY_NAMES, TOKENS_PER_CLAN)
 from makemake_env.reference import (CEREMONY_BASE, MOAI_BASE, NUM_ACTIONS, NUM_GROUNDS,
                                     NUM_TERRITORIES, WITHDRAW_BASE, ReferenceGame, place_action)
+from pacific_common.ends import END_NAMES
 
 PHASE_NAMES = {core.PHASE_DOMINANCE: "dominance", core.PHASE_MOAI: "moai",
                core.PHASE_CEREMONY: "ceremony", core.PHASE_OVER: "over"}
@@ -89,6 +91,7 @@ def core_view(state):
         "winner": none_if_negative(state[core.WINNER]),
         "to_act": int(state[core.TO_ACT]) if status == "running" else None,
         "turns": int(state[core.TURN]),
+        "end": END_NAMES[core.end_code(state)],
     }
 
 
@@ -110,6 +113,7 @@ def reference_view(game):
         "winner": game.winner,
         "to_act": game.to_act,
         "turns": game.turns,
+        "end": game.end,
     }
 
 

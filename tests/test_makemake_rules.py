@@ -9,11 +9,13 @@ Everything is driven through the public AEC API (``makemake_env.raw_env``: ``ste
 import numpy as np
 import pytest
 
+import makemake_env
 from makemake_positions import (
     BLUE, GREEN, RED, act, amulet, build_moai, ceremonies, ceremony, chief_at, clan_to_act, corners,
     grounds_of, harmless_placement, hex_colour, is_moai, legal, legal_ceremonies, legal_moai,
-    legal_placements, manu_at, manu_supply, mask, moai_left, neighbours, new_game, owner, place,
-    play_harmless_turns, position, protected, running, sacred_count, token_supply, tokens, turn, withdraw,
+    legal_placements, manu_at, manu_supply, mask, moai_left, neighbours, new_game, one_move_before, owner,
+    place, play_harmless_turns, position, protected, running, sacred_count, stalemate_position, token_supply,
+    tokens, turn, withdraw,
 )
 from makemake_env import core
 from makemake_env.board import (
@@ -270,19 +272,6 @@ def test_dominance_phase_clan_without_legal_action_passes_and_its_ceremonial_pha
     assert all(tokens(env, n) == 1 and owner(env, n) == BLUE for n in blue)
 
 
-def stalemate_position(env, num_players):
-    """Every clan's 11 tokens alone on territories of one hex colour (so no clan encloses a ground),
-    chiefs in supply; Red still has one token in supply."""
-    terr = {}
-    for c in range(num_players):
-        names = [n for n in TERRITORY_NAMES if hex_colour(n) == c]
-        for name in names[:10 if c == RED else 11]:
-            terr[name] = c
-    position(env, terr)
-    spare = [n for n in TERRITORY_NAMES if hex_colour(n) == RED and n not in terr]
-    return spare
-
-
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_end_of_game_stalemate_ends_without_winner_and_rewards_0(num_players):
     """RULES.md "End of the Game" (decision): when every clan in turn has no legal dominance action and
@@ -295,7 +284,7 @@ def test_end_of_game_stalemate_ends_without_winner_and_rewards_0(num_players):
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert final_rewards(env) == {a: 0 for a in env.possible_agents}
     for a in env.possible_agents:
-        assert env.infos[a]["winner"] is None
+        assert env.infos[a]["winner"] is None and env.infos[a]["end"] == "stalemate"
     assert env.decision() == "over"
 
 
@@ -717,7 +706,7 @@ def test_end_of_game_win_on_another_clans_action():
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert final_rewards(env) == {"player_0": -1, "player_1": -1, "player_2": 1, "player_3": -1}
     for agent in AGENTS4:
-        assert env.infos[agent]["winner"] == "player_2"
+        assert env.infos[agent]["winner"] == "player_2" and env.infos[agent]["end"] == "win"
         assert env.infos[agent]["scores"] == {"player_0": 1, "player_1": 0, "player_2": 6, "player_3": 0}
     _, reward, term, trunc, info = env.last()
     assert term and not trunc and info["winner"] == "player_2"
@@ -764,8 +753,31 @@ def test_end_of_game_truncated_after_max_turns_with_rewards_0():
     assert not running(env) and turn(env) == 5
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert final_rewards(env) == {a: 0 for a in AGENTS4}
-    assert env.infos["player_0"]["winner"] is None
+    for agent in AGENTS4:
+        assert env.infos[agent]["winner"] is None and env.infos[agent]["end"] == "truncated"
     assert env.decision() == "over"
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["raw_env", "env"])
+@pytest.mark.parametrize("end", ["win", "stalemate", "truncated"])
+def test_end_of_game_infos_say_how_the_game_ended(end, wrapped):
+    """Every finished game tells every agent how it ended, in raw_env and through ``env()``'s wrappers
+    (``last()`` included): Make Make ends in a win, a stalemate or a truncation, never by scoring
+    ("rules") nor by a "settled" end.  Running, nobody's infos carry an end."""
+    env = (makemake_env.env if wrapped else makemake_env.raw_env)(num_players=3, max_turns=50)
+    env.reset(seed=1)
+    move = one_move_before(end, env.unwrapped)
+    assert all("end" not in env.infos[a] for a in env.possible_agents)
+    env.step(move)
+    assert all(env.terminations.values()) == (end != "truncated")
+    assert all(env.truncations.values()) == (end == "truncated")
+    for agent in env.possible_agents:
+        assert env.infos[agent]["end"] == end
+    assert env.last()[-1]["end"] == end
+    # a finished game restored with set_state tells the same
+    copy = makemake_env.raw_env(num_players=3, max_turns=50)
+    copy.set_state(env.unwrapped.state())
+    assert {a: copy.infos[a]["end"] for a in copy.possible_agents} == {a: end for a in copy.possible_agents}
 
 
 @pytest.mark.parametrize("reward", ["score", "margin"])

@@ -92,7 +92,7 @@ def test_settled_end_explorers_walled_in_by_lava_end_the_game_like_the_last_expl
     assert not running(env) and all(env.terminations.values())
     assert env.scores() == {"player_0": 0, "player_1": 0}
     assert {a: env.rewards[a] for a in env.agents} == {"player_0": 1, "player_1": -1}
-    assert env.infos["player_0"]["end"] == "settled"
+    assert env.infos["player_0"]["end"] == "settled" and env.infos["player_0"]["end_trigger"] == "settled"
 
 
 def test_settled_end_the_last_boat_taken_settles_the_island():
@@ -115,7 +115,8 @@ def test_settled_end_the_last_boat_taken_settles_the_island():
     assert end(env) == "settled" and to_act(env) == 1
     act(env, END_TURN)
     pass_turn(env)
-    assert not running(env) and env.infos["player_1"]["end"] == "settled"
+    assert not running(env)
+    assert env.infos["player_1"]["end"] == "settled" and env.infos["player_1"]["end_trigger"] == "settled"
 
 
 def test_settled_end_explorers_are_no_walls():
@@ -173,7 +174,8 @@ def test_walled_in_every_player_keeps_an_explorer_that_can_never_leave_once_no_l
     act(env, lay(0, "E8"))
     act(env, END_TURN)
     pass_turn(env)
-    assert not running(env) and env.infos["player_0"]["end"] == "walled in"
+    assert not running(env)
+    assert env.infos["player_0"]["end"] == "settled" and env.infos["player_0"]["end_trigger"] == "walled in"
 
 
 def test_settled_end_triggered_by_lava_while_drawing_the_player_plays_his_tiles():
@@ -264,7 +266,8 @@ def test_settled_end_in_the_advanced_game_the_last_earthquake_played_ends_the_ga
     act(env, core.EARTHQUAKE_BASE + 4 * field("E2") + rotation)
     assert end(env) == "settled" and env.decision() == "turn"   # no tile drawn after the trigger
     act(env, END_TURN)
-    assert not running(env) and env.infos["player_0"]["end"] == "settled"
+    assert not running(env)
+    assert env.infos["player_0"]["end"] == "settled" and env.infos["player_0"]["end_trigger"] == "settled"
 
 
 def test_walled_in_in_the_advanced_game_a_mountain_card_frees_only_the_explorers_behind_mountains():

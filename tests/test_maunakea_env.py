@@ -13,7 +13,8 @@ import pytest
 import maunakea_env
 from maunakea_env import core
 from maunakea_env.board import (
-    FIELD_SQUARES, FIRST_LAVA_TILE, INITIAL_TERRAIN, JUNGLE, LAVA, NUM_FIELDS, NUM_ISLAND_TILES, NUM_SQUARES,
+    BOAT_CAPACITY, BOAT_COLOUR, BOAT_INDEX, BOAT_NAMES, FIELD_SQUARES, FIRST_LAVA_TILE, INITIAL_TERRAIN, JUNGLE,
+    LAVA, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_SQUARES,
     START_SQUARES, START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, WATER, rotate_tile,
 )
 from maunakea_positions import (
@@ -194,8 +195,14 @@ def test_invariants_random_games(num_players, seed, max_turns):
     assert all(e.terminations[a] == (status == core.STATUS_TERMINATED) for a in e.agents)
     assert all(e.truncations[a] == (status == core.STATUS_TRUNCATED) for a in e.agents)
     scores = e.scores()
+    _check_same_information(e)
+    load = {b: dict(zip(("white", "gray", "black"), state[core.BOAT_LOAD + 3 * b:][:3].tolist())) for b in range(NUM_BOATS)}
+    boat_loads = {f"player_{p}": {BOAT_NAMES[b]: load[b] for b in range(NUM_BOATS) if state[core.BOAT_OWNER + b] == p}
+                  for p in range(num_players)}
     for agent in e.possible_agents:
         assert e.infos[agent]["scores"] == scores
+        assert e.infos[agent]["boat_loads"] == boat_loads
+        assert {a: list(loads) for a, loads in boat_loads.items()} == e.infos[agent]["boats"]
         assert e.rewards[agent] == e._cumulative_rewards[agent]
     if status == core.STATUS_TRUNCATED:
         assert all(e.rewards[a] == 0 for a in e.possible_agents)
@@ -290,8 +297,9 @@ def test_chance_inside_a_step_replays_from_a_copied_state():
 
 # ---------------------------------------------------------------------------------------------------
 # 5. No hidden information: every player sees the same, relative to its own seat
-RELATIVE_BLOCKS = [(core.OBS_EXPLORERS, NUM_SQUARES), (core.OBS_HANDS, core.HAND_SLOTS * core.HAND_FEATURES),
-                   (core.OBS_PLAYERS, core.PLAYER_FEATURES)]
+EXPLORER_BLOCK = core.MAX_EXPLORERS * core.EXPLORER_FEATURES
+RELATIVE_BLOCKS = [(core.OBS_EXPLORERS, NUM_SQUARES), (core.OBS_PLAYER_EXPLORERS, EXPLORER_BLOCK),
+                   (core.OBS_HANDS, core.HAND_SLOTS * core.HAND_FEATURES), (core.OBS_PLAYERS, core.PLAYER_FEATURES)]
 
 
 def _seen_from(obs0, k, p):
@@ -302,32 +310,55 @@ def _seen_from(obs0, k, p):
         for j in range(p):
             src = base + ((j + k) % p) * size
             out[base + j * size: base + (j + 1) * size] = obs0[src: src + size]
+    for b in range(NUM_BOATS):  # who took a boat: one-hot over relative players
+        row = core.OBS_BOATS + b * core.BOAT_FEATURES
+        for j in range(p):
+            out[row + j] = obs0[row + (j + k) % p]
     return out
 
 
 def _own(obs):
-    return obs[core.OBS_OWN_EXPLORERS:core.OBS_OWN_EXPLORERS + core.MAX_EXPLORERS * core.EXPLORER_FEATURES]
+    return obs[core.OBS_OWN_EXPLORERS:core.OBS_OWN_EXPLORERS + EXPLORER_BLOCK]
+
+
+def _explorer_rows(obs, k):
+    """Relative player k's explorers as rows of EXPLORER_FEATURES."""
+    base = core.OBS_PLAYER_EXPLORERS + k * EXPLORER_BLOCK
+    return obs[base:base + EXPLORER_BLOCK].reshape(core.MAX_EXPLORERS, core.EXPLORER_FEATURES)
 
 
 def _check_same_information(e):
+    """Nothing is private: each player's observation is player 0's, seen from another seat.  The
+    explorer rows and boat rows say what the state says."""
     p = e.num_players
     obs0 = e.observe("player_0")["observation"]
     state = e.state()
-    for k in range(p):
-        obs = e.observe(f"player_{k}")["observation"]
-        expected = _seen_from(obs0, k, p)
-        own = slice(core.OBS_OWN_EXPLORERS, core.OBS_OWN_EXPLORERS + core.MAX_EXPLORERS * core.EXPLORER_FEATURES)
-        expected[own] = obs[own]
-        np.testing.assert_array_equal(obs, expected, err_msg=f"player_{k}")
-        # the own-explorer block says what the state says
-        for x in range(5):
-            f = _own(obs)[x * core.EXPLORER_FEATURES:(x + 1) * core.EXPLORER_FEATURES]
-            status = state[core.EXPLORER_STATUS + 5 * k + x]
-            assert f[:3].tolist() == [status == core.ON_ISLAND, status == core.IN_BOAT, status == core.LOST]
-            if status == core.ON_ISLAND:
-                q = state[core.EXPLORER_SQUARE + 5 * k + x]
-                assert (f[3], f[4]) == (q % 18, q // 18)
-            assert f[5:].tolist() == state[core.CARRIED + 3 * (5 * k + x):core.CARRIED + 3 * (5 * k + x) + 3].tolist()
+    for view in range(p):
+        obs = e.observe(f"player_{view}")["observation"]
+        np.testing.assert_array_equal(obs, _seen_from(obs0, view, p), err_msg=f"player_{view}")
+        for k in range(core.MAX_PLAYERS):
+            rows = _explorer_rows(obs, k)
+            if k >= p:
+                assert not rows.any()
+                continue
+            player = (view + k) % p
+            for x in range(5):
+                f = rows[x]
+                status = state[core.EXPLORER_STATUS + 5 * player + x]
+                assert f[:3].tolist() == [status == core.ON_ISLAND, status == core.IN_BOAT, status == core.LOST]
+                if status == core.ON_ISLAND:
+                    q = state[core.EXPLORER_SQUARE + 5 * player + x]
+                    assert (f[3], f[4]) == (q % 18, q // 18)
+                carried = state[core.CARRIED + 3 * (5 * player + x):core.CARRIED + 3 * (5 * player + x) + 3]
+                assert f[5:].tolist() == carried.tolist()
+        boats = obs[core.OBS_BOATS:core.OBS_BOATS + NUM_BOATS * core.BOAT_FEATURES].reshape(NUM_BOATS, -1)
+        for b in range(NUM_BOATS):
+            owner = state[core.BOAT_OWNER + b]
+            taken_by = [0] * core.MAX_PLAYERS
+            if owner >= 0:
+                taken_by[(owner - view) % p] = 1
+            assert boats[b, :core.MAX_PLAYERS].tolist() == taken_by
+            assert boats[b, core.MAX_PLAYERS:].tolist() == state[core.BOAT_LOAD + 3 * b:core.BOAT_LOAD + 3 * b + 3].tolist()
 
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)
@@ -405,5 +436,159 @@ def test_observation_content():
         in_bag = [t for t in range(NUM_ISLAND_TILES) if s[core.TILE_WHERE + t] == core.IN_BAG]
         assert bag[:3].sum() == sum(1 for t in in_bag if t < FIRST_LAVA_TILE)
         assert bag[3:].tolist() == [6, 6, 6, 6]
+        landing_colours = obs[core.OBS_LANDING_COLOURS:core.OBS_BOATS].reshape(NUM_LANDINGS, -1)
+        boats_there = s[core.LANDING_BOAT:core.LANDING_BOAT + NUM_LANDINGS]
+        assert landing_colours.argmax(axis=1).tolist() == BOAT_COLOUR[boats_there].tolist()
+        assert landing_colours.sum(axis=1).tolist() == [1] * NUM_LANDINGS
+        assert not obs[core.OBS_BOATS:core.OBS_BAG].any(), "no boat is taken yet"
+        # player_1's explorer 0 and its two whites, whoever looks
+        assert _explorer_rows(obs, rel)[0].tolist() == [1, 0, 0, 6, 0, 2, 0, 0]
     own = _own(e.observe("player_1")["observation"])
     assert own[:8].tolist() == [1, 0, 0, 6, 0, 2, 0, 0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# 6. Public facts beyond the board planes.  RULINGS: an observation holds everything its player may
+# know, and everything in Mauna Kea is public except the bag's order.  Each pair of positions below
+# differs in one such fact and in nothing else the old observation showed, so only the blocks for
+# every player's explorers, the boats' colours and the boats taken tell them apart.
+VARIANTS = ["basic", "advanced"]
+
+
+def _turn_phase_game(num_players, variant):
+    """A game after the set-up (in the advanced game every player removes the first cards offered)
+    and the placement, as ``started_game`` does it: player_1 is to act."""
+    e = maunakea_env.raw_env(num_players=num_players, variant=variant)
+    e.reset(seed=num_players)
+    while e.decision() == "card choice":
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    while e.decision() == "placement":
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+    assert e.decision() == "turn"
+    return e
+
+
+def _observations(e, s):
+    e.set_state(s)
+    return [e.observe(f"player_{v}")["observation"].copy() for v in range(e.num_players)]
+
+
+def _assert_every_player_tells_apart(e, first, second, what):
+    assert_conserved(first)
+    assert_conserved(second)
+    for p in range(e.num_players):
+        assert core.score(first, p) == core.score(second, p)
+        assert core.public_score(first, p) == core.public_score(second, p)
+    for v, (a, b) in enumerate(zip(_observations(e, first), _observations(e, second))):
+        assert not np.array_equal(a, b), f"player_{v} cannot tell {what}"
+
+
+def _carrying(s, player, e, colour):
+    """Explorer ``e`` of ``player`` carries one more artifact of ``colour``, from the start tiles."""
+    q = int(np.flatnonzero(s[core.ARTIFACTS + colour:core.ARTIFACTS + 3 * NUM_SQUARES:3])[0])
+    s[core.ARTIFACTS + 3 * q + colour] -= 1
+    s[core.CARRIED + 3 * (5 * player + e) + colour] += 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_every_player_sees_which_explorer_carries_what(num_players, variant):
+    """Which of a player's explorers carries the artifact decides who can bring it to a boat, and what
+    explorers carry is the second tie-break: every player, the carrier's own and the others, tells
+    apart "explorer 0 carries a gray artifact" from "explorer 1 does"."""
+    e = _turn_phase_game(num_players, variant)
+    start = e.state()
+    for player in range(num_players):
+        first, second = start.copy(), start.copy()
+        _carrying(first, player, 0, 1)
+        _carrying(second, player, 1, 1)
+        _assert_every_player_tells_apart(e, first, second, f"which explorer of player_{player} carries")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_every_player_sees_the_colour_of_the_boat_at_each_landing(num_players, variant):
+    """Two boats of 2 places trade landings: the places at each landing stay the same, only the
+    colours move, which the advanced task cards "+1 for a boat of colour X" count."""
+    e = _turn_phase_game(num_players, variant)
+    first = e.state()
+    second = first.copy()
+    boats = second[core.LANDING_BOAT:core.LANDING_BOAT + NUM_LANDINGS]
+    green, pink = (int(np.flatnonzero(boats == BOAT_INDEX[name])[0])
+                   for name in ("green boat (2 places) #1", "pink boat (2 places) #1"))
+    boats[green], boats[pink] = boats[pink], boats[green]
+    assert BOAT_CAPACITY[boats].tolist() == BOAT_CAPACITY[first[core.LANDING_BOAT:core.LANDING_BOAT + 8]].tolist()
+    _assert_every_player_tells_apart(e, first, second, "which boat waits where")
+
+
+def _taken(s, player, e, boat_name, colour, count):
+    """Explorer ``e`` of ``player`` has left in the named boat with ``count`` artifacts of ``colour``."""
+    b = BOAT_INDEX[boat_name]
+    x = 5 * player + e
+    for _ in range(count):
+        _carrying(s, player, e, colour)
+    s[core.BOAT_LOAD + 3 * b:core.BOAT_LOAD + 3 * b + 3] = s[core.CARRIED + 3 * x:core.CARRIED + 3 * x + 3]
+    s[core.CARRIED + 3 * x:core.CARRIED + 3 * x + 3] = 0
+    s[core.LANDING_BOAT:core.LANDING_BOAT + NUM_LANDINGS][s[core.LANDING_BOAT:core.LANDING_BOAT + 8] == b] = -1
+    s[core.BOAT_OWNER + b] = player
+    s[core.OCCUPANT + s[core.EXPLORER_SQUARE + x]] = -1
+    s[core.EXPLORER_SQUARE + x] = -1
+    s[core.EXPLORER_STATUS + x] = core.IN_BOAT
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_every_player_sees_what_each_boat_taken_carries(num_players, variant):
+    """A player's green and pink boats (2 places each) carry 2 white and 1 gray artifacts, or the other
+    way round: the same points and boats, but not the same boats for the task cards that count a
+    colour of boat and artifacts in it."""
+    e = _turn_phase_game(num_players, variant)
+    start = e.state()
+    for player in range(num_players):
+        first, second = start.copy(), start.copy()
+        _taken(first, player, 0, "green boat (2 places) #1", 0, 2)
+        _taken(first, player, 1, "pink boat (2 places) #1", 1, 1)
+        _taken(second, player, 0, "green boat (2 places) #1", 1, 1)
+        _taken(second, player, 1, "pink boat (2 places) #1", 0, 2)
+        _assert_every_player_tells_apart(e, first, second, f"what player_{player}'s boats carry")
+        for v, obs in enumerate(_observations(e, first)):
+            green = core.OBS_BOATS + BOAT_INDEX["green boat (2 places) #1"] * core.BOAT_FEATURES
+            taken_by = [int(k == (player - v) % num_players) for k in range(core.MAX_PLAYERS)]
+            assert obs[green:green + core.BOAT_FEATURES].tolist() == taken_by + [2, 0, 0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_bag_order_changes_no_observation(num_players, variant):
+    """The one secret (RULINGS, docs): the bag's order is the state's generator; another one draws
+    other tiles but shows the same to every player."""
+    e = _turn_phase_game(num_players, variant)
+    first = e.state()
+    second = first.copy()
+    second[core.RNG] = core.seed_rng(12345)
+    for a, b in zip(_observations(e, first), _observations(e, second)):
+        np.testing.assert_array_equal(a, b)
+    draws = []
+    for s in (first, second):
+        e.set_state(s)
+        while e.state()[core.HAND_SIZE + 1] > 0:
+            e.step(core.SPEND_BASE)
+        e.step(core.END_TURN)
+        draws.append(hand(e, 1))
+    assert draws[0] != draws[1], "the generator did not change the draw"
+
+
+def test_infos_carry_each_boat_taken_with_its_load():
+    """env docstring: at the end ``boats`` names the boats each player took and ``boat_loads`` says
+    what each of them carries (the ends of whole games are checked in test_invariants_random_games)."""
+    e = started_game(2, seed=0)
+    s = e.state()
+    _taken(s, 1, 0, "brown boat (3 places)", 0, 2)
+    _taken(s, 1, 1, "green boat (2 places) #2", 1, 1)
+    commit(e, s)
+    info = e.final_info()
+    # in the order of board.BOAT_NAMES
+    assert info["boats"] == {"player_0": [], "player_1": ["green boat (2 places) #2", "brown boat (3 places)"]}
+    assert info["boat_loads"] == {"player_0": {}, "player_1": {
+        "brown boat (3 places)": {"white": 2, "gray": 0, "black": 0},
+        "green boat (2 places) #2": {"white": 0, "gray": 1, "black": 0}}}

@@ -848,7 +848,7 @@ def test_end_of_the_game_triggered_by_lava_while_drawing_the_player_plays_the_ti
     assert env.state()[core.TURN] == turn + 2
     assert env.scores() == {"player_0": 0, "player_1": 0}
     assert final_rewards(env) == {"player_0": -1, "player_1": 1}
-    assert env.infos["player_0"]["end"] == "no explorer left"
+    assert env.infos["player_0"]["end"] == "rules" and env.infos["player_0"]["end_trigger"] == "no explorer left"
 
 
 def bag_of(s):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from agents.games import game_info
-from agents.mcts import MCTSAgent, random_positions
+from agents.search.mcts import MCTSAgent, random_positions
 from makabana_env import core as mb
 from makabana_env.board import SPOT_NAMES
 from maunakea_env import core as mk
@@ -219,8 +219,8 @@ def test_maunakea_advanced_search_does_use_its_own_cards():
 def settled_position():
     """A two-player Mauna Kea game between heuristic players, at the first position where ``settled``
     holds (a known seed where every explorer left is walled off from the boats)."""
-    from agents.heuristic import HeuristicAgent
-    from agents.mcts_maunakea import settled
+    from agents.baselines.heuristic import HeuristicAgent
+    from agents.search.maunakea import settled
     game = game_info("maunakea", num_players=2)
     state = np.zeros(mk.STATE_SIZE, dtype=np.int64)
     mk.init(state, 2, game.variant_id, game.max_turns, 7)
@@ -241,7 +241,7 @@ def settled_position():
 def test_maunakea_settled_positions_keep_their_points():
     """``settled``: once no explorer can reach a boat, no sequence of moves changes anybody's points
     (random play to the end from there, several times); the search then answers without searching."""
-    from agents.mcts_maunakea import settled
+    from agents.search.maunakea import settled
     game, state = settled_position()
     assert state is not None, "no settled position in this game: pick another seed"
     points = [mk.score(state, p) for p in range(2)]
@@ -257,7 +257,7 @@ def test_maunakea_settled_positions_keep_their_points():
 
 
 def test_a_fresh_game_is_not_settled():
-    from agents.mcts_maunakea import settled
+    from agents.search.maunakea import settled
     game = game_info("maunakea", num_players=2)
     for state in random_positions(game, 5, seed=3, max_steps=60):
         assert not settled(state)
@@ -372,7 +372,7 @@ def test_maunakea_search_skips_only_pointless_pick_ups_and_drops():
     """The moves Mauna Kea's search considers are the legal ones less the free moves that change
     nothing worth having: a pick-up of anything but the most valuable colour lying there, and a drop
     unless a full explorer makes room for a more valuable artifact lying on its square."""
-    from agents.mcts_maunakea import search_mask
+    from agents.search.maunakea import search_mask
     game = game_info("maunakea", num_players=2)
     legal = np.zeros(game.num_actions, dtype=np.int8)
     searched = np.zeros(game.num_actions, dtype=np.int8)
@@ -403,7 +403,7 @@ def test_makabana_mao_determinization_survives_a_repaint_after_the_count():
     """A denounced colour holding its whole hand and both paint cards (12 cards shown) loses a paint
     card to the repaint that follows: its count can no longer be met, and the determinization must
     deal what it can rather than fail."""
-    from agents.mcts_makabana import determinize
+    from agents.search.makabana import determinize
     state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
     mb.init(state, 3, mb.VARIANT_MAO, 20, 5)
     state[mb.PHASE], state[mb.TO_ACT] = mb.PHASE_TIKI, 0
@@ -417,3 +417,24 @@ def test_makabana_mao_determinization_survives_a_repaint_after_the_count():
         row = state.copy()
         determinize(row, 0, seed, 2)
         assert row[mb.PROJECT_TOP + 1] == mb.PAINT_CARD and mb.card_count(row, 1) >= 11
+
+
+def test_makabana_mao_rollout_prepares_honest_projects_through_the_add_or_keep_sequence():
+    """The rollout policy in Mao (agents.mcts_makabana): after the visible card it answers add or keep
+    for each hand card asked, and ends with the three cards naming one spot, plus a paint card exactly
+    when the paint card is the visible one (a take-back)."""
+    from agents.mcts_makabana import rollout_action
+    game = game_info("makabana", num_players=3, variant="mao")
+    state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
+    spot_cards = set(int(x) for x in mb.SPOT_CARDS)
+    checked = 0
+    for seed in range(20):
+        mb.init(state, 3, game.variant_id, game.max_turns, seed)
+        while state[mb.PHASE] == mb.PHASE_PROJECT:
+            assert mb.step(state, int(rollout_action(state))) == mb.STEP_OK
+        for c in range(3):
+            cards, paint = int(state[mb.PROJECT_CARDS + c]), int(state[mb.PROJECT_PAINT + c])
+            assert cards in spot_cards
+            assert paint == (1 if state[mb.PROJECT_TOP + c] == mb.PAINT_CARD else 0)
+            checked += 1
+    assert checked == 60

@@ -1,4 +1,4 @@
-"""Self-play on Ray RLlib (``agents.train_rllib``): what the environments promise RLlib (pickling,
+"""Self-play on Ray RLlib (``agents.training.train_rllib``): what the environments promise RLlib (pickling,
 identical spaces, seeding), the masked policy network, the self-play mapping, and a tiny training run
 on a local Ray instance whose checkpoint then plays full games through the registry.
 
@@ -11,11 +11,11 @@ import pickle
 import numpy as np
 import pytest
 
+from agents.arena.match import play_game
+from agents.baselines.random_agent import RandomAgent
 from agents.games import GAMES, game_info
-from agents.match import play_game
-from agents.random_agent import RandomAgent
+from agents.learned.rllib_agent import is_rllib_checkpoint
 from agents.registry import make_agent
-from agents.rllib_agent import is_rllib_checkpoint
 
 NO_EXTRA = "the distributed extra is not installed: pip install -e '.[distributed]'"
 SETTINGS = [("makabana", 2, None), ("makabana", 2, "mao"), ("makemake", 2, None), ("maunakea", 2, None),
@@ -120,7 +120,7 @@ def test_reset_seed_fixes_the_games_of_a_runner(game):
 # ---------------------------------------------------------------------------------------------------
 # RLlib's side: the wrapper, the masked network, the mapping
 def test_pettingzoo_wrapper_plays_a_seeded_game(rllib):
-    from agents.train_rllib import make_env
+    from agents.training.train_rllib import make_env
 
     def game(seed):
         env = make_env({"game": "maunakea", "num_players": 2, "variant": None})  # a game with chance
@@ -146,7 +146,7 @@ def test_masked_module_never_samples_an_illegal_action(rllib, game, players, var
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from agents.learned.rllib_module import MaskedPPOTorchRLModule
 
     env = make(game, players, variant)
     agent = env.possible_agents[0]
@@ -178,7 +178,7 @@ def test_masked_module_never_samples_an_illegal_action(rllib, game, players, var
 def test_masked_module_rejects_observations_without_a_mask(rllib):
     import gymnasium
 
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from agents.learned.rllib_module import MaskedPPOTorchRLModule
 
     with pytest.raises(ValueError, match="action_mask"):
         MaskedPPOTorchRLModule(observation_space=gymnasium.spaces.Box(0, 1, (4,)),
@@ -191,7 +191,7 @@ class Episode:
 
 
 def test_self_play_mapping_puts_main_in_one_seat_at_least(rllib):
-    from agents.train_rllib import SelfPlayMapping
+    from agents.training.train_rllib import SelfPlayMapping
 
     mapping = SelfPlayMapping(num_players=3, snapshots=2, self_share=0.0)
     seen = set()
@@ -208,7 +208,7 @@ def test_self_play_mapping_puts_main_in_one_seat_at_least(rllib):
 
 
 def test_bad_options_are_clear_errors(rllib, capsys):
-    from agents.train_rllib import parse_args
+    from agents.training.train_rllib import parse_args
 
     for argv, message in [(["--game", "makemake", "--players", "9"], "num_players"),
                           (["--game", "makemake", "--iterations", "0"], "--iterations"),
@@ -224,7 +224,7 @@ def test_bad_options_are_clear_errors(rllib, capsys):
 def test_missing_ray_is_a_clear_error(monkeypatch):
     import sys
 
-    from agents.train_rllib import require_ray
+    from agents.training.train_rllib import require_ray
 
     monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
     with pytest.raises(SystemExit, match=r"pip install -e \"\.\[distributed\]\""):
@@ -255,8 +255,8 @@ def test_tiny_training_run_gives_a_checkpoint_that_plays_legal_moves(local_ray, 
     import torch
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from agents.tournament import run_tournament
-    from agents.train_rllib import parse_args, train
+    from agents.arena.tournament import run_tournament
+    from agents.training.train_rllib import parse_args, train
 
     args = parse_args(["--game", "makemake", "--players", "2", "--num-env-runners", "1", "--iterations", "2",
                        "--train-batch-size", "200", "--minibatch-size", "100", "--epochs", "1",

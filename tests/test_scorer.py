@@ -1,18 +1,19 @@
-"""The action scorer (``agents.scorer``) and its distillation from the search (``agents.distill``): the
-per-action features, what they may know, the file format, the fit, and a tiny distillation run."""
+"""The action scorer (``agents.learned.scorer``) and its distillation from the search
+(``agents.training.distill``): the per-action features, what they may know, the file format, the fit,
+and a tiny distillation run."""
 import json
 
 import numpy as np
 import pytest
 
 import agents
-from agents import mcts_maunakea as rules
-from agents.distill import agreement, main as distill_main, pack
+from agents.arena.match import play_game
+from agents.baselines.random_agent import RandomAgent
 from agents.games import game_info
-from agents.match import play_game
-from agents.mcts import random_positions
-from agents.random_agent import RandomAgent
-from agents.scorer import ScorerAgent, save_scorer
+from agents.learned.scorer import ScorerAgent, save_scorer
+from agents.search import maunakea as rules
+from agents.search.mcts import random_positions
+from agents.training.distill import agreement, main as distill_main, pack
 from maunakea_env import core as mk
 
 from test_mcts import advanced_position, other_hand
@@ -172,7 +173,7 @@ def test_fit_learns_which_feature_the_teacher_follows():
     it, also on decisions it never saw (a test that fails if the loss or its per-decision softmax is
     wrong)."""
     pytest.importorskip("torch")
-    from agents.distill import fit
+    from agents.training.distill import fit
     rng = np.random.default_rng(0)
     games = []
     for g in range(60):
@@ -210,7 +211,7 @@ def test_agreement_is_the_greedy_pick_against_the_teachers_move():
 
 
 def test_tiny_distillation_run(tmp_path):
-    """``agents.distill`` end to end on two short teacher games: a scorer file that plays legal moves,
+    """``agents.training.distill`` end to end on two short teacher games: a scorer file that plays legal moves,
     the recorded decisions, a result file; ``--reuse`` fits again on the same decisions."""
     pytest.importorskip("torch")
     out = tmp_path / "run"
@@ -251,7 +252,7 @@ def test_distill_refuses_bad_arguments_clearly(capsys, args, message):
 
 
 def test_a_scorer_can_join_the_self_play_opponent_pool(tmp_path):
-    from agents.selfplay import make_opponent
+    from agents.training.selfplay import make_opponent
     path = save_scorer(tmp_path / "s.npz", "maunakea", random_scorer())
     assert isinstance(make_opponent(str(path), game_info("maunakea", 2)), ScorerAgent)
 

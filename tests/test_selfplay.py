@@ -1,5 +1,5 @@
 """Self-play training: the single-seat environment, its opponent pool, the masks MaskablePPO gets, a
-tiny training run through ``agents.train`` (the shipped policies are tested in test_agents.py: they
+tiny training run through ``agents.training.train`` (the shipped policies are tested in test_agents.py: they
 need no torch).
 
 Everything here needs the train extra (torch, stable-baselines3, sb3-contrib): without it the module
@@ -13,11 +13,12 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="self-play training needs the train extra: pip install -e \".[train]\"")
 
+from agents.arena.match import play_game  # noqa: E402
+from agents.baselines.random_agent import RandomAgent  # noqa: E402
 from agents.games import GAMES, game_info  # noqa: E402
-from agents.match import play_game  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
+from agents.learned.network import SnapshotAgent, save_snapshot  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from agents.selfplay import OpponentPool, SelfPlayEnv, SnapshotAgent, save_snapshot  # noqa: E402
+from agents.training.selfplay import OpponentPool, SelfPlayEnv  # noqa: E402
 
 
 def play_episode(env, learner=None, rng=None):
@@ -216,7 +217,7 @@ def test_masks_given_to_maskable_ppo_are_the_legal_actions(monkeypatch):
 
 
 def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
-    from agents import train
+    from agents.training import train
 
     out = tmp_path / "run"
     common = ["--game", "makemake", "--out", str(out), "--envs", "2", "--n-steps", "64", "--batch-size", "64",
@@ -243,7 +244,7 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
 
 
 def test_training_defaults_are_per_game_and_can_be_overridden():
-    from agents.train import GAME_DEFAULTS, parse_args
+    from agents.training.train import GAME_DEFAULTS, parse_args
     for game in GAME_DEFAULTS:
         args = parse_args(["--game", game])
         assert args.lr == GAME_DEFAULTS[game]["lr"] and args.imitate == GAME_DEFAULTS[game]["imitate"]

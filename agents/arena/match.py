@@ -17,7 +17,7 @@ import numpy as np
 
 from pacific_common.options import is_integer
 
-from .games import GAMES, describe_action
+from ..games import GAMES, describe_action
 
 WIN_LOSS = 0  # the cores' REWARD_WIN_LOSS mode
 

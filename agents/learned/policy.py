@@ -3,7 +3,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
+from ..base import Agent
 
 TRAIN_EXTRA = 'pip install -e ".[train]"'
 

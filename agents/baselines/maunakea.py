@@ -467,17 +467,91 @@ def _branch_ends(obs, lava_now, tile_lava, ends, n_ends, b_open, b_len, b_dir):
 
 
 @njit(cache=True)
-def _lava_risk(obs, cost, cap, n_players, samples, hit, trap):
-    """Share of sampled next rounds in which each square is covered by lava (hit) or cut off from every
-    boat while it is reachable now (trap)."""
-    lava_now = np.zeros(NUM_FIELDS, dtype=np.bool_)
-    tile_lava = np.zeros(NUM_FIELDS, dtype=np.bool_)
+def _lava_fields(obs, lava_now, tile_lava):
+    """Fields under lava or the volcano now, and those of them that are lava tiles (not a flow's exit)."""
     for f in range(NUM_FIELDS):
         sq = FIELD_SQUARES[f, 0]
         lv = obs[C.OBS_TERRAIN + LAVA * NUM_SQUARES + sq] != 0
         vo = obs[C.OBS_TERRAIN + VOLCANO * NUM_SQUARES + sq] != 0
         lava_now[f] = lv or vo
         tile_lava[f] = lv and FIELD_KIND[f] != KIND_LAVA_EXIT
+
+
+@njit(cache=True)
+def _sample_branches(obs, ends, n_ends, b_open, b_len, b_dir, lavac, s_end, s_dir, s_len, s_open, s_forked):
+    """One guess at where each open branch ends now, drawn from its rebuilt ends; the lava tiles per flow
+    still in the bag in ``lavac``."""
+    for flow in range(NUM_LAVA_FLOWS):
+        lavac[flow] = obs[C.OBS_BAG + 3 + flow]
+        s_forked[flow] = b_open[flow, 1]
+        for b in range(2):
+            s_open[flow, b] = b_open[flow, b] and n_ends[flow, b] > 0
+            if s_open[flow, b]:
+                s_end[flow, b] = ends[flow, b, np.random.randint(n_ends[flow, b])]
+            s_dir[flow, b] = b_dir[flow, b]
+            s_len[flow, b] = b_len[flow, b]
+
+
+@njit(cache=True)
+def _erupt(n_players, terr, lava_total, lavac, lava_s, covered, s_end, s_dir, s_len, s_open, s_forked):
+    """The next rounds' draws from the bag (``terr`` terrain tiles, ``lavac`` lava tiles per flow), each
+    lava tile laid at the end of its flow's shorter open branch: marks the fields it covers in
+    ``covered`` and says whether any was."""
+    any_cover = False
+    lava_left = lava_total
+    for _turn in range(HORIZON_ROUNDS * n_players):
+        terrain_draws = 2 + (1 if np.random.random() < 0.5 else 0)
+        while terrain_draws > 0 and terr + lava_left > 0:
+            r = np.random.randint(terr + lava_left)
+            if r < terr:
+                terrain_draws -= 1
+                continue
+            r -= terr
+            flow = 0
+            while r >= lavac[flow]:
+                r -= lavac[flow]
+                flow += 1
+            lavac[flow] -= 1
+            lava_left -= 1
+            br = -1
+            for b in range(2):
+                if s_open[flow, b] and (br < 0 or s_len[flow, b] < s_len[flow, br]):
+                    br = b
+            if br < 0:
+                continue
+            d = s_dir[flow, br]
+            t = FIELD_NEIGHBOURS[s_end[flow, br], d]
+            while t >= 0 and lava_s[t]:
+                t = FIELD_NEIGHBOURS[t, d]
+            if t < 0:
+                s_open[flow, br] = False
+                continue
+            lava_s[t] = True
+            covered[t] = True
+            any_cover = True
+            s_end[flow, br] = t
+            s_len[flow, br] += 1
+            u = np.random.randint(6 if not s_forked[flow] else 5)
+            if u >= 5:
+                s_forked[flow] = True
+                for b in range(2):
+                    s_end[flow, b] = t
+                    s_dir[flow, b] = (d + LAVA_SHAPE_EXIT_TURNS[FORK, b]) % 4
+                    s_len[flow, b] = 0
+                    s_open[flow, b] = True
+            else:
+                shape = 0 if u < 3 else (1 if u == 3 else 2)
+                s_dir[flow, br] = (d + LAVA_SHAPE_EXIT_TURNS[shape, 0]) % 4
+    return any_cover
+
+
+@njit(cache=True)
+def _lava_risk(obs, cost, cap, n_players, samples, hit, trap):
+    """Share of sampled next rounds in which each square is covered by lava (hit) or cut off from every
+    boat while it is reachable now (trap)."""
+    lava_now = np.zeros(NUM_FIELDS, dtype=np.bool_)
+    tile_lava = np.zeros(NUM_FIELDS, dtype=np.bool_)
+    _lava_fields(obs, lava_now, tile_lava)
     for s in range(NUM_SQUARES):
         hit[s] = 0.0
         trap[s] = 0.0
@@ -512,61 +586,8 @@ def _lava_risk(obs, cost, cap, n_players, samples, hit, trap):
     for _sample in range(samples):
         lava_s[:] = lava_now
         covered[:] = False
-        any_cover = False
-        for flow in range(NUM_LAVA_FLOWS):
-            lavac[flow] = obs[C.OBS_BAG + 3 + flow]
-            s_forked[flow] = b_open[flow, 1]
-            for b in range(2):
-                s_open[flow, b] = b_open[flow, b] and n_ends[flow, b] > 0
-                if s_open[flow, b]:
-                    s_end[flow, b] = ends[flow, b, np.random.randint(n_ends[flow, b])]
-                s_dir[flow, b] = b_dir[flow, b]
-                s_len[flow, b] = b_len[flow, b]
-        lava_left = lava_total
-        for _turn in range(HORIZON_ROUNDS * n_players):
-            terrain_draws = 2 + (1 if np.random.random() < 0.5 else 0)
-            while terrain_draws > 0 and terr + lava_left > 0:
-                r = np.random.randint(terr + lava_left)
-                if r < terr:
-                    terrain_draws -= 1
-                    continue
-                r -= terr
-                flow = 0
-                while r >= lavac[flow]:
-                    r -= lavac[flow]
-                    flow += 1
-                lavac[flow] -= 1
-                lava_left -= 1
-                br = -1
-                for b in range(2):
-                    if s_open[flow, b] and (br < 0 or s_len[flow, b] < s_len[flow, br]):
-                        br = b
-                if br < 0:
-                    continue
-                d = s_dir[flow, br]
-                t = FIELD_NEIGHBOURS[s_end[flow, br], d]
-                while t >= 0 and lava_s[t]:
-                    t = FIELD_NEIGHBOURS[t, d]
-                if t < 0:
-                    s_open[flow, br] = False
-                    continue
-                lava_s[t] = True
-                covered[t] = True
-                any_cover = True
-                s_end[flow, br] = t
-                s_len[flow, br] += 1
-                u = np.random.randint(6 if not s_forked[flow] else 5)
-                if u >= 5:
-                    s_forked[flow] = True
-                    for b in range(2):
-                        s_end[flow, b] = t
-                        s_dir[flow, b] = (d + LAVA_SHAPE_EXIT_TURNS[FORK, b]) % 4
-                        s_len[flow, b] = 0
-                        s_open[flow, b] = True
-                else:
-                    shape = 0 if u < 3 else (1 if u == 3 else 2)
-                    s_dir[flow, br] = (d + LAVA_SHAPE_EXIT_TURNS[shape, 0]) % 4
-        if not any_cover:
+        _sample_branches(obs, ends, n_ends, b_open, b_len, b_dir, lavac, s_end, s_dir, s_len, s_open, s_forked)
+        if not _erupt(n_players, terr, lava_total, lavac, lava_s, covered, s_end, s_dir, s_len, s_open, s_forked):
             continue
         cost_s[:] = cost
         for f in range(NUM_FIELDS):
@@ -648,18 +669,16 @@ def _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, h
 
 
 @njit(cache=True)
-def decide(obs, mask, noise, n_players, seed):
-    terrain = np.zeros(NUM_SQUARES, dtype=np.int64)
-    _terrain(obs, terrain)
-    occupied = np.zeros(NUM_SQUARES, dtype=np.bool_)
+def _read_occupied(obs, n_players, occupied):
     for k in range(n_players):
         for s in range(NUM_SQUARES):
             if obs[C.OBS_EXPLORERS + k * NUM_SQUARES + s] != 0:
                 occupied[s] = True
-    cost = np.zeros(NUM_SQUARES, dtype=np.int64)
-    _cost(terrain, occupied, cost)
-    art = np.zeros((NC, NUM_SQUARES), dtype=np.int64)
-    art_sq = np.zeros(NUM_SQUARES, dtype=np.int64)
+
+
+@njit(cache=True)
+def _read_artifacts(obs, art, art_sq):
+    """Artifacts per colour and square; the squares holding any, listed in ``art_sq``: their count."""
     n_art = 0
     for s in range(NUM_SQUARES):
         any_art = False
@@ -670,22 +689,26 @@ def decide(obs, mask, noise, n_players, seed):
         if any_art:
             art_sq[n_art] = s
             n_art += 1
-    cap = np.zeros(NUM_LANDINGS, dtype=np.int64)
-    for l in range(NUM_LANDINGS):
-        cap[l] = obs[C.OBS_LANDINGS + l]
+    return n_art
+
+
+@njit(cache=True)
+def _read_explorers(obs, n_players, ex_sq, carried):
+    """Squares (-1: not on the island) and loads of one's explorers: how many explorers a player has."""
     n_ex = 5 if n_players == 2 else (4 if n_players == 3 else 3)
-    ex_sq = np.full(MAX_E, -1, dtype=np.int64)
-    carried = np.zeros((MAX_E, NC), dtype=np.int64)
     for e in range(n_ex):
         base = C.OBS_OWN_EXPLORERS + e * C.EXPLORER_FEATURES
         if obs[base] != 0:
             ex_sq[e] = obs[base + 4] * 18 + obs[base + 3]
             for c in range(NC):
                 carried[e, c] = obs[base + 5 + c]
-    pool = obs[C.OBS_POOL]
+    return n_ex
+
+
+@njit(cache=True)
+def _read_hand(obs, hand_pts, hand_sq):
+    """Points and square kinds of the tiles in hand: how many tiles there are."""
     hand_n = 0
-    hand_pts = np.zeros(C.HAND_SLOTS, dtype=np.int64)
-    hand_sq = np.zeros((C.HAND_SLOTS, 4), dtype=np.int64)
     for h in range(C.HAND_SLOTS):
         base = C.OBS_HANDS + h * C.HAND_FEATURES
         if obs[base] == 0:
@@ -696,9 +719,12 @@ def decide(obs, mask, noise, n_players, seed):
             for k in range(3):
                 if obs[base + 2 + 3 * i + k] != 0:
                     hand_sq[h, i] = k + 1   # jungle, water, mountain
-    queue = np.zeros(NUM_SQUARES, dtype=np.int64)
-    inq = np.zeros(NUM_SQUARES, dtype=np.bool_)
-    np.random.seed(seed)
+    return hand_n
+
+
+@njit(cache=True)
+def _escape_prices(obs, cost, cap, n_players, queue, inq):
+    """What standing on each square costs for the lava: its risk, or the walk to a safer square."""
     hit = np.zeros(NUM_SQUARES)
     strap = np.zeros(NUM_SQUARES)
     _lava_risk(obs, cost, cap, n_players, LAVA_SAMPLES, hit, strap)
@@ -710,47 +736,40 @@ def decide(obs, mask, noise, n_players, seed):
         trap = strap[s] + lava_left / 24.0 * RING_DANGER[FIELD_RING[SQUARE_FIELD[s]]]
         esc[s] = EXPLORER_WORTH * min(1.0, hit[s] + trap) + TRAP_PENALTY * min(1.0, trap)
     _escape(cost, esc, queue, inq)
-    budget = INF
-    if obs[C.OBS_END_TRIGGERED] != 0:
-        budget = 2 * pool
-        for h in range(hand_n):
-            budget += 2 * hand_pts[h]
+    return hit, esc
 
-    F = np.full((MAX_E, NUM_SQUARES), INF, dtype=np.int64)
-    D = np.full((NUM_LANDINGS, NUM_SQUARES), INF, dtype=np.int64)
-    plan_e = np.zeros(MAX_E, dtype=np.int64)
-    plan_t = np.zeros(MAX_E, dtype=np.int64)
-    plan_l = np.zeros(MAX_E, dtype=np.int64)
-    plan_score = np.zeros(MAX_E)
-    path = np.zeros(NUM_SQUARES, dtype=np.int64)
 
-    # ------------------------------------------------------------------ placement
-    if obs[C.OBS_PHASE + C.PHASE_PLACEMENT] != 0:
-        _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
-        e_new = -1
-        for e in range(n_ex):
-            if ex_sq[e] < 0 and obs[C.OBS_OWN_EXPLORERS + e * C.EXPLORER_FEATURES + 1] == 0 \
-                    and obs[C.OBS_OWN_EXPLORERS + e * C.EXPLORER_FEATURES + 2] == 0:
-                e_new = e
-                break
-        best = -1e18
-        best_a = -1
-        for s in range(NUM_SQUARES):
-            if mask[s] == 0:
-                continue
-            if e_new >= 0:
-                ex_sq[e_new] = s
-                _forward(cost, s, F[e_new], queue, inq)
-            v = _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
-                       0, plan_e, plan_t, plan_l, plan_score, path)
-            v += noise[s]
-            if v > best:
-                best = v
-                best_a = s
-        return best_a
+@njit(cache=True)
+def _place(obs, mask, noise, cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc,
+           budget, plan_e, plan_t, plan_l, plan_score, path, queue, inq):
+    """The start square from which the plans are worth most, for the next explorer to place."""
+    _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
+    e_new = -1
+    for e in range(n_ex):
+        if ex_sq[e] < 0 and obs[C.OBS_OWN_EXPLORERS + e * C.EXPLORER_FEATURES + 1] == 0 \
+                and obs[C.OBS_OWN_EXPLORERS + e * C.EXPLORER_FEATURES + 2] == 0:
+            e_new = e
+            break
+    best = -1e18
+    best_a = -1
+    for s in range(NUM_SQUARES):
+        if mask[s] == 0:
+            continue
+        if e_new >= 0:
+            ex_sq[e_new] = s
+            _forward(cost, s, F[e_new], queue, inq)
+        v = _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
+                   0, plan_e, plan_t, plan_l, plan_score, path)
+        v += noise[s]
+        if v > best:
+            best = v
+            best_a = s
+    return best_a
 
-    # ------------------------------------------------------------------ a turn
-    # free actions first: pick up the best artifact, or swap for a better one
+
+@njit(cache=True)
+def _free_action(mask, art, ex_sq, carried, n_ex):
+    """Picking up the best artifact on an explorer's square, or swapping a carried one for it (-1: none)."""
     for e in range(n_ex):
         s = ex_sq[e]
         if s < 0:
@@ -773,17 +792,14 @@ def decide(obs, mask, noise, n_players, seed):
                 a = C.DROP_BASE + NC * e + worst
                 if mask[a] != 0:
                     return a
+    return -1
 
-    _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
-    base_v = _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
-                    pool, plan_e, plan_t, plan_l, plan_score, path)
-    best = -1e18
-    best_a = -1
-    if mask[C.END_TURN] != 0:
-        best = 0.0 + noise[C.END_TURN]
-        best_a = C.END_TURN
 
-    # boarding
+# Each _try_* step below rates one kind of action by how much it raises the worth of the plans over
+# ``base_v`` and returns the better of its best and the ``best``/``best_a`` handed in.
+@njit(cache=True)
+def _try_boarding(mask, noise, best, best_a, base_v, cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq,
+                  n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l, plan_score, path):
     for e in range(n_ex):
         s = ex_sq[e]
         if s < 0:
@@ -806,8 +822,12 @@ def decide(obs, mask, noise, n_players, seed):
         if v > best:
             best = v
             best_a = a
+    return best, best_a
 
-    # moves
+
+@njit(cache=True)
+def _try_moves(mask, noise, best, best_a, base_v, cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq,
+               n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l, plan_score, path, queue, inq):
     Fe = np.empty(NUM_SQUARES, dtype=np.int64)
     for e in range(n_ex):
         s = ex_sq[e]
@@ -830,11 +850,12 @@ def decide(obs, mask, noise, n_players, seed):
                 best_a = a
         ex_sq[e] = s
         F[e, :] = Fe
+    return best, best_a
 
-    if hand_n == 0:
-        return best_a
 
-    # spending a tile
+@njit(cache=True)
+def _try_spending(mask, noise, best, best_a, base_v, hand_n, hand_pts, cost, terrain, ex_sq, carried, n_ex, F, D,
+                  cap, art, art_sq, n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l, plan_score, path):
     for h in range(hand_n):
         a = C.SPEND_BASE + h
         if mask[a] == 0:
@@ -845,8 +866,14 @@ def decide(obs, mask, noise, n_players, seed):
         if v > best:
             best = v
             best_a = a
+    return best, best_a
 
-    # laying a tile: on the bare fields the plans cross, and their neighbours
+
+@njit(cache=True)
+def _lay_fields(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
+                plan_e, plan_t, plan_l, plan_score, path, cand):
+    """The bare fields the plans cross, then their bare neighbours, at most MAX_LAY_FIELDS, in ``cand``:
+    their count."""
     _n_plans, _tot = _plans(ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
                             plan_e, plan_t, plan_l, plan_score)
     field_mark = np.zeros(NUM_FIELDS, dtype=np.bool_)
@@ -861,7 +888,6 @@ def decide(obs, mask, noise, n_players, seed):
             for j in range(n):
                 if terrain[path[j]] == NO_TILE:
                     field_mark[SQUARE_FIELD[path[j]]] = True
-    cand = np.zeros(NUM_FIELDS, dtype=np.int64)
     n_cand = 0
     for f in range(NUM_FIELDS):
         if field_mark[f] and n_cand < MAX_LAY_FIELDS:
@@ -877,6 +903,13 @@ def decide(obs, mask, noise, n_players, seed):
                 field_mark[g] = True
                 cand[n_cand] = g
                 n_cand += 1
+    return n_cand
+
+
+@njit(cache=True)
+def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand, occupied, cost, terrain, ex_sq,
+                carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l,
+                plan_score, path, queue, inq):
     old_t = np.zeros(4, dtype=np.int64)
     old_c = np.zeros(4, dtype=np.int64)
     for h in range(hand_n):
@@ -918,6 +951,83 @@ def decide(obs, mask, noise, n_players, seed):
                 if v > best:
                     best = v
                     best_a = a
+    return best, best_a
+
+
+@njit(cache=True)
+def decide(obs, mask, noise, n_players, seed):
+    # the position, as the observation shows it
+    terrain = np.zeros(NUM_SQUARES, dtype=np.int64)
+    _terrain(obs, terrain)
+    occupied = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    _read_occupied(obs, n_players, occupied)
+    cost = np.zeros(NUM_SQUARES, dtype=np.int64)
+    _cost(terrain, occupied, cost)
+    art = np.zeros((NC, NUM_SQUARES), dtype=np.int64)
+    art_sq = np.zeros(NUM_SQUARES, dtype=np.int64)
+    n_art = _read_artifacts(obs, art, art_sq)
+    cap = np.zeros(NUM_LANDINGS, dtype=np.int64)
+    for l in range(NUM_LANDINGS):
+        cap[l] = obs[C.OBS_LANDINGS + l]
+    ex_sq = np.full(MAX_E, -1, dtype=np.int64)
+    carried = np.zeros((MAX_E, NC), dtype=np.int64)
+    n_ex = _read_explorers(obs, n_players, ex_sq, carried)
+    pool = obs[C.OBS_POOL]
+    hand_pts = np.zeros(C.HAND_SLOTS, dtype=np.int64)
+    hand_sq = np.zeros((C.HAND_SLOTS, 4), dtype=np.int64)
+    hand_n = _read_hand(obs, hand_pts, hand_sq)
+    queue = np.zeros(NUM_SQUARES, dtype=np.int64)
+    inq = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    np.random.seed(seed)
+    hit, esc = _escape_prices(obs, cost, cap, n_players, queue, inq)
+    budget = INF
+    if obs[C.OBS_END_TRIGGERED] != 0:
+        budget = 2 * pool
+        for h in range(hand_n):
+            budget += 2 * hand_pts[h]
+
+    F = np.full((MAX_E, NUM_SQUARES), INF, dtype=np.int64)
+    D = np.full((NUM_LANDINGS, NUM_SQUARES), INF, dtype=np.int64)
+    plan_e = np.zeros(MAX_E, dtype=np.int64)
+    plan_t = np.zeros(MAX_E, dtype=np.int64)
+    plan_l = np.zeros(MAX_E, dtype=np.int64)
+    plan_score = np.zeros(MAX_E)
+    path = np.zeros(NUM_SQUARES, dtype=np.int64)
+
+    if obs[C.OBS_PHASE + C.PHASE_PLACEMENT] != 0:
+        return _place(obs, mask, noise, cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit,
+                      esc, budget, plan_e, plan_t, plan_l, plan_score, path, queue, inq)
+
+    # a turn: free actions first
+    a = _free_action(mask, art, ex_sq, carried, n_ex)
+    if a >= 0:
+        return a
+
+    _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
+    base_v = _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
+                    pool, plan_e, plan_t, plan_l, plan_score, path)
+    best = -1e18
+    best_a = -1
+    if mask[C.END_TURN] != 0:
+        best = 0.0 + noise[C.END_TURN]
+        best_a = C.END_TURN
+    best, best_a = _try_boarding(mask, noise, best, best_a, base_v, cost, terrain, ex_sq, carried, n_ex, F, D, cap,
+                                 art, art_sq, n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l, plan_score,
+                                 path)
+    best, best_a = _try_moves(mask, noise, best, best_a, base_v, cost, terrain, ex_sq, carried, n_ex, F, D, cap,
+                              art, art_sq, n_art, hit, esc, budget, pool, plan_e, plan_t, plan_l, plan_score, path,
+                              queue, inq)
+    if hand_n == 0:
+        return best_a
+    best, best_a = _try_spending(mask, noise, best, best_a, base_v, hand_n, hand_pts, cost, terrain, ex_sq, carried,
+                                 n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget, pool, plan_e, plan_t,
+                                 plan_l, plan_score, path)
+    cand = np.zeros(NUM_FIELDS, dtype=np.int64)
+    n_cand = _lay_fields(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
+                         plan_e, plan_t, plan_l, plan_score, path, cand)
+    best, best_a = _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand, occupied, cost,
+                               terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget, pool,
+                               plan_e, plan_t, plan_l, plan_score, path, queue, inq)
     return best_a
 
 

@@ -1,4 +1,4 @@
-"""An RLlib checkpoint (``agents.train_rllib``) as an agent, played greedily over the legal actions.
+"""An RLlib checkpoint (``agents.training.train_rllib``) as an agent, played greedily over the legal actions.
 
 ``agents.make_agent(path, game)`` accepts either
 - an algorithm checkpoint: a folder holding ``rllib_checkpoint.json`` (``DIR/final``,
@@ -11,7 +11,7 @@ extra (Ray RLlib and torch), imported only then, and no running Ray instance.
 """
 from pathlib import Path
 
-from .base import Agent
+from ..base import Agent
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 ALGORITHM_FILE = "rllib_checkpoint.json"
@@ -47,7 +47,7 @@ def module_dir(path, module_id=MAIN) -> Path:
 
 class RLlibAgent(Agent):
     """Plays the most likely legal action of a masked RLlib policy
-    (``agents.rllib_module.MaskedPPOTorchRLModule``)."""
+    (``agents.learned.rllib_module.MaskedPPOTorchRLModule``)."""
 
     name = "rllib"
 
@@ -77,7 +77,7 @@ def load_rllib_policy(path, game, module_id=MAIN, name=None) -> RLlibAgent:
     module = RLModule.from_checkpoint(folder.resolve())
     if not hasattr(module, "greedy_action"):
         raise ValueError(f"the policy in {str(folder)!r} is a {type(module).__name__}, not the masked "
-                         f"policy agents.train_rllib trains")
+                         f"policy agents.training.train_rllib trains")
     obs_space, action_space = module.observation_space, module.action_space
     obs_shape, actions = obs_space["observation"].shape, getattr(action_space, "n", None)
     if obs_shape != (game.obs_size,) or actions != game.num_actions:

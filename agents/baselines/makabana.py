@@ -196,8 +196,8 @@ def _predicted_tikis(bits, n, mine, two_player, in_play, paint):
             for kd in range(2):
                 if w[kd, t] <= 0.0:
                     continue
-                if kd == 1 and not theirs[hut[t]]:
-                    continue   # only the hut's owner can protect it
+                if kd == 1 and hut[t] != o:
+                    continue   # only the hut's own colour can protect it, not its partner (RULINGS.md)
                 for i in range(n):
                     tmp[i] = bits[i]
                 _apply(tmp, n, 0, t, kd == 1)
@@ -213,40 +213,13 @@ def _predicted_tikis(bits, n, mine, two_player, in_play, paint):
 
 
 @njit(cache=True)
-def decide_project(obs, mask, noise, num_players):
-    n_max = MAX_COLOURS
-    bits = np.zeros(n_max, dtype=np.int64)
-    mine = np.zeros(n_max, dtype=np.bool_)
-    n = _read(obs, bits, mine)
-    two_player = num_players == 2
-    sc = np.zeros(n_max, dtype=np.float64)
-    tmp = np.zeros(n_max, dtype=np.int64)
-    board = bits.copy()
-    # the other own colour's project already chosen this season (two-player game): assume it succeeds
-    partner_spot = -1
-    for k in range(1, n):
-        if mine[k]:
-            s, tb = _own_project(obs, k)
-            if s >= 0:
-                partner_spot = s
-                _apply(board, n, k, s, tb)
-    paints = obs[C.OBS_COLOUR + C.CF_PAINTS]
+def _candidate_gains(board, n, mine, two_player, in_play, partner_spot, paints, sc, tmp, gain, kind, weight):
+    """Per spot, what building there (kind 0) or taking the hut back (kind 1) gains, and how likely the
+    opponents think we go there (``weight``); kind -1 for spots that are no candidate."""
     base = _value(board, n, mine, two_player, sc)
     occupied = 0
     for k in range(n):
         occupied |= board[k]
-    in_play = 0
-    for s in range(NUM_SPOTS):
-        if obs[C.OBS_IN_PLAY + s] != 0:
-            in_play |= 1 << s
-    opp_colours = 0
-    for k in range(n):
-        if not mine[k]:
-            opp_colours += 1
-
-    gain = np.full(NUM_SPOTS, -1e9)
-    kind = np.zeros(NUM_SPOTS, dtype=np.int64)   # 0 construct, 1 take-back, -1 not a candidate
-    weight = np.zeros(NUM_SPOTS)
     for s in range(NUM_SPOTS):
         kind[s] = -1
         if (in_play >> s) & 1 == 0 or s == partner_spot:
@@ -278,17 +251,23 @@ def decide_project(obs, mask, noise, num_players):
         if kind[s] >= 0:
             weight[s] = max(gain[s], 0.0) + 0.5
 
-    # How the opponents will read our shown card (the reasoning of ``decide_tiki``, on the board they
-    # see): each puts its tiki where the spots our card allows are likeliest and would hurt it most.
-    blocker = _predicted_tikis(bits, n, mine, two_player, in_play, paints > 0)
-    # last season's project of this colour, if it failed (everyone saw where)
+
+@njit(cache=True)
+def _failed_spot(obs):
+    """Where last season's project of this colour failed (everyone saw it), -1 if it did not."""
     failed_spot = -1
     last = C.OBS_LAST
     if obs[last + NUM_SPOTS + 1] == 0:
         for t in range(NUM_SPOTS):
             if obs[last + t] != 0:
                 failed_spot = t
+    return failed_spot
 
+
+@njit(cache=True)
+def _best_shown(mask, noise, n, mine, opp_colours, gain, kind, weight, blocker, failed_spot):
+    """The candidate and shown card with the best expected gain, the gain weighed by the chance that no
+    opponent's tiki lands on the spot."""
     best = -1e18
     best_action = -1
     for s in range(NUM_SPOTS):
@@ -319,6 +298,45 @@ def decide_project(obs, mask, noise, num_players):
             if ev > best:
                 best = ev
                 best_action = a
+    return best_action
+
+
+@njit(cache=True)
+def decide_project(obs, mask, noise, num_players):
+    n_max = MAX_COLOURS
+    bits = np.zeros(n_max, dtype=np.int64)
+    mine = np.zeros(n_max, dtype=np.bool_)
+    n = _read(obs, bits, mine)
+    two_player = num_players == 2
+    sc = np.zeros(n_max, dtype=np.float64)
+    tmp = np.zeros(n_max, dtype=np.int64)
+    board = bits.copy()
+    # the other own colour's project already chosen this season (two-player game): assume it succeeds
+    partner_spot = -1
+    for k in range(1, n):
+        if mine[k]:
+            s, tb = _own_project(obs, k)
+            if s >= 0:
+                partner_spot = s
+                _apply(board, n, k, s, tb)
+    paints = obs[C.OBS_COLOUR + C.CF_PAINTS]
+    in_play = 0
+    for s in range(NUM_SPOTS):
+        if obs[C.OBS_IN_PLAY + s] != 0:
+            in_play |= 1 << s
+    opp_colours = 0
+    for k in range(n):
+        if not mine[k]:
+            opp_colours += 1
+
+    gain = np.full(NUM_SPOTS, -1e9)
+    kind = np.zeros(NUM_SPOTS, dtype=np.int64)   # 0 construct, 1 take-back, -1 not a candidate
+    weight = np.zeros(NUM_SPOTS)
+    _candidate_gains(board, n, mine, two_player, in_play, partner_spot, paints, sc, tmp, gain, kind, weight)
+    # How the opponents will read our shown card (the reasoning of ``decide_tiki``, on the board they
+    # see): each puts its tiki where the spots our card allows are likeliest and would hurt it most.
+    blocker = _predicted_tikis(bits, n, mine, two_player, in_play, paints > 0)
+    best_action = _best_shown(mask, noise, n, mine, opp_colours, gain, kind, weight, blocker, _failed_spot(obs))
     if best_action < 0:
         # every spot holds a hut we cannot take back: any project fails alike
         for a in range(C.TIKI_BASE):

@@ -1,4 +1,4 @@
-"""Mauna Kea pieces of the MCTS agent (see ``agents.mcts_makabana`` for the roles of each function).
+"""Mauna Kea pieces of the MCTS agent (see ``agents.search.makabana`` for the roles of each function).
 
 Hidden information in Mauna Kea (``maunakea_env/core.py``): "Everything in Mauna Kea is public (hands
 lie face up, the bag can be counted) except the order of the tiles in the bag".  The core draws every
@@ -35,7 +35,7 @@ from maunakea_env.board import (
 )
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import FNV_OFFSET, fnv_mix
+from .common import FNV_OFFSET, fnv_mix
 
 
 INF = 1 << 20
@@ -464,9 +464,9 @@ def _buffers():
 
 @njit(cache=True)
 def evaluate(state, out):
-    """Points per player for the value (``agents.mcts_common.margin_values``): ``_values`` while the
+    """Points per player for the value (``agents.search.common.margin_values``): ``_values`` while the
     game runs (as at the end of a turn: points left in hand or pool are not counted), the final scores at the end (Mauna Kea's tie-breaks counting a fraction of a point;
-    a truncated game is judged on its points too, as ``agents.match`` adjudicates it).  Never a
+    a truncated game is judged on its points too, as ``agents.arena.match`` adjudicates it).  Never a
     result worth 0 to everybody, so always False."""
     p = state[core.NUM_PLAYERS]
     if state[core.STATUS] != core.STATUS_RUNNING:
@@ -535,7 +535,7 @@ def prior(state, player, mask, out):
         out[choice] = best + 1.0
 
 
-# The distilled policy (``agents.scorer``) scores every legal action from these features.
+# The distilled policy (``agents.learned.scorer``) scores every legal action from these features.
 ACTION_FEATURE_NAMES = (
     "margin after, less the best action's", "own value change", "best other player's value change",
     "the rollout policy's choice", "tile laid away from own explorers",
@@ -643,6 +643,19 @@ def _policy(state, fields, assigned, danger):
                 a = core.PICK_BASE + core.NUM_COLOURS * e + c
                 if core.is_legal(state, a):
                     return a
+    best_a = _board_or_step(state, player, explorers, fields, assigned, danger)
+    if best_a >= 0:
+        return best_a
+    hand = state[core.HAND_SIZE + player]
+    if hand == 0:
+        return core.END_TURN
+    return _lay_anywhere(state, player, hand)
+
+
+@njit(cache=True)
+def _board_or_step(state, player, explorers, fields, assigned, danger):
+    """Boarding, if an explorer's boat is worth what it can still expect; else the action (walk, spend,
+    lay) for the step that brings an explorer's value up most; -1 when no step helps."""
     pool = state[core.POOL]
     hand = state[core.HAND_SIZE + player]
     best_a = -1
@@ -686,10 +699,13 @@ def _policy(state, fields, assigned, danger):
                 continue
             best_gain = gain
             best_a = a
-    if best_a >= 0:
-        return best_a
-    if hand == 0:
-        return core.END_TURN
+    return best_a
+
+
+@njit(cache=True)
+def _lay_anywhere(state, player, hand):
+    """A random tile of the hand, laid in a random rotation on a random field next to an explorer; the
+    biggest tile spent when there is no such field."""
     count = 0
     for f in range(NUM_FIELDS):
         if _lay_candidate(state, player, f):

@@ -4,22 +4,22 @@ action mask alone (never from the state row, which holds the other players' secr
 Each strategy scores the legal actions with what a decent human would look at, one step ahead on
 the public situation rebuilt from the observation; the strategies are described in their modules:
 
-- Maka Bana (Haapii): ``agents.heuristic_makabana`` -- grow groups and contest beach majorities,
+- Maka Bana (Haapii): ``agents.baselines.makabana`` -- grow groups and contest beach majorities,
   take back when worth more than building, show the least revealing card, place the tiki where the
-  opponents' shown cards point.  Maka Bana Mao: ``agents.heuristic_variants`` -- honest 3-card
+  opponents' shown cards point.  Maka Bana Mao: ``agents.baselines.variants`` -- honest 3-card
   projects chosen as in Haapii, denounce a visible paint card when clean.
-- Make Make: ``agents.heuristic_makemake`` -- race for three sacred territories and safe ceremonial
+- Make Make: ``agents.baselines.makemake`` -- race for three sacred territories and safe ceremonial
   grounds around them, defend what carries ceremonies, stop an opponent about to summon Make Make.
-- Mauna Kea (basic game): ``agents.heuristic_maunakea`` -- route explorers through artifacts to the
+- Mauna Kea (basic game): ``agents.baselines.maunakea`` -- route explorers through artifacts to the
   best boat they can reach, lay tiles to open those routes, keep explorers out of the lava's way.
-  The advanced game: ``agents.heuristic_variants`` -- keep the easiest task cards, then the basic
+  The advanced game: ``agents.baselines.variants`` -- keep the easiest task cards, then the basic
   strategy.
 
 Randomness only breaks ties, from the generator seeded in ``reset``.
 """
 import numpy as np
 
-from .base import Agent, GameInfo
+from ..base import Agent, GameInfo
 
 TIE_NOISE = 1e-6
 
@@ -31,14 +31,14 @@ STRATEGY_VARIANTS = {"makabana": ("haapii", "mao"), "makemake": ("standard",), "
 def _strategy(name, variant):
     """The strategy module, or for a variant a fresh strategy object (it remembers its plans)."""
     if variant in ("mao", "advanced"):
-        from .heuristic_variants import AdvancedStrategy, MaoStrategy
+        from .variants import AdvancedStrategy, MaoStrategy
         return MaoStrategy() if variant == "mao" else AdvancedStrategy()
     if name == "makabana":
-        from . import heuristic_makabana as strategy
+        from . import makabana as strategy
     elif name == "makemake":
-        from . import heuristic_makemake as strategy
+        from . import makemake as strategy
     else:
-        from . import heuristic_maunakea as strategy
+        from . import maunakea as strategy
     return strategy
 
 

@@ -4,14 +4,14 @@ One call of ``search`` runs a whole decision.  The trees live in flat, prealloca
 per index: ``key``, ``first`` child, ``nxt`` sibling, ``visits``, ``avail``, ``value``, ``mover``);
 states are rows copied from the root.  Games are told apart by the type of a token argument
 (``GAME_TOKENS``) and every game call goes through a ``g_*`` overload that resolves, when the search
-is typed, to that game's core (or its ``agents.mcts_<game>`` helper): each game gets its own
+is typed, to that game's core (or its ``agents.search.<game>`` helper): each game gets its own
 compiled and cached search holding only its own code.  (Kernels built by a factory or given
 functions as arguments would miss Numba's on-disk cache and be compiled again in every process.)
 
 One simulation:
 
 1. **Determinize**: copy the root row and re-sample everything the searching player cannot see
-   (``agents.mcts_<game>.determinize``); the row's generator is reseeded, which also samples all
+   (``agents.search.<game>.determinize``); the row's generator is reseeded, which also samples all
    future chance (bag draws, lava).  Every simulation gets a fresh determinization.
 2. **Select / expand** (multiple-observer ISMCTS when ``num_trees`` equals the number of players;
    one shared tree otherwise): every player has a tree whose edges are moves *as that player
@@ -25,10 +25,10 @@ One simulation:
    is), and every tree then follows what its owner learns without a
    decision (``event_key``: revealed cards, drawn tiles), so no player's statistics ever depend on
    what it could not know.
-3. **Playout**: the game's rollout policy (``agents.mcts_<game>.playout``) for at most
+3. **Playout**: the game's rollout policy (``agents.search.<game>.playout``) for at most
    ``rollout_depth`` steps or ``horizon`` seasons/turns, then the game's evaluation
-   (``agents.mcts_<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
-   by ``agents.mcts_common.margin_values`` (sign of the margin, and the margin's change since the
+   (``agents.search.<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
+   by ``agents.search.common.margin_values`` (sign of the margin, and the margin's change since the
    root).
 4. **Backup**: every node on every tree's path gets one visit and the value *of the player who made
    the move into it* (max^n-style: each player maximizes its own value at its own decisions).
@@ -44,11 +44,11 @@ from makemake_env import core as mm_core
 from maunakea_env import core as mk_core
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import NO_EDGE, margin_values, margins
+from .common import NO_EDGE, margin_values, margins
 
-from . import mcts_makabana as mb
-from . import mcts_makemake as mm
-from . import mcts_maunakea as mk
+from . import makabana as mb
+from . import makemake as mm
+from . import maunakea as mk
 
 MAX_PLAYERS = 5
 EVENT_BASE = 1 << 50          # keys of event edges; action keys are < the number of actions (+1)
@@ -217,6 +217,169 @@ def _random_bits(rs):
 
 
 @njit(cache=True)
+def _clear_roots(num_trees, key, first, nxt, visits, avail, value, mover):
+    for t in range(num_trees):
+        key[t] = -1
+        first[t] = -1
+        nxt[t] = -1
+        visits[t] = 0
+        avail[t] = 0
+        value[t] = 0.0
+        mover[t] = -1
+
+
+@njit(cache=True)
+def _root_prior(game, root, player, mask, rs, na):
+    """The game's prior of the root's actions scaled to [0, 1] (ties broken at random, -1 for illegal
+    ones), and the order in which the root expands them."""
+    prior = np.zeros(na, dtype=np.float64)
+    g_mask(game, root, mask)
+    g_prior(game, root, player, mask, prior)
+    lo = 1e300
+    hi = -1e300
+    for a in range(na):
+        if mask[a]:
+            lo = min(lo, prior[a])
+            hi = max(hi, prior[a])
+    for a in range(na):
+        if mask[a]:
+            prior[a] = (prior[a] - lo) / (hi - lo) if hi > lo else 0.0
+            prior[a] += 1e-6 * draw(rs, 0, 1000)
+        else:
+            prior[a] = -1.0
+    return prior, np.argsort(-prior)
+
+
+@njit(cache=True)
+def _ucb_child(node, at_root, mask, na, c, bias, prior, key, first, nxt, visits, avail, value):
+    """The child of ``node`` with the best UCB among those legal now (their mask entries set to 2, their
+    availability counted): ``(child or -1, children legal now, legal actions)``."""
+    nlegal = 0
+    for a in range(na):
+        nlegal += mask[a]
+    best = -1
+    best_u = -1e300
+    tried = 0
+    ch = first[node]
+    while ch >= 0:
+        k = key[ch]
+        if k >= 0 and k < na and mask[k] == 1:
+            mask[k] = 2
+            tried += 1
+            avail[ch] += 1
+            if visits[ch] == 0:
+                u = 1e300
+            else:
+                u = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                if at_root:
+                    u += bias * prior[k] / (visits[ch] + 1)
+            if u > best_u:
+                best_u = u
+                best = ch
+        ch = nxt[ch]
+    return best, tried, nlegal
+
+
+@njit(cache=True)
+def _untried_action(game, s, at_root, mask, na, order, next_root, untried, rs):
+    """The legal action without a child to expand: the root's next in ``order``, deeper the rollout
+    policy's proposal, else one of the ``untried`` at random.  Returns it and the root's place in
+    ``order``."""
+    a = -1
+    if at_root:
+        while next_root < na and mask[order[next_root]] != 1:
+            next_root += 1
+        if next_root < na:
+            a = order[next_root]
+    else:
+        a = g_rollout_action(game, s)
+        if a < 0 or a >= na or mask[a] != 1:
+            a = -1
+    if a < 0:
+        r = draw(rs, 0, untried)
+        for i in range(na):
+            if mask[i] == 1:
+                if r == 0:
+                    a = i
+                    break
+                r -= 1
+    return a, next_root
+
+
+@njit(cache=True)
+def _descend(t, k, who, cur, path, plen, used, capacity, key, first, nxt, visits, avail, value, mover):
+    """Tree ``t`` follows the edge ``k`` from where it is, adding the node if it is new (or dropping out
+    of this simulation when the arrays are full): how many nodes are used now."""
+    n2 = _find(cur[t], k, key, first, nxt)
+    if n2 < 0:
+        if used + 1 >= capacity:
+            cur[t] = -1
+            return used
+        n2 = _new_node(cur[t], k, who, used, key, first, nxt, visits, avail, value, mover)
+        used += 1
+    cur[t] = n2
+    path[t, plen[t]] = n2
+    plen[t] += 1
+    return used
+
+
+@njit(cache=True)
+def _step_trees(game, s, a, q, tq, player, num_trees, cur, path, plen, used, capacity, key, first, nxt, visits,
+                avail, value, mover):
+    """Play ``a`` (chosen by player ``q`` in tree ``tq``) on ``s``: the other trees follow the move as
+    their owners see it, and every tree what its owner learns without a decision.  Returns how many
+    nodes are used now."""
+    if num_trees > 1:
+        for t in range(num_trees):
+            if t == tq or cur[t] < 0:
+                continue
+            k = g_observed_key(game, s, a, t)
+            if k != NO_EDGE:
+                used = _descend(t, k, q, cur, path, plen, used, capacity, key, first, nxt, visits, avail, value,
+                                mover)
+    before = g_marker(game, s)
+    g_step(game, s, a)
+    for t in range(num_trees):
+        if cur[t] < 0:
+            continue
+        ek = g_event_key(game, s, before, t if num_trees > 1 else player)
+        if ek >= 0:
+            used = _descend(t, EVENT_BASE + ek, -1, cur, path, plen, used, capacity, key, first, nxt, visits,
+                            avail, value, mover)
+    return used
+
+
+@njit(cache=True)
+def _backup(num_trees, path, plen, vals, visits, value, mover):
+    for t in range(num_trees):
+        for i in range(plen[t]):
+            n = path[t, i]
+            visits[n] += 1
+            if mover[n] >= 0:
+                value[n] += vals[mover[n]]
+
+
+@njit(cache=True)
+def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
+    """The action of the root's most visited child (the higher value among equals), -1 for none; every
+    root action's visits into ``root_visits``."""
+    root_visits[:] = 0
+    best = -1
+    ch = first[root_node]
+    while ch >= 0:
+        k = key[ch]
+        if k >= 0 and k < na:
+            root_visits[k] = visits[ch]
+            if best < 0 or visits[ch] > visits[best] or (
+                    visits[ch] == visits[best] and value[ch] > value[best]):
+                best = ch
+        ch = nxt[ch]
+    if best < 0:
+        return -1
+    return key[best]
+
+
+@njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
            scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, root_visits):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
@@ -246,34 +409,10 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     path = np.zeros((num_trees, max_path), dtype=np.int64)
     plen = np.zeros(num_trees, dtype=np.int64)
     cur = np.zeros(num_trees, dtype=np.int64)
-    for t in range(num_trees):
-        key[t] = -1
-        first[t] = -1
-        nxt[t] = -1
-        visits[t] = 0
-        avail[t] = 0
-        value[t] = 0.0
-        mover[t] = -1
+    _clear_roots(num_trees, key, first, nxt, visits, avail, value, mover)
     used = num_trees
     my_tree = player if num_trees > 1 else 0
-
-    # the root's expansion order and progressive bias, from the game's prior (ties broken at random)
-    prior = np.zeros(na, dtype=np.float64)
-    g_mask(game, root, mask)
-    g_prior(game, root, player, mask, prior)
-    lo = 1e300
-    hi = -1e300
-    for a in range(na):
-        if mask[a]:
-            lo = min(lo, prior[a])
-            hi = max(hi, prior[a])
-    for a in range(na):
-        if mask[a]:
-            prior[a] = (prior[a] - lo) / (hi - lo) if hi > lo else 0.0
-            prior[a] += 1e-6 * draw(rs, 0, 1000)
-        else:
-            prior[a] = -1.0
-    order = np.argsort(-prior)
+    prior, order = _root_prior(game, root, player, mask, rs, na)
     next_root = 0
 
     for _ in range(sims):
@@ -292,52 +431,14 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                 break
             at_root = node == my_tree and depth == 0
             g_mask(game, s, mask)
-            nlegal = 0
-            for a in range(na):
-                nlegal += mask[a]
-            best = -1
-            best_u = -1e300
-            tried = 0
-            ch = first[node]
-            while ch >= 0:
-                k = key[ch]
-                if k >= 0 and k < na and mask[k] == 1:
-                    mask[k] = 2
-                    tried += 1
-                    avail[ch] += 1
-                    if visits[ch] == 0:
-                        u = 1e300
-                    else:
-                        u = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
-                        if at_root:
-                            u += bias * prior[k] / (visits[ch] + 1)
-                    if u > best_u:
-                        best_u = u
-                        best = ch
-                ch = nxt[ch]
+            best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, key, first, nxt, visits,
+                                             avail, value)
             limit = nlegal
             if pw_k > 0:
                 limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
             expanded = False
             if tried < limit and used + num_trees + 1 < capacity:
-                a = -1
-                if at_root:
-                    while next_root < na and mask[order[next_root]] != 1:
-                        next_root += 1
-                    if next_root < na:
-                        a = order[next_root]
-                else:
-                    a = g_rollout_action(game, s)
-                    if a < 0 or a >= na or mask[a] != 1:
-                        a = -1
-                if a < 0:
-                    r = draw(rs, 0, nlegal - tried)
-                    for i in range(na):
-                        if mask[i] == 1:
-                            if r == 0:
-                                a = i
-                                break
-                            r -= 1
+                a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
                 child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
                 used += 1
                 expanded = True
@@ -349,42 +450,8 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
             cur[tq] = child
             path[tq, plen[tq]] = child
             plen[tq] += 1
-            if num_trees > 1:
-                for t in range(num_trees):
-                    if t == tq or cur[t] < 0:
-                        continue
-                    k = g_observed_key(game, s, a, t)
-                    if k == NO_EDGE:
-                        continue
-                    n2 = _find(cur[t], k, key, first, nxt)
-                    if n2 < 0:
-                        if used + 1 >= capacity:
-                            cur[t] = -1
-                            continue
-                        n2 = _new_node(cur[t], k, q, used, key, first, nxt, visits, avail, value, mover)
-                        used += 1
-                    cur[t] = n2
-                    path[t, plen[t]] = n2
-                    plen[t] += 1
-            before = g_marker(game, s)
-            g_step(game, s, a)
-            for t in range(num_trees):
-                if cur[t] < 0:
-                    continue
-                ek = g_event_key(game, s, before, t if num_trees > 1 else player)
-                if ek < 0:
-                    continue
-                k = EVENT_BASE + ek
-                n2 = _find(cur[t], k, key, first, nxt)
-                if n2 < 0:
-                    if used + 1 >= capacity:
-                        cur[t] = -1
-                        continue
-                    n2 = _new_node(cur[t], k, -1, used, key, first, nxt, visits, avail, value, mover)
-                    used += 1
-                cur[t] = n2
-                path[t, plen[t]] = n2
-                plen[t] += 1
+            used = _step_trees(game, s, a, q, tq, player, num_trees, cur, path, plen, used, capacity, key, first,
+                               nxt, visits, avail, value, mover)
             depth += 1
             if expanded:
                 break
@@ -394,25 +461,6 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
             vals[:] = 0.0
         else:
             margin_values(points, p, base, scale, weight, vals)
+        _backup(num_trees, path, plen, vals, visits, value, mover)
 
-        for t in range(num_trees):
-            for i in range(plen[t]):
-                n = path[t, i]
-                visits[n] += 1
-                if mover[n] >= 0:
-                    value[n] += vals[mover[n]]
-
-    root_visits[:] = 0
-    best = -1
-    ch = first[my_tree]
-    while ch >= 0:
-        k = key[ch]
-        if k >= 0 and k < na:
-            root_visits[k] = visits[ch]
-            if best < 0 or visits[ch] > visits[best] or (
-                    visits[ch] == visits[best] and value[ch] > value[best]):
-                best = ch
-        ch = nxt[ch]
-    if best < 0:
-        return -1
-    return key[best]
+    return _most_visited(my_tree, na, key, first, nxt, visits, value, root_visits)

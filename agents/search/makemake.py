@@ -1,4 +1,4 @@
-"""Make Make pieces of the MCTS agent (see ``agents.mcts_makabana`` for the roles of each function).
+"""Make Make pieces of the MCTS agent (see ``agents.search.makabana`` for the roles of each function).
 
 Make Make has no hidden information and no chance (``makemake_env/core.py``: "Make Make has no
 hidden information"); the row's generator only drives random play, so determinization just reseeds
@@ -126,8 +126,8 @@ def _points(state, out):
 
 @njit(cache=True)
 def evaluate(state, out):
-    """Points per player for the value (``agents.mcts_common.margin_values``): ``progress``, a win
-    counting ``WIN_POINTS``; a truncated game is judged on them too, as ``agents.match`` adjudicates
+    """Points per player for the value (``agents.search.common.margin_values``): ``progress``, a win
+    counting ``WIN_POINTS``; a truncated game is judged on them too, as ``agents.arena.match`` adjudicates
     it.  Returns True for a stalemate, worth 0 to everybody."""
     if state[core.STATUS] == core.STATUS_TERMINATED and state[core.WINNER] < 0:
         return True

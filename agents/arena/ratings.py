@@ -20,7 +20,7 @@ models", Annals of Statistics 2004).
 
 Win rates: a game's win is split evenly between the players tied for first place (``win share``
 1/k for a k-way tie; in a Make Make stalemate everybody is tied for first; finishing places are
-defined in ``agents.match.finishing_ranks``).  The win rate is the sum of the shares over the games
+defined in ``agents.arena.match.finishing_ranks``).  The win rate is the sum of the shares over the games
 played, with a Wilson score interval.
 """
 from itertools import combinations

@@ -2,19 +2,20 @@
 
 A policy network over Mauna Kea's raw observation (18 × 18 squares in 14 planes) has to find shortest
 paths over the board by itself, and on a few CPU cores it does not: the one trained by
-``agents.train`` imitates only about half of the heuristic's decisions and beats the heuristic in
-1–2% of games (README, "Training").  The action scorer reads instead, for each candidate action
-(the legal ones less the pointless pick-ups and drops that the search skips too,
-``agents.mcts_<game>.search_mask``), what the search agent's evaluation makes of it (``agents.mcts_<game>.action_features``: the points
-margin one step ahead, the changes in the player's own and the others' expected points, the rollout
-policy's choice, the kind of the action, two facts of the turn) and maps those ``K`` numbers to one
-logit through the same MLP for every action::
+``agents.training.train`` imitates only about half of the heuristic's decisions and beats the
+heuristic in 1–2% of games (README, "Training").  The action scorer reads instead, for each candidate
+action (the legal ones less the pointless pick-ups and drops that the search skips too,
+``agents.search.<game>.search_mask``), what the search agent's evaluation makes of it
+(``agents.search.<game>.action_features``: the points margin one step ahead, the changes in the
+player's own and the others' expected points, the rollout policy's choice, the kind of the action,
+two facts of the turn) and maps those ``K`` numbers to one logit through the same MLP for every
+action::
 
     logit(a) = w_out · relu(W_2 relu(W_1 x_a + b_1) + b_2) + b_out,   x_a = features of action a
 
 and plays the candidate with the highest logit (the first of equal ones; ``deterministic``) or
 samples the softmax.  The
-weights are learned by ``agents.distill`` from the search agent's choices.  The features are computed
+weights are learned by ``agents.training.distill`` from the search agent's choices.  The features are computed
 on one fixed determinization of the state row (like the search's root prior), so they depend on
 what the player knows only; hence the agent reads the state row (``needs_state``), as the search
 agent does.
@@ -29,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent, GameInfo
+from ..base import Agent, GameInfo
 
 KIND = "action_scorer"
 SCORER_GAMES = ("maunakea",)
@@ -39,7 +40,7 @@ def features_module(game_name):
     """The module with ``action_features``, ``search_mask`` and ``ACTION_FEATURE_NAMES`` for a game."""
     if game_name not in SCORER_GAMES:
         raise ValueError(f"action scorers exist for {', '.join(SCORER_GAMES)} only, not {game_name!r}")
-    return importlib.import_module(f"agents.mcts_{game_name}")
+    return importlib.import_module(f"agents.search.{game_name}")
 
 
 def _open(path):
@@ -133,7 +134,7 @@ class ScorerAgent(Agent):
             missing = [k for k in ("game", "variant", "feature_names", "w0", "b0") if k not in data.files]
             if missing:
                 raise ValueError(f"scorer {str(path)!r} lacks {', '.join(missing)}: write scorers with "
-                                 f"agents.scorer.save_scorer")
+                                 f"agents.learned.scorer.save_scorer")
             game_name, variant = str(data["game"]), str(data["variant"])
             names = tuple(str(n) for n in data["feature_names"])
             layers = []
@@ -147,7 +148,7 @@ class ScorerAgent(Agent):
         expected = tuple(features_module(game_name).ACTION_FEATURE_NAMES)
         if names != expected:
             raise ValueError(f"scorer {str(path)!r} was trained on the features {names}; this version "
-                             f"of agents.mcts_{game_name} computes {expected}")
+                             f"of agents.search.{game_name} computes {expected}")
         check_layers(layers, len(expected), f"scorer {str(path)!r}")
         kwargs.setdefault("name", path.stem)
         return cls(layers, game_name, variant, **kwargs)

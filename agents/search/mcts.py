@@ -1,18 +1,18 @@
 """The Monte-Carlo tree search agent.
 
 ``MCTSAgent(simulations=None, c=None, seed=None, ...)`` searches inside Numba on the game's core: one
-Numba call per decision (``agents.mcts_search.search``), the trees in preallocated NumPy arrays, the
-states plain copies of the core's row.  The design (details in ``agents.mcts_search``):
+Numba call per decision (``agents.search.ismcts.search``), the trees in preallocated NumPy arrays, the
+states plain copies of the core's row.  The design (details in ``agents.search.ismcts``):
 
 - **Determinization.**  The agent is handed a copy of the full state row, which holds the other
   players' secrets, so every simulation starts from a fresh *determinization*: every hidden part of
   the row is re-sampled from what the searching player has observed, never copied
-  (``agents.mcts_<game>.determinize``).  Maka Bana Haapii: other colours' current projects -- before
+  (``agents.search.<game>.determinize``).  Maka Bana Haapii: other colours' current projects -- before
   the reveal a project of the colour, after it a spot showing the revealed card, with the revealed
   kind (paint shown or not).  ``belief`` says how: ``"uniform"`` samples uniformly among everything
   consistent with the observation; ``"plausible"`` keeps to the projects that could succeed on the
   board (when there are any); ``"weighted"`` (the default) also weights those as a player would
-  choose them (``agents.mcts_makabana``: by what the hut would be worth to that colour).  All three
+  choose them (``agents.search.makabana``: by what the hut would be worth to that colour).  All three
   read the hidden parts only through what was revealed.  Maka Bana Mao: every other colour's project
   not yet revealed at its execution, a set of cards dealt afresh around a target spot, keeping its
   visible card once shown and its count once a denunciation shows it.  Mauna Kea: the order of the
@@ -29,32 +29,32 @@ states plain copies of the core's row.  The design (details in ``agents.mcts_sea
   progressive ``bias``).  Games where every move is public (Make Make, Mauna Kea) use one shared
   tree, which is the same thing.  Node statistics are kept from the point of view of the player
   who made the move into the node (max^n UCT).
-- **Playouts and values.**  A game-specific rollout policy (``agents.mcts_<game>.playout``) plays on
+- **Playouts and values.**  A game-specific rollout policy (``agents.search.<game>.playout``) plays on
   for ``rollout_depth`` steps or ``horizon`` seasons/turns, then the position is evaluated
-  (``agents.mcts_<game>.evaluate``): points per player -- the board's score in Maka Bana (exact, as
+  (``agents.search.<game>.evaluate``): points per player -- the board's score in Maka Bana (exact, as
   Maka Bana scores the final board), a "progress towards summoning Make Make" in Make Make, points
   scored plus what each explorer can still bring home in Mauna Kea -- and the final scores once the
   game is over.  The value of player ``i`` is ``value_weight * sign(m_i) + (1 - value_weight) *
   clip((m_i - m0_i) / value_scale, -1, 1)`` with ``m_i`` its margin (points minus the best other
   player's) and ``m0_i`` that margin at the root: the sign term stands for winning, the margin term
   (relative to the root, so that it keeps its slope in a game already far from even) for winning
-  by more.  A truncated game is judged on its points, as ``agents.match`` adjudicates it.
+  by more.  A truncated game is judged on its points, as ``agents.arena.match`` adjudicates it.
 - **Budget.**  ``simulations`` per decision; the default per game (``DEFAULTS``) keeps a decision
   under about 0.2 s on one core.  A decision with a single legal action is answered without search,
   and so is one in a position the game's ``settled`` calls decided (Mauna Kea: no explorer left on
   the island can ever reach a boat), with the rollout policy's move.
 
-Every variant is searched: Maka Bana Mao (``agents.mcts_makabana``) and Mauna Kea's rules for
-advanced players (the other players' cards determinized, ``agents.mcts_maunakea``).
+Every variant is searched: Maka Bana Mao (``agents.search.makabana``) and Mauna Kea's rules for
+advanced players (the other players' cards determinized, ``agents.search.maunakea``).
 """
 import importlib
 import time
 
 import numpy as np
 
-from .base import Agent, GameInfo
+from ..base import Agent, GameInfo
 
-# Per-game defaults (measured choices, see the module docstring of each game's ``agents.mcts_<game>``
+# Per-game defaults (measured choices, see the module docstring of each game's ``agents.search.<game>``
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
 # horizon (seasons / turns; 0: none) before the evaluation, value scale (points of margin change
 # worth a full +-1), weight of the sign term, tree mode ("multi": one tree per player, "single": one
@@ -78,8 +78,8 @@ def _search_module():
     # imported on first use, so that merely importing ``agents`` compiles nothing
     global _SEARCH
     if _SEARCH is None:  # (agents/__init__.py has dropped a stale Numba cache by now)
-        from . import mcts_search
-        _SEARCH = mcts_search
+        from . import ismcts
+        _SEARCH = ismcts
     return _SEARCH
 
 
@@ -114,7 +114,7 @@ class MCTSAgent(Agent):
             raise ValueError(f"simulations must be at least 1, got {settings['simulations']!r}")
         self.settings = settings
         search = _search_module()
-        self._rules = importlib.import_module(f"agents.mcts_{game.name}")
+        self._rules = importlib.import_module(f"agents.search.{game.name}")
         self._settled = getattr(self._rules, "settled", None)   # games that have positions decided early
         self._game_id = search.GAME_TOKENS[game.name]
         self._num_trees = game.num_players if settings["trees"] == "multi" else 1
@@ -150,9 +150,9 @@ class MCTSAgent(Agent):
         simulations and the given seed; returns the chosen action.  The visit count of every root
         action is kept in ``last_visits``."""
         st = self.settings
-        mcts_search = _search_module()
+        ismcts = _search_module()
         state = np.ascontiguousarray(state, dtype=np.int64)
-        action = mcts_search.search(
+        action = ismcts.search(
             self._game_id, state, int(self.player), self._num_trees, seed, simulations, float(st["c"]),
             int(st["rollout_depth"]), int(st["horizon"]), int(st["max_depth"]), BELIEFS[st["belief"]], float(st["value_scale"]),
             float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),

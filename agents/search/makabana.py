@@ -1,6 +1,6 @@
 """Maka Bana pieces of the MCTS agent (Haapii and Mao): determinization, what each player observes
 of a move, the rollout policy and the evaluation.  Numba functions over the core's state row; the
-search itself is in ``agents.mcts_search``.
+search itself is in ``agents.search.ismcts``.
 
 Hidden information in Haapii (``makabana_env/core.py``, ``observe``): the current projects of the
 other players' colours (``PROJECT_KIND / PROJECT_SPOT / PROJECT_SHOWN``).  While projects are being
@@ -10,10 +10,11 @@ At execution every project is revealed (``LAST_*``).  The generator in the row (
 used by the rules of Maka Bana, only by random play, but it is replaced too.
 
 Hidden information in Mao (``makabana_env/RULES.md``, "Maka Bana Mao"): another colour's project is a
-set of cards (``PROJECT_CARDS``, ``PROJECT_PAINT``) built one hidden card at a time; the others see
-only that the colour has finished (not how many cards it took, so those moves have no edge in the
-other players' trees: ``NO_EDGE``), then its visible card once every colour has finished, its card
-count if it is one of the two colours of a denunciation, and the whole project when it executes.
+set of cards (``PROJECT_CARDS``, ``PROJECT_PAINT``) built by a fixed sequence of decisions (the
+visible card, then add or keep for each other hand card); the others see only that the colour is
+deciding, never what (those moves have no edge in the other players' trees: ``NO_EDGE``), then its
+visible card once every colour has finished, its card count if it is one of the two colours of a
+denunciation, and the whole project when it executes.
 Determinization deals every unrevealed project afresh: a plausible target spot showing the visible
 card (a construction's three cards, or a take-back's with a paint card), cut or padded with cards
 from the colour's hand to a count that was revealed.
@@ -26,7 +27,7 @@ from makabana_env.board import BIKINI, NUM_BEACHES, NUM_SPOTS
 from pacific_common.bits import nth_bit
 from pacific_common.rng import draw, seed_rng
 
-from .mcts_common import FNV_OFFSET, NO_EDGE, fnv_mix
+from .common import FNV_OFFSET, NO_EDGE, fnv_mix
 
 
 HIDDEN_PROJECT = core.NUM_ACTIONS        # what an opponent's project choice looks like: "submitted"
@@ -225,8 +226,8 @@ def determinize(state, player, seed, belief):
 def observed_key(state, action, viewer):
     """How ``viewer`` sees the action about to be taken in ``state``: the action itself if it is the
     viewer's own colour's or public (a tiki; in Mao also denunciations, the paint cases and the
-    executions), ``HIDDEN_PROJECT`` for another colour's Haapii project, ``NO_EDGE`` for a card of
-    another colour's Mao project (the others cannot tell how many there were)."""
+    executions), ``HIDDEN_PROJECT`` for another colour's Haapii project, ``NO_EDGE`` for a decision
+    of another colour's Mao project (the others cannot tell what was decided)."""
     if core.owner(state, state[core.TO_ACT]) == viewer or state[core.PHASE] != core.PHASE_PROJECT:
         return action
     if state[core.VARIANT] == core.VARIANT_MAO:
@@ -516,10 +517,10 @@ def _margin(state, player, p, sc):
 
 @njit(cache=True)
 def evaluate(state, out):
-    """Points per player for the value (``agents.mcts_common.margin_values``): the score read off
+    """Points per player for the value (``agents.search.common.margin_values``): the score read off
     the board (meaningful mid-game, since Maka Bana scores the final board), plus ``PAINT_WORTH`` per
     paint card still in hand while the game runs.  A truncated game is judged on its points, as
-    ``agents.match`` adjudicates it (the environment's rewards are 0 then).  Always False (never a
+    ``agents.arena.match`` adjudicates it (the environment's rewards are 0 then).  Always False (never a
     result worth 0 to everybody)."""
     p = state[core.NUM_PLAYERS]
     bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
@@ -612,7 +613,8 @@ def _determinize_mao(state, player, belief):
         state[core.PROJECT_TOP + c] = top
         state[core.PROJECT_CARDS + c] = cards
         state[core.PROJECT_PAINT + c] = paint
-        state[core.PROJECT_NEXT + c] = core.PAINT_CARD
+        hand, hand_paints = core._hidden_hand(state, c)
+        state[core.PROJECT_NEXT + c] = core.popcount(hand) + hand_paints   # every hand card was asked
 
 
 @njit(cache=True)
@@ -644,7 +646,7 @@ def _mao_event_key(state, before, viewer):
 @njit(cache=True)
 def _mao_rollout_action(state, colour, bits, occupied):
     """The rollout policy outside the tiki placement, an honest player as in
-    ``agents.heuristic_variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
+    ``agents.baselines.variants.MaoStrategy``: a project of exactly the target's cards (Haapii's
     ``_rollout_target``; a take-back shows its paint card); a denunciation of an opponent showing
     paint when the colour's own project holds three cards, else a pass; a repaint offered is
     accepted; the hut handed over in "not minding his business" is the one with the fewest own
@@ -683,9 +685,9 @@ def _mao_rollout_action(state, colour, bits, occupied):
 
 @njit(cache=True)
 def _mao_project_action(state, colour, bits, occupied):
-    """The next card of an honest project: the visible card of a target drawn as in Haapii (paint
-    for a take-back), then the missing cards of a spot that fits the cards so far, in increasing
-    order, then "finished"."""
+    """The next decision of an honest project: the visible card of a target drawn as in Haapii (paint
+    for a take-back), then for each hand card asked, "add" when it is a missing card of a spot that
+    fits the cards so far, "keep" otherwise."""
     if state[core.PROJECT_TOP + colour] < 0:
         kind, s = _rollout_target(state, bits, occupied, colour)
         if s < 0:
@@ -702,14 +704,16 @@ def _mao_project_action(state, colour, bits, occupied):
                 core.SPOT_CARDS[s] & ~cards & ~addable == 0:
             fits |= 1 << s
     if fits == 0:
-        return core.MAO_FINISH
+        return core.MAO_KEEP
     good = fits & (~occupied if kind == core.CONSTRUCT else _opponent_huts(state, bits, colour))
     if good != 0:
         fits = good
     missing = core.SPOT_CARDS[nth_bit(fits, draw(state, core.RNG, core.popcount(fits)))] & ~cards
-    if missing == 0:
-        return core.MAO_FINISH
-    return core.MAO_ADD_BASE + core.popcount((missing & -missing) - 1)
+    asked = core.asked_card(state, colour)
+    # the missing cards are all still to be asked, so the first of them is the card asked or a later one
+    if (missing >> asked) & 1:
+        return core.MAO_ADD_BASE + asked
+    return core.MAO_KEEP
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The uniform random agent: the baseline every rating is anchored to."""
 import numpy as np
 
-from .base import Agent
+from ..base import Agent
 
 
 class RandomAgent(Agent):

@@ -27,7 +27,7 @@ from makabana_env.board import (
 )
 from maunakea_env import core as MK
 
-from . import heuristic_makabana, heuristic_maunakea
+from . import makabana as heuristic_makabana, maunakea as heuristic_maunakea
 
 CF = MB.COLOUR_FEATURES
 
@@ -49,11 +49,12 @@ class MaoStrategy:
         if phase == MB.PHASE_PROJECT:
             if mask[MB.MAO_TOP_BASE:MB.MAO_ADD_BASE].any():
                 return self._choose_project(haapii_obs, haapii_noise, num_players)
+            # every other hand card is asked in turn: add the planned ones, keep the rest
             for card in self.plan:
                 if mask[MB.MAO_ADD_BASE + card]:
                     self.plan.remove(card)
                     return MB.MAO_ADD_BASE + card
-            return MB.MAO_FINISH
+            return MB.MAO_KEEP
         if phase == MB.PHASE_TIKI:
             tiki_mask = np.ascontiguousarray(mask[:MB.NUM_ACTIONS])
             return int(heuristic_makabana.decide_tiki(haapii_obs, tiki_mask, haapii_noise, num_players))
@@ -67,7 +68,12 @@ class MaoStrategy:
             return MB.MAO_SPOT_BASE + min(spots, key=lambda s: (sum(own[t] for t in NEIGHBOURS[s] if t >= 0), s))
         if not spots:
             return MB.MAO_STOP
-        return MB.MAO_SPOT_BASE + self._best_spot(haapii_obs, haapii_noise, num_players, spots)
+        best = self._best_spot(haapii_obs, haapii_noise, num_players, spots)
+        if best < 0:
+            # the Haapii strategy never takes back its own player's huts, and in the two-player game
+            # the partner colour's hut may be all there is to take: stop where allowed
+            return MB.MAO_STOP if mask[MB.MAO_STOP] else MB.MAO_SPOT_BASE + spots[0]
+        return MB.MAO_SPOT_BASE + best
 
     def _choose_project(self, obs, noise, num_players):
         own_paint = obs[MB.OBS_COLOUR + MB.CF_PAINTS] > 0
@@ -95,13 +101,16 @@ class MaoStrategy:
         return MB.MAO_PASS
 
     def _best_spot(self, obs, noise, num_players, spots):
-        """The spot the Haapii valuation likes best, as a construction (empty) or take-back (a hut)."""
+        """The spot the Haapii valuation likes best, as a construction (empty) or take-back (a hut);
+        -1 when it takes none of them (only huts of its own player's colours to take back)."""
         haapii_mask = np.zeros(MB.NUM_ACTIONS, np.int8)
         huts = obs[MB.OBS_HUT:MB.OBS_HUT + MB.MAX_COLOURS * NUM_SPOTS].reshape(MB.MAX_COLOURS, NUM_SPOTS)
         for s in spots:
             base = MB.TAKE_BACK_BASE if huts[:, s].any() else 0
             haapii_mask[base + 3 * s:base + 3 * s + 3] = 1
         a = int(heuristic_makabana.decide_project(obs, haapii_mask, noise, num_players))
+        if a < 0:
+            return -1
         return (a % MB.TAKE_BACK_BASE) // 3
 
 

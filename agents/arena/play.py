@@ -1,0 +1,174 @@
+"""Play a game in the terminal against machine players.
+
+    python -m agents.play --game makabana [--players 4] [--against heuristic] [--seat 0] [--seed S]
+
+You play one seat; the machines play the others (``--against``: ``heuristic``, ``mcts``,
+``mcts:200``, ``random``, ``shipped`` or a checkpoint path).  Before each of your decisions the board
+is drawn from your point of view (``render_ansi`` with you as the viewer hides what you may not
+know) and the legal actions are listed in words; type a number, or ``q`` to quit.  The machines'
+moves are announced as you would see them at the table: in Maka Bana a project is chosen in secret,
+so you only hear that a player "prepares a project" (in Mao, not even how many cards it took); the
+hints show on the board once every colour has chosen, and the projects at execution.  In advanced
+Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else is public.
+"""
+import argparse
+
+import numpy as np
+
+from pacific_common.options import is_integer
+
+from ..base import Agent
+from ..games import GAMES, describe_action, game_info, render_ansi
+from ..registry import make_agent
+from .match import IllegalActionError, play_game
+
+
+class Quit(Exception):
+    """The human typed q (or closed the input)."""
+
+
+class HumanAgent(Agent):
+    """Asks a person, through ``input_fn`` / ``print_fn``, for every decision of its seat."""
+
+    name = "you"
+    needs_state = True  # to draw the board (from this player's point of view only)
+
+    def __init__(self, input_fn=input, print_fn=print):
+        self.input_fn = input_fn
+        self.print_fn = print_fn
+
+    def act(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        say = self.print_fn
+        say("")
+        say(render_ansi(self.game, state, self.player))
+        say(f"\nYour move (player {self.player}):")
+        entries = [f"{number:>4}. {describe_action(self.game, int(a))}" for number, a in enumerate(legal, 1)]
+        for line in columns(entries):
+            say(line)
+        return int(legal[self._ask(len(legal)) - 1])
+
+    def _ask(self, count):
+        """A number from 1 to ``count``, asked again until one comes."""
+        while True:
+            try:
+                answer = self.input_fn(f"Choose 1-{count} (q to quit): ").strip()
+            except EOFError:
+                raise Quit from None
+            if answer.lower() in ("q", "quit"):
+                raise Quit
+            if not answer:
+                self.print_fn(f"Please type the number of an action, 1 to {count}, or q to quit.")
+                continue
+            try:
+                number = int(answer)
+            except ValueError:
+                self.print_fn(f"{answer!r} is not a number: type 1 to {count}, or q to quit.")
+                continue
+            if 1 <= number <= count:
+                return number
+            self.print_fn(f"There is no action {number}: choose from 1 to {count}.")
+
+
+def columns(entries, width=100):
+    """Lines of ``entries`` in as many columns as fit ``width``, numbered down each column (a Maka Bana
+    project offers over 200 actions)."""
+    cell = max(len(e) for e in entries) + 2
+    rows = -(-len(entries) // max(1, width // cell))
+    return ["".join(e.ljust(cell) for e in entries[r::rows]).rstrip() for r in range(rows)]
+
+
+# Decisions taken in secret (RULES.md of each game): (game, phase constant of its core) -> what the
+# other players hear once the player is done with them.
+SECRET_DECISIONS = {
+    ("makabana", "PHASE_PROJECT"): "prepares a project",          # Haapii and Mao
+    ("maunakea", "PHASE_CARDS"): "chooses the cards to keep",   # advanced: removed cards stay unseen
+}
+
+
+def public_words(game, action, before, after):
+    """What the other players learn from ``action`` (None: nothing to announce yet)."""
+    core = game.core
+    phase = int(before[core.PHASE])
+    for (name, constant), words in SECRET_DECISIONS.items():
+        if name == game.name and phase == getattr(core, constant, None):
+            if after[core.PHASE] == phase and after[core.TO_ACT] == before[core.TO_ACT]:
+                return None  # still choosing: even the number of decisions stays secret
+            return words
+    if game.name == "makabana" and phase == core.PHASE_DENOUNCE and action != core.MAO_PASS:
+        # the action counts seats from the denouncer; name the colour for the human
+        from makabana_env.board import COLOUR_NAMES
+        return f"denounces {COLOUR_NAMES[after[core.DENOUNCED]]}"
+    return describe_action(game, action)
+
+
+def play(game, players=None, against="heuristic", seat=0, seed=None, variant=None, max_turns=None,
+         input_fn=input, print_fn=print):
+    """Play one game with a human in ``seat``; returns the ``GameResult``, or None if they quit."""
+    info = game_info(game, players, variant, max_turns)
+    n = info.num_players
+    if not is_integer(seat) or not 0 <= seat < n:
+        raise ValueError(f"seat must be a player number from 0 to {n - 1}, got {seat!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy) & 0x7FFFFFFFFFFFFFFF
+    human = HumanAgent(input_fn, print_fn)
+    agents = [human if p == seat else make_agent(against, info) for p in range(n)]
+    names = [f"player {p} ({'you' if p == seat else agents[p].name})" for p in range(n)]
+    print_fn(f"{game} ({info.variant}), {n} players, seed {seed}: you are player {seat}; "
+             f"the others are {against}.")
+    final = {}
+
+    def announce(player, action, before, after):
+        final["state"] = after
+        if player != seat:
+            words = public_words(info, action, before, after)
+            if words:
+                print_fn(f"{names[player]}: {words}")
+
+    try:
+        result = play_game(info, agents, seed=seed, on_step=announce)
+    except Quit:
+        print_fn("You left the game.")
+        return None
+
+    print_fn("")
+    print_fn(render_ansi(info, final["state"], seat))
+    print_fn("\nFinal scores:")
+    for p in range(n):
+        print_fn(f"  {names[p]}: {result.scores[p]}")
+    winners = [names[p] for p in range(n) if result.ranks[p] == 1]
+    if result.truncated:
+        print_fn(f"No winner: the game reached its limit, max_turns={info.max_turns}. "
+                 f"Ahead on points: {', '.join(winners)}")
+    elif len(winners) == 1:
+        print_fn(f"Winner: {winners[0]}")
+    else:
+        print_fn("Tied for first: " + ", ".join(winners))
+    return result
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Play a game in the terminal against machine players.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--game", required=True, choices=sorted(GAMES))
+    parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--against", default="heuristic",
+                        help="the machine players: heuristic (default), mcts, mcts:<simulations>, random, "
+                             "shipped or the path of a checkpoint (.zip) or policy network (.npz)")
+    parser.add_argument("--seat", type=int, default=0, help="your player number (default: 0)")
+    parser.add_argument("--seed", type=int, default=None, help="replay a game by its seed")
+    parser.add_argument("--variant", default=None, help="game variant (default: the game's)")
+    parser.add_argument("--max-turns", type=int, default=None, help="truncation limit (default: the game's)")
+    args = parser.parse_args(argv)
+    try:
+        play(args.game, args.players, args.against, args.seat, args.seed, args.variant, args.max_turns)
+    except KeyboardInterrupt:
+        print("\nYou left the game.")
+    except IllegalActionError:
+        raise  # a broken machine player: the traceback helps
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
+
+
+if __name__ == "__main__":
+    main()

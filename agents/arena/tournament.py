@@ -1,0 +1,284 @@
+"""Tournament: agents play many games with rotated seats; win rates with confidence intervals, ratings.
+
+    python -m agents.tournament --game makabana --players 4 --agents heuristic,mcts:200,random,random \
+        --games 400 [--seed 0] [--workers 8] [--json results.json] [--plot tournament.png]
+
+Agents are named as in ``agents.registry`` (``random``, ``heuristic``, ``mcts:200``, a checkpoint path,
+...); an agent named twice gets two labels (``random#1``, ``random#2``) and is rated twice.
+
+Seating: with more agents than seats, game g takes the g-th group of agents (all groups in turn);
+within a group the seats rotate, and then the order around the table changes, so after
+``groups x players`` games every agent has sat in every seat equally often (after ``groups x
+players!`` games, every seating has been played once).  Seat matters in all three games (who starts,
+who acts last in a season), so an unbalanced count is reported.
+
+Seeds: game g is played with seed (S, g) -- the deal, the game's chance and the agents' own
+randomness -- so results are the same for the same ``--seed`` whatever the number of workers.
+
+Scoring: a win is split evenly between the players tied for first (a game truncated by
+``--max-turns`` is ranked by the points as they stand); win rates come with Wilson 95% intervals,
+ratings from a Plackett–Luce fit of the finishing orders on the Elo scale with ``random`` at 1000
+(``agents.arena.ratings``).
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections import Counter
+from itertools import combinations, permutations
+from pathlib import Path
+
+from ..games import GAMES, game_info
+from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
+from ..registry import make_agent
+from .match import IllegalActionError, play_game
+from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
+
+
+# ---------------------------------------------------------------------------------------------------
+# Who plays, where
+def agent_labels(specs):
+    """One label per agent: its name (a checkpoint's file or folder name), numbered when it repeats."""
+    names = [Path(s).stem if s.endswith((".zip", ".npz")) else checkpoint_label(s) if is_rllib_checkpoint(s) else s
+             for s in specs]
+    repeats, seen = Counter(names), Counter()
+    labels = []
+    for name in names:
+        seen[name] += 1
+        labels.append(f"{name}#{seen[name]}" if repeats[name] > 1 else name)
+    return labels
+
+
+def seating_cycle(num_agents, num_players):
+    """Games until seats are balanced: every group of agents once per seat rotation."""
+    return len(list(combinations(range(num_agents), num_players))) * num_players
+
+
+def schedule(num_agents, num_players, games):
+    """For each game, the agent index in each seat (see the module docstring)."""
+    n = num_players
+    groups = list(combinations(range(num_agents), n))
+    orders = [(0,) + rest for rest in permutations(range(1, n))]  # every order up to rotation
+    seatings = []
+    for g in range(games):
+        group = groups[g % len(groups)]
+        rotation = (g // len(groups)) % n
+        order = orders[g // (len(groups) * n) % len(orders)]
+        seatings.append(tuple(group[order[(seat - rotation) % n]] for seat in range(n)))
+    return seatings
+
+
+# ---------------------------------------------------------------------------------------------------
+# Playing (in this process or in worker processes)
+class Table:
+    """One process's game and agents: every worker builds its own from the specs."""
+
+    def __init__(self, game_args, specs, labels):
+        self.game = game_info(*game_args)
+        self.agents = [make_agent(spec, self.game) for spec in specs]
+        for agent, label in zip(self.agents, labels):
+            agent.name = label
+
+    def play(self, seed, games):
+        """Records of the games ``[(index, seating), ...]``."""
+        records = []
+        for index, seating in games:
+            result = play_game(self.game, [self.agents[i] for i in seating], seed=(seed, index))
+            records.append({"game": index, "agents": [self.agents[i].name for i in seating],
+                            "scores": result.scores, "rewards": result.rewards, "ranks": result.ranks,
+                            "win_shares": result.win_shares, "truncated": result.truncated,
+                            "decisions": result.decisions})
+        return records
+
+
+_table = None  # the worker's Table
+
+
+def _start_worker(game_args, specs, labels):
+    global _table
+    _table = Table(game_args, specs, labels)
+    if "torch" in sys.modules:  # a policy agent: one thread per worker, the workers fill the cores
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _play_chunk(task):
+    seed, games = task
+    return _table.play(seed, games)
+
+
+def run_tournament(game, num_players, specs, games, seed=0, workers=None, variant=None,
+                   max_turns=None, log=None):
+    """Play the tournament and return its report (a dict; see ``summarize``).  ``workers`` processes
+    play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress."""
+    specs = [s.strip() for s in specs]
+    info = game_info(game, num_players, variant, max_turns)
+    n = info.num_players
+    if len(specs) < n:
+        filled = ",".join(specs + specs[-1:] * (n - len(specs)))
+        raise ValueError(f"{n} players need at least {n} agents, got {len(specs)}; name an agent "
+                         f"several times to fill the seats, e.g. --agents {filled}")
+    if games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    labels = agent_labels(specs)
+    game_args = (game, n, info.variant, info.max_turns)
+    table = Table(game_args, specs, labels)  # also checks every spec before any worker starts
+
+    plan = list(enumerate(schedule(len(specs), n, games)))
+    size = max(1, min(25, games // (4 * workers)))
+    chunks = [(seed, plan[i:i + size]) for i in range(0, games, size)]
+    workers = min(workers, len(chunks))
+    start = time.perf_counter()
+    records = []
+    if workers == 1:
+        for chunk in chunks:
+            chunk_records = table.play(*chunk)
+            _progress(log, len(records), len(records) + len(chunk_records), games)
+            records += chunk_records
+    else:
+        context = multiprocessing.get_context("spawn")  # the same on every platform; safe with torch
+        with context.Pool(workers, _start_worker, (game_args, specs, labels)) as pool:
+            for chunk_records in pool.imap(_play_chunk, chunks):
+                _progress(log, len(records), len(records) + len(chunk_records), games)
+                records += chunk_records
+    seconds = time.perf_counter() - start
+    anchor = next((label for label, spec in zip(labels, specs) if spec == "random"), None)
+    report = summarize(records, labels, specs, anchor)
+    report.update(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed,
+                  games=games, workers=workers, seconds=seconds,
+                  balanced=games % seating_cycle(len(specs), n) == 0)
+    return report
+
+
+def _progress(log, before, after, total):
+    step = max(1, total // 10)  # about ten lines per tournament
+    if log and after // step != before // step:
+        log(f"  {after}/{total} games")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Results
+def summarize(records, labels, specs, anchor=None):
+    """Per-agent games, wins (win shares), win rate with Wilson 95% interval, mean score and rating."""
+    agents = {label: {"spec": spec, "games": 0, "wins": 0.0, "score_sum": 0}
+              for label, spec in zip(labels, specs)}
+    for record in records:
+        for label, share, score in zip(record["agents"], record["win_shares"], record["scores"]):
+            agents[label]["games"] += 1
+            agents[label]["wins"] += share
+            agents[label]["score_sum"] += score
+    ratings = fit_ratings([dict(zip(r["agents"], r["ranks"])) for r in records], labels, anchor)
+    for label, row in agents.items():
+        played = row["games"]
+        row["win_rate"] = row["wins"] / played if played else 0.0
+        row["win_rate_ci95"] = list(wilson_interval(row["wins"], played))
+        row["mean_score"] = row.pop("score_sum") / played if played else 0.0
+        row["rating"] = ratings[label]
+    return {"agents": agents, "ratings": ratings, "rating_anchor": anchor,
+            "truncated": sum(r["truncated"] for r in records),
+            "decisions": sum(r["decisions"] for r in records), "records": records}
+
+
+def table_text(report):
+    rows = [f"{'agent':<20} {'games':>6} {'wins':>8} {'win rate [95% CI]':>23} {'mean score':>11} "
+            f"{'rating':>7}"]
+    ranked = sorted(report["agents"].items(), key=lambda item: -item[1]["rating"])
+    for label, row in ranked:
+        low, high = row["win_rate_ci95"]
+        rate = f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        rows.append(f"{label:<20} {row['games']:>6} {row['wins']:>8.2f} {rate:>23} "
+                    f"{row['mean_score']:>11.2f} {row['rating']:>7.0f}")
+    return "\n".join(rows)
+
+
+def plot(report, path):
+    """Win rates with their 95% intervals, and ratings, side by side, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ranked = sorted(report["agents"].items(), key=lambda item: -item[1]["rating"])
+    labels = [label for label, _ in ranked]
+    rates = [row["win_rate"] for _, row in ranked]
+    errors = [[row["win_rate"] - row["win_rate_ci95"][0] for _, row in ranked],
+              [row["win_rate_ci95"][1] - row["win_rate"] for _, row in ranked]]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.5 + 0.5 * len(labels)), sharey=True)
+    positions = range(len(labels))
+    left.barh(positions, rates, xerr=errors, capsize=4, color="tab:blue")
+    left.axvline(1 / report["players"], color="gray", linestyle="--", label="1 / players")
+    left.set_xlim(0, 1)
+    left.set_xlabel("win rate (ties split), 95% Wilson interval")
+    left.set_yticks(list(positions), labels)
+    left.invert_yaxis()
+    left.legend(loc="lower right")
+    # ratings only mean something relative to each other: bars start at the anchor's 1000
+    ratings = [row["rating"] for _, row in ranked]
+    right.barh(positions, [r - ANCHOR_RATING for r in ratings], left=ANCHOR_RATING, color="tab:orange")
+    for y, r in zip(positions, ratings):
+        right.annotate(f"{r:.0f}", (r, y), xytext=(3 if r >= ANCHOR_RATING else -3, 0),
+                       textcoords="offset points", va="center", ha="left" if r >= ANCHOR_RATING else "right")
+    span = max(100.0, max(abs(r - ANCHOR_RATING) for r in ratings) * 1.25)
+    right.set_xlim(ANCHOR_RATING - span, ANCHOR_RATING + span)
+    right.axvline(ANCHOR_RATING, color="gray", linewidth=0.8)
+    anchor = report["rating_anchor"]
+    right.set_xlabel(f"rating (Plackett–Luce, Elo scale, {anchor or 'mean'} = 1000)")
+    fig.suptitle(f"{report['game']}, {report['players']} players, {report['games']} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Rate agents in seat-rotated games.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--game", required=True, choices=sorted(GAMES))
+    parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--agents", required=True,
+                        help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
+                             "shipped, or the path of a checkpoint (.zip), policy network (.npz) or RLlib "
+                             "checkpoint folder")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
+    parser.add_argument("--variant", default=None, help="game variant (default: the game's)")
+    parser.add_argument("--max-turns", type=int, default=None, help="truncation limit (default: the game's)")
+    parser.add_argument("--json", metavar="PATH", help="write the results and every game's record as JSON")
+    parser.add_argument("--plot", metavar="PATH", default="tournament.png",
+                        help="PNG of win rates and ratings (default: %(default)s)")
+    args = parser.parse_args(argv)
+    specs = [s for s in args.agents.split(",") if s.strip()]
+    try:
+        report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
+                                args.variant, args.max_turns, log=print)
+    except IllegalActionError:
+        raise  # a broken agent: the traceback helps
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
+    print()
+    print(table_text(report))
+    print(f"\n{report['games']} games of {report['game']} ({report['variant']}, {report['players']} "
+          f"players) in {report['seconds']:.1f} s on {report['workers']} worker(s), "
+          f"{report['decisions'] / report['seconds']:,.0f} decisions/s")
+    if report["truncated"]:
+        print(f"{report['truncated']} game(s) reached max_turns={report['max_turns']} and were ranked by "
+              f"the points as they stood")
+    if not report["balanced"]:
+        print(f"note: seats are balanced only when --games is a multiple of "
+              f"{seating_cycle(len(specs), report['players'])}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        print(f"wrote {args.json}")
+    if args.plot:
+        plot(report, args.plot)
+        print(f"wrote {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""Policy networks as ``.npz`` files, played by numpy: what the shipped policies and the snapshots of
+self-play training are.
+
+``save_snapshot(model, path)`` writes the policy network of a MaskablePPO model as a small ``.npz``
+file (the layers' weights, the activation, the input transform and whether the action head also reads
+the features); ``SnapshotAgent`` plays it with a numpy forward pass (no torch per move: opponents are
+a large part of every training step), sampling from the policy or greedily.  Keep numpy's BLAS on one
+thread when playing them (``threadpoolctl.threadpool_limits(1)``, as ``agents.training.train`` does):
+threaded, its matrix-vector products ran 30 times slower on two busy cores.  ``load_network`` opens
+any ``.npz`` policy file: a snapshot, or an action scorer (``agents.learned.scorer``).
+"""
+from pathlib import Path
+
+import numpy as np
+
+from ..base import Agent
+from .scorer import ScorerAgent, is_scorer_file
+
+
+def squash(x):
+    """``sign(x) log(1 + |x|)``, the input transform of ``agents.learned.features.LogFeatures``."""
+    return np.sign(x) * np.log1p(np.abs(x))
+
+
+FEATURES = {"FlattenExtractor": "none", "LogFeatures": "log"}
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+def policy_layers(policy):
+    """The actor of a stable-baselines3 ``ActorCriticPolicy`` as numpy arrays: ``(layers, activation,
+    features, skip)`` with ``layers`` a list of ``(weight, bias)`` (the policy MLP, then the action
+    head), the activation's name, the input transform ("none" or "log") and whether the action head
+    also reads the features (``agents.learned.features.SkipPolicy``)."""
+    import torch
+
+    extractor = type(policy.features_extractor).__name__
+    if extractor not in FEATURES:
+        raise ValueError(f"snapshots support the features extractors {sorted(FEATURES)}, not {extractor}")
+    layers, activation = [], None
+    skip = type(policy.mlp_extractor).__name__ == "SkipMlpExtractor"
+    for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
+        if isinstance(module, torch.nn.Linear):
+            layers.append((module.weight.detach().cpu().numpy().astype(np.float32),
+                           module.bias.detach().cpu().numpy().astype(np.float32)))
+        else:
+            name = type(module).__name__.lower()
+            if name not in ACTIVATIONS:
+                raise ValueError(f"snapshots support the activations {sorted(ACTIVATIONS)}, not {name}")
+            activation = name
+    return layers, activation or "tanh", FEATURES[extractor], skip
+
+
+def save_snapshot(model, path):
+    """Write the policy network of ``model`` (a MaskablePPO) to ``path`` (``.npz``, a few hundred KB)."""
+    layers, activation, features, skip = policy_layers(model.policy)
+    arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
+    arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
+    np.savez(path, activation=np.array(activation), features=np.array(features), skip=np.array(skip),
+             **arrays)
+    return Path(path)
+
+
+class SnapshotAgent(Agent):
+    """A snapshot of the learner's policy (``save_snapshot``) as an agent: samples its action from the
+    masked policy distribution (``deterministic=False``, the default: opponents that vary), or plays
+    the most likely legal action, as ``agents.learned.policy.PolicyAgent`` does."""
+
+    name = "snapshot"
+
+    def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
+                 deterministic=False):
+        self.layers = layers
+        self.activation = ACTIVATIONS[activation]
+        self.squash = features == "log"
+        self.skip = bool(skip)
+        self.deterministic = deterministic
+        if name is not None:
+            self.name = name
+
+    @classmethod
+    def load(cls, path, game=None, **kwargs):
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no snapshot file at {str(path)!r}")
+        layers, activation, features, skip = _read_snapshot(path)
+        if game is not None and (layers[0][0].shape[1] != game.obs_size or layers[-1][0].shape[0] != game.num_actions):
+            raise ValueError(f"snapshot {str(path)!r} takes observations of size {layers[0][0].shape[1]} and has "
+                             f"{layers[-1][0].shape[0]} actions; {game.name} ({game.variant}) has "
+                             f"{game.obs_size} and {game.num_actions}")
+        kwargs.setdefault("name", path.stem)
+        return cls(layers, activation, features, skip, **kwargs)
+
+    def logits(self, observation):
+        x = np.asarray(observation, dtype=np.float32)
+        if self.squash:
+            x = squash(x)
+        h = x
+        for w, b in self.layers[:-1]:
+            h = self.activation(w @ h + b)
+        w, b = self.layers[-1]
+        return w @ (np.concatenate([h, x]) if self.skip else h) + b
+
+    def act(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        logits = self.logits(observation)[legal]
+        if self.deterministic:
+            return int(legal[np.argmax(logits)])
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        # inverse-CDF sampling: one uniform draw, cheaper than Generator.choice
+        index = min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)
+        return int(legal[index])
+
+
+_SNAPSHOTS = {}  # (path, modified) -> what the file holds: every env and seat of a process shares one copy
+
+
+def _read_snapshot(path, keep=16):
+    key = (str(path.resolve()), path.stat().st_mtime_ns)
+    if key not in _SNAPSHOTS:
+        with np.load(path) as data:
+            count = sum(name.startswith("w") for name in data.files)
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            activation = str(data["activation"])
+            features = str(data["features"]) if "features" in data.files else "none"
+            skip = bool(data["skip"]) if "skip" in data.files else False
+        while len(_SNAPSHOTS) >= keep:  # the oldest first: the pool draws from the latest ones
+            del _SNAPSHOTS[next(iter(_SNAPSHOTS))]
+        _SNAPSHOTS[key] = (layers, activation, features, skip)
+    return _SNAPSHOTS[key]
+
+
+def load_network(path, game, **kwargs):
+    """A ``.npz`` policy file as an agent: an action scorer (``agents.learned.scorer``) or a snapshot
+    (``SnapshotAgent``)."""
+    if Path(path).is_file() and is_scorer_file(path):
+        return ScorerAgent.load(path, game, **kwargs)
+    return SnapshotAgent.load(path, game, **kwargs)

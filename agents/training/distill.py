@@ -1,0 +1,309 @@
+"""Distil the search agent into an action scorer (``agents.learned.scorer``): the shipped Mauna Kea policy.
+
+    python -m agents.distill --game maunakea [--players 2] [--games 80] [--simulations 1000] \
+        [--opponent heuristic] [--out DIR] [--seed 0] [--workers 2] [--hidden 32] [--epochs 300]
+
+Top to bottom:
+1. Teacher games: ``--games`` games of the search agent (``mcts:--simulations``) against
+   ``--opponent`` agents, seats rotated, on ``--workers`` processes.  At every decision the search
+   actually searched, the features of its candidate actions (``agents.search.<game>.action_features``)
+   its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
+   on them again).
+2. Fit: the scorer's logits, softmaxed over each decision's candidates, learn the search's visit
+   shares (cross-entropy, Adam, full batch).  The last tenth of the games is held out: the printed
+   agreement is how often the scorer, played greedily, plays the search's action on those decisions
+   (the ones with two candidates or more), next to how often the search played its rollout policy's
+   choice there.
+3. ``DIR/scorer.npz`` (``agents.make_agent(path, game)`` loads it; ``agents/shipped/maunakea.npz``
+   is one), then a tournament of the scorer against random and against heuristic opponents
+   (``--final-games`` each, seats rotated; 0 skips it) and ``DIR/result.json``.
+
+Only games whose search module computes ``action_features`` can be distilled (``SCORER_GAMES``).
+Install what fitting needs with ``pip install -e ".[train]"`` (torch).
+"""
+import argparse
+import importlib.util
+import json
+import math
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..arena.match import play_game
+from ..base import Agent
+from ..games import GAMES, game_info
+from ..learned.policy import TRAIN_EXTRA
+from ..learned.scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
+from ..registry import make_agent
+
+HELD_OUT = 0.1   # share of the teacher games kept out of the fit
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description="Distil the search agent into an action scorer.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    add = parser.add_argument
+    add("--game", required=True, choices=sorted(GAMES))
+    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--variant", default=None, help="the game's variant (default: the game's default)")
+    add("--games", type=int, default=80, help="teacher games (default: %(default)s)")
+    add("--simulations", type=int, default=1000, help="the teacher's simulations per decision "
+                                                      "(default: %(default)s)")
+    add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
+    add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>)")
+    add("--seed", type=int, default=0, help="seed of games and fit (default: %(default)s)")
+    add("--workers", type=int, default=2, help="processes playing teacher games (default: %(default)s)")
+    add("--hidden", type=int, default=32, help="width of the scorer's two hidden layers (default: %(default)s)")
+    add("--epochs", type=int, default=300, help="full-batch Adam steps (default: %(default)s)")
+    add("--lr", type=float, default=1e-2, help="Adam's learning rate (default: %(default)s)")
+    add("--final-games", type=int, default=200, help="tournament games per opponent at the end, 0 for "
+                                                     "none (default: %(default)s)")
+    add("--reuse", action="store_true", help="fit on DIR/decisions.npz instead of playing teacher games")
+    args = parser.parse_args(argv)
+    if args.game not in SCORER_GAMES:
+        parser.error(f"--game: action scorers exist for {', '.join(SCORER_GAMES)} only (their search "
+                     f"modules compute action_features), not {args.game}")
+    for name in ("games", "simulations", "workers", "hidden", "epochs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be a positive integer, got {getattr(args, name)}")
+    if args.games < 2:
+        parser.error("--games must be at least 2 (one game is held out to measure the fit)")
+    if args.final_games < 0 or not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
+        parser.error("--final-games must be non-negative, --seed in 0 … 2**63 - 1 and --lr a positive number")
+    if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before the teacher games
+        parser.error(f"fitting the scorer needs torch: {TRAIN_EXTRA}")
+    if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
+        parser.error(f"--out {args.out!r} is a file; name a folder")
+    try:
+        game = game_info(args.game, args.players, args.variant)   # checks players and variant
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        make_agent(args.opponent, game)   # here, before any worker starts
+    except (ValueError, ImportError, OSError) as error:
+        parser.error(f"--opponent: {error}")
+    return args
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Teacher games
+class Recorder(Agent):
+    """Plays the teacher and keeps, at each decision it searched, its candidates' features and visits,
+    and which candidate it played."""
+
+    needs_state = True
+
+    def __init__(self, teacher):
+        self.teacher = teacher
+        self.name = teacher.name
+        self.features, self.visits, self.chosen = [], [], []
+
+    def reset(self, game, player, seed=None):
+        super().reset(game, player, seed)
+        self.teacher.reset(game, player, seed)
+        self.action_features = ActionFeatures(game)
+
+    def act(self, observation, action_mask, state=None):
+        action = self.teacher.act(observation, action_mask, state)
+        visits = self.teacher.last_visits
+        if visits is not None:   # None: one candidate, or a settled position (no search)
+            row = np.ascontiguousarray(state, dtype=np.int64)
+            legal = self.action_features.candidates(row)
+            if visits[legal].sum() > 0 and action in legal:
+                self.features.append(self.action_features.rows(row, self.player, legal).astype(np.float32))
+                self.visits.append(visits[legal].astype(np.float32))
+                self.chosen.append(int(np.searchsorted(legal, action)))
+        return action
+
+
+def _teacher_game(task):
+    game_args, simulations, opponent, seed, index = task
+    game = game_info(*game_args)
+    teacher = Recorder(make_agent(f"mcts:{simulations}", game))
+    agents = [teacher] + [make_agent(opponent, game) for _ in range(game.num_players - 1)]
+    seats = [(index + k) % game.num_players for k in range(game.num_players)]   # seats rotated
+    result = play_game(game, agents, (seed, index), seats=seats)
+    return index, (teacher.features, teacher.visits, teacher.chosen), result.win_shares[0]
+
+
+def teacher_games(game, args, log=print):
+    """Play the teacher games; returns per game the lists of feature rows, of visit counts and of the
+    candidates played, and the teacher's win share."""
+    game_args = (game.name, game.num_players, game.variant, game.max_turns)
+    tasks = [(game_args, args.simulations, args.opponent, args.seed, i) for i in range(args.games)]
+    games, shares = [None] * args.games, []
+    start = time.perf_counter()
+    if args.workers == 1:
+        results = map(_teacher_game, tasks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(min(args.workers, args.games))
+        results = pool.imap_unordered(_teacher_game, tasks)
+    try:
+        for done, (index, record, share) in enumerate(results, 1):
+            games[index] = record
+            shares.append(share)
+            log(f"  teacher game {done}/{args.games}: {len(record[0])} decisions, teacher win share "
+                f"{np.mean(shares):.2f} so far, {time.perf_counter() - start:.0f} s")
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return games, float(np.mean(shares))
+
+
+def pack(games):
+    """Decisions of ``games`` as flat arrays: feature rows, visit counts, each row's decision number;
+    per decision its game number and the row it played."""
+    rows, visits, decision, game_of, played = [], [], [], [], []
+    start = 0
+    for g, (features, counts, chosen) in enumerate(games):
+        for f, v, c in zip(features, counts, chosen):
+            decision.append(np.full(len(f), len(game_of), np.int64))
+            game_of.append(g)
+            played.append(start + c)
+            rows.append(f)
+            visits.append(v)
+            start += len(f)
+    return dict(x=np.concatenate(rows), visits=np.concatenate(visits), decision=np.concatenate(decision),
+                game_of=np.asarray(game_of, np.int64), played=np.asarray(played, np.int64))
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. Fit
+def fit(x, visits, decision, hidden, epochs, lr, seed, log=print):
+    """Layers ``[(w, b), …]`` of the scorer whose per-decision softmax best matches the visit shares."""
+    import torch
+
+    torch.manual_seed(seed)
+    x_t = torch.as_tensor(x, dtype=torch.float32)
+    seg = torch.as_tensor(decision)
+    n = int(decision.max()) + 1
+    v = torch.as_tensor(visits, dtype=torch.float32)
+    share = v / torch.zeros(n).index_add(0, seg, v)[seg]
+    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], hidden), torch.nn.ReLU(),
+                              torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 1))
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    for epoch in range(epochs):
+        logits = net(x_t)[:, 0]
+        loss = -(share * log_softmax_by(logits, seg, n)).sum() / n
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if log and (epoch + 1) % max(1, epochs // 5) == 0:
+            log(f"  fit step {epoch + 1}/{epochs}: cross-entropy {loss.item():.4f}")
+    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
+            for m in net if isinstance(m, torch.nn.Linear)]
+
+
+def log_softmax_by(logits, seg, n):
+    """``logits`` minus the log-sum-exp of their decision (``seg``): a softmax per decision."""
+    import torch
+
+    top = torch.full((n,), -torch.inf).scatter_reduce(0, seg, logits.detach(), "amax")
+    total = torch.zeros(n).index_add(0, seg, torch.exp(logits - top[seg]))
+    return logits - (top + torch.log(total))[seg]
+
+
+def agreement(scores, decision, played):
+    """Share of the decisions with two candidates or more (``decision``: each row's decision number,
+    rows of a decision together and in action order) where the row a greedy player of ``scores``
+    picks -- the first of the highest, as ``ScorerAgent`` does -- is the row the teacher played
+    (``played``, by row number); and how many such decisions there were."""
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    sizes = np.diff(np.r_[starts, len(decision)])
+    best = np.maximum.reduceat(scores, starts)
+    top_rows = np.flatnonzero(scores == np.repeat(best, sizes))
+    _, first = np.unique(decision[top_rows], return_index=True)
+    picked = top_rows[first]
+    choice = sizes >= 2
+    return float(np.mean(picked[choice] == played[choice])) if choice.any() else float("nan"), int(choice.sum())
+
+
+def load_decisions(path, setting):
+    """The recorded decisions of an earlier run (``--reuse``), checked against this run's setting."""
+    if not path.is_file():
+        raise SystemExit(f"--reuse: no {path}; run without --reuse first")
+    keys = ("x", "visits", "decision", "game_of", "played", "games", "teacher_share", "setting")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in keys}
+    except (OSError, ValueError, KeyError) as error:
+        raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.training.distill "
+                         f"({error}); run without --reuse") from None
+    recorded = json.loads(str(arrays.pop("setting")))
+    differ = [k for k in setting if recorded.get(k) != setting[k]]
+    if differ:
+        said = ", ".join(f"{k}={recorded.get(k)!r}" if k != "feature_names" else "other features" for k in differ)
+        asked = ", ".join(f"{k}={setting[k]!r}" if k != "feature_names" else "this version's" for k in differ)
+        raise SystemExit(f"--reuse: {path} was recorded with {said}, not {asked}")
+    return arrays, float(arrays.pop("teacher_share"))
+
+
+# ---------------------------------------------------------------------------------------------------
+def main(argv=None):
+    args = parse_args(argv)
+    game = game_info(args.game, args.players, args.variant)
+    out = Path(args.out or f"runs/{args.game}-distill-{game.num_players}p-s{args.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    data_path = out / "decisions.npz"
+    setting = dict(game=game.name, players=game.num_players, variant=game.variant,
+                   feature_names=list(features_module(game.name).ACTION_FEATURE_NAMES))
+    if args.reuse:
+        data, teacher_share = load_decisions(data_path, setting)
+    else:
+        print(f"teacher: mcts:{args.simulations} against {args.opponent}, {args.games} games")
+        games, teacher_share = teacher_games(game, args)
+        data = dict(pack(games), games=len(games))
+        np.savez_compressed(data_path, teacher_share=teacher_share, setting=json.dumps(setting), **data)
+    x, visits, decision, game_of, played = (data[k] for k in ("x", "visits", "decision", "game_of", "played"))
+    total = int(data["games"])
+    held = game_of >= min(total - 1, int(np.ceil(total * (1 - HELD_OUT))))   # the last games, one at least
+    if held.all() or not held.any():
+        raise SystemExit(f"the teacher's decisions come from too few games to hold some out ({total} games, "
+                         f"decisions in {len(np.unique(game_of))}); play more games")
+    first = int(np.flatnonzero(held)[0])             # games in order: the held-out decisions are the tail
+    row = int(np.flatnonzero(decision == first)[0])
+    print(f"fitting on {first} decisions ({row} candidate actions), {len(game_of) - first} held out")
+    layers = fit(x[:row], visits[:row], decision[:row], args.hidden, args.epochs, args.lr, args.seed)
+    scorer = ScorerAgent(layers, game.name, game.variant)
+    test_decision, test_played = decision[row:] - first, played[first:] - row
+    rollout_column = setting["feature_names"].index("the rollout policy's choice")
+    fit_agreement, counted = agreement(scorer.logits(x[row:].astype(np.float64)), test_decision, test_played)
+    rollout_agreement, _ = agreement(x[row:, rollout_column], test_decision, test_played)
+    print(f"held out: of {counted} decisions with a choice, the scorer plays the search's action in "
+          f"{fit_agreement:.1%}, the rollout policy in {rollout_agreement:.1%}")
+    path = save_scorer(out / "scorer.npz", game.name, layers, game.variant)
+    result = dict(game=game.name, players=game.num_players, variant=game.variant, seed=args.seed,
+                  teacher_games=total, decisions=len(game_of), teacher_win_share=teacher_share,
+                  held_out_decisions=counted, held_out_agreement=fit_agreement,
+                  rollout_policy_agreement=rollout_agreement,
+                  scorer=str(path))
+    if args.final_games:
+        from ..arena.tournament import run_tournament, table_text
+
+        for opponent in ("random", "heuristic"):
+            report = run_tournament(args.game, game.num_players, [str(path)] + [opponent] * (game.num_players - 1),
+                                    args.final_games, seed=args.seed + 1, workers=args.workers,
+                                    variant=game.variant)
+            print(f"\n{path.name} against {opponent} ({args.final_games} games, seats rotated):")
+            print(table_text(report))
+            entry = report["agents"][next(iter(report["agents"]))]
+            result[f"win_rate_{opponent}"] = entry["win_rate"]
+            result[f"win_rate_{opponent}_ci95"] = entry["win_rate_ci95"]
+            result[f"truncated_{opponent}"] = report["truncated"]
+            if report["truncated"]:
+                print(f"{report['truncated']} game(s) reached max_turns={game.max_turns} and were ranked "
+                      f"by the points as they stood")
+    result["seconds"] = time.perf_counter() - started
+    (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\nwrote {path} and {out / 'result.json'} ({result['seconds']:.0f} s)")
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)

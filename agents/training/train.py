@@ -1,0 +1,464 @@
+"""Self-play training of a MaskablePPO agent for one game, on a few CPU cores.
+
+    python -m agents.train --game makabana [--players 2] [--timesteps T] [--out DIR] [--seed 0] \
+        [--envs 32] [--resume]
+
+Top to bottom:
+1. Warm start (``--imitate N``, skipped with 0): the network first imitates the heuristic agent on N
+   of its decisions (its action as the policy's target, its game's outcome as the value's), a few
+   passes of supervised learning.  Policy gradients teach each of the hundreds of actions only
+   when that action is tried; imitation teaches every action at every decision, so the learner starts
+   from sensible play -- build on free spots, claim free territories -- instead of finding it by chance.
+2. Self-play (``--timesteps``): the learner plays one seat of ``agents.training.selfplay.SelfPlayEnv`` in
+   ``--envs`` games at once; the other seats are drawn at every game from a pool that holds the
+   random and heuristic agents and a snapshot of the learner every ``--snapshot-every`` steps.
+3. Every ``--eval-every`` steps the greedy learner plays ``--eval-games`` games against random and
+   against heuristic opponents (every other seat, seats rotated); the win rates go to
+   ``DIR/progress.csv`` and TensorBoard (``tensorboard --logdir DIR/tb``), a checkpoint to
+   ``DIR/checkpoints/``.
+4. At the end: ``DIR/final.zip`` (``agents.make_agent(path, game)`` loads it) and the same policy as
+   ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds for Maka Bana and Make Make), the
+   tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.
+   ``DIR/best.zip`` is the policy of the best evaluation against the heuristic (measure it again with
+   ``agents.arena.tournament`` and other seeds before trusting that number: it was picked for being high).
+
+``--resume`` continues from DIR's latest checkpoint up to ``--timesteps`` in all, with the opponent
+pool and the curve as they were at that checkpoint.
+
+Defaults (per game, ``GAME_DEFAULTS``) are sized for about ten minutes on two CPU cores.  Install what
+training needs with ``pip install -e ".[train]"``.
+"""
+import argparse
+import csv
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..arena.match import play_game
+from ..base import Agent
+from ..games import GAMES, game_info
+from ..learned.network import SnapshotAgent, policy_layers, save_snapshot
+from ..registry import make_agent
+from .selfplay import OpponentPool, SelfPlayEnv
+
+# Per game, sized for about ten minutes of one busy core (measured; the second core is left to the
+# shared machine): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
+# long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
+# head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), and the
+# learning rate (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at the end, against
+# about 90% after the imitation; at 3e-5, 92%).
+GAME_DEFAULTS = {
+    "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
+                     eval_every=100_000, eval_games=100, final_games=200, lr=3e-4),
+    "makemake": dict(timesteps=300_000, imitate=50_000, gamma=0.99, shaping=0.0, net=128, skip=1,
+                     eval_every=50_000, eval_games=100, final_games=200, lr=3e-4),
+    "maunakea": dict(timesteps=150_000, imitate=80_000, gamma=0.995, shaping=0.02, net=128, skip=0,
+                     eval_every=50_000, eval_games=20, final_games=100, lr=3e-5),
+}
+EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
+CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description="Train a MaskablePPO agent by self-play.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    add = parser.add_argument
+    add("--game", required=True, choices=sorted(GAMES))
+    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--timesteps", type=int, default=None,
+        help="learner steps in all (default: the game's, times 2 / players: each step plays more "
+             "opponents' moves with more players)")
+    add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>)")
+    add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
+    add("--envs", type=int, default=32, help="games played at once (default: %(default)s)")
+    add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
+    add("--vec-env", choices=["dummy", "subproc"], default="dummy",
+        help="dummy: every game in this process, faster on 2 cores (measured); subproc: a process each")
+    add("--imitate", type=int, default=None, help="heuristic decisions to imitate first, 0 for none "
+                                                  "(default: the game's)")
+    add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
+    add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
+    add("--n-steps", type=int, default=64, help="steps per env per update (default: %(default)s)")
+    add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
+    add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
+    add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
+    add("--lr-end", type=float, default=None,
+        help="learning rate reached linearly at --timesteps (default: --lr throughout)")
+    add("--ent-coef", type=float, default=0.0, help="entropy bonus (default: %(default)s)")
+    add("--gamma", type=float, default=None, help="discount (default: the game's)")
+    add("--shaping", type=float, default=None,
+        help="points-margin shaping coefficient, 0 for win/loss alone (default: the game's)")
+    add("--truncation", choices=["draw", "loss", "standings"], default="loss",
+        help="the learner's reward for a game cut by max_turns (SelfPlayEnv); draw rewards stalling "
+             "when behind (default: %(default)s)")
+    add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
+    add("--skip", type=int, choices=[0, 1], default=None,
+        help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
+             "(default: the game's; too large for Mauna Kea's 5154 x 2040)")
+    add("--opponents", default="random,heuristic",
+        help="baseline opponents in the pool, comma-separated agent names; a name given twice is drawn "
+             "twice as often (default: %(default)s)")
+    add("--baseline-share", type=float, default=0.5,
+        help="share of opponents drawn from random/heuristic, the rest from the latest snapshots "
+             "(default: %(default)s)")
+    add("--snapshot-every", type=int, default=50_000, help="steps between snapshots (default: %(default)s)")
+    add("--window", type=int, default=5, help="latest snapshots opponents come from (default: %(default)s)")
+    add("--eval-every", type=int, default=None, help="steps between evaluations (default: the game's)")
+    add("--eval-games", type=int, default=None, help="games per opponent and evaluation (default: the game's)")
+    add("--final-games", type=int, default=None, help="tournament games per opponent at the end "
+                                                      "(default: the game's)")
+    args = parser.parse_args(argv)
+    for key, value in GAME_DEFAULTS[args.game].items():
+        if getattr(args, key) is None:
+            setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
+    for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "net",
+                "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
+        if getattr(args, key) < 1:
+            parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
+    if args.seed < 0 or args.imitate < 0:
+        parser.error("--seed and --imitate must be non-negative integers")
+    low, high = GAMES[args.game].raw_env.players
+    if not low <= args.players <= high:
+        parser.error(f"--players must be from {low} to {high} for {args.game}, got {args.players}")
+    args.out = Path(args.out or f"runs/{args.game}-{args.players}p-s{args.seed}")
+    return args
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Warm start: imitate the heuristic
+class Recorder(Agent):
+    """Plays like ``agent`` and writes down every decision: observation, mask, action."""
+
+    def __init__(self, agent, log):
+        self.agent, self.log, self.name = agent, log, agent.name
+        self.needs_state = agent.needs_state
+
+    def reset(self, game, player, seed=None):
+        self.agent.reset(game, player, seed)
+        self.first = len(self.log)  # where this game's decisions start
+
+    def act(self, observation, action_mask, state=None):
+        action = self.agent.act(observation, action_mask, state)
+        self.log.append((observation.copy(), action_mask.copy(), action))
+        return action
+
+
+def heuristic_decisions(game, decisions, gamma, seed):
+    """``decisions`` decisions of the heuristic agent, from games against other heuristic agents and
+    against random ones (the learner meets both): arrays of observations, masks, actions and value
+    targets (the player's win/loss, discounted by its decisions still to come)."""
+    n = game.num_players
+    log, returns = [], []
+    g = 0
+    while len(log) < decisions:
+        heuristic = Recorder(make_agent("heuristic", game), log)
+        others = [make_agent("heuristic" if g % 2 else "random", game) for _ in range(n - 1)]
+        seat = g % n
+        result = play_game(game, [heuristic] + others, seed=(seed, 11, g),
+                           seats=[seat] + [p for p in range(n) if p != seat])
+        k = len(log) - heuristic.first
+        returns += list(result.rewards[0] * gamma ** np.arange(k - 1, -1, -1))
+        g += 1
+    obs, masks, actions = (np.array(column) for column in zip(*log))
+    return obs, masks.astype(bool), actions, np.array(returns, dtype=np.float32)
+
+
+def imitate(model, data, epochs, batch_size, lr, seed):
+    """Supervised passes: the heuristic's action as the policy's target (cross-entropy under the
+    mask), the outcome as the value's.  Returns the policy's final agreement with the heuristic."""
+    import torch
+
+    policy = model.policy
+    obs, masks, actions, returns = data
+    obs_t, actions_t = torch.as_tensor(obs), torch.as_tensor(actions)
+    returns_t = torch.as_tensor(returns)
+    rng = np.random.default_rng(seed)
+    for group in policy.optimizer.param_groups:
+        group["lr"] = lr  # PPO sets its own rate again at every update
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        order = rng.permutation(len(actions))
+        for start in range(0, len(order), batch_size):
+            batch = order[start:start + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(obs_t[batch], actions_t[batch], action_masks=masks[batch])
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), returns_t[batch])
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            policy.optimizer.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        sample = slice(0, min(len(actions), 20_000))
+        greedy = policy.get_distribution(obs_t[sample], action_masks=masks[sample]).mode()
+    return float((greedy == actions_t[sample]).float().mean())
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. Evaluation: the greedy learner against one kind of opponent in every other seat
+def evaluate(learner, game, opponent, games, seed):
+    """Win rate (ties for first split) of ``learner`` (an agent) with ``opponent`` ("random" or
+    "heuristic") in every other seat, over ``games`` games with the learner's seat rotated.  The same
+    seeds every time, so that the curve's changes come from the learner, not from the deals."""
+    n = game.num_players
+    others = [make_agent(opponent, game) for _ in range(n - 1)]
+    wins = 0.0
+    for g in range(games):
+        seat = g % n
+        result = play_game(game, [learner] + others, seed=(seed, 7, g),
+                           seats=[seat] + [p for p in range(n) if p != seat])
+        wins += result.win_shares[0]
+    return wins / games
+
+
+# ---------------------------------------------------------------------------------------------------
+# Files: checkpoints, the curve
+def latest_checkpoint(out):
+    """``(path, timesteps)`` of the newest checkpoint in ``out/checkpoints``, or ``(None, 0)``."""
+    found = [(int(m.group(1)), p) for p in (out / "checkpoints").glob("model_*.zip")
+             if (m := re.fullmatch(r"model_(\d+)\.zip", p.name))]
+    return max(found)[::-1] if found else (None, 0)
+
+
+def snapshot_steps(path):
+    return int(re.fullmatch(r"snapshot_(\d+)\.npz", Path(path).name).group(1))
+
+
+def read_csv(path):
+    if not path.is_file():
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def save_policy(model, path):
+    """Save ``model`` without its optimizer's state: a third of the size, for playing, not resuming."""
+    optimizer = model.policy.optimizer
+    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    try:
+        model.save(path)
+    finally:
+        model.policy.optimizer = optimizer
+
+
+def plot_curve(rows, path, title, players):
+    """Win rate against random and heuristic opponents over training steps, from the CSV rows."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [int(r["timesteps"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for opponent, colour in (("random", "tab:blue"), ("heuristic", "tab:orange")):
+        ax.plot(steps, [float(r[f"win_rate_{opponent}"]) for r in rows], "o-", color=colour,
+                label=f"vs {opponent}")
+    ax.axhline(1 / players, color="gray", linestyle="--", linewidth=0.8, label="1 / players")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("learner steps (0: after imitation)")
+    ax.set_ylabel("win rate (ties split)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _single_threaded(torch):
+    # One thread: the networks are small, and a second thread only fights the games for the cores.
+    torch.set_num_threads(1)
+    try:  # numpy's BLAS too: the snapshots' matrix-vector products ran 30x slower threaded on 2 busy cores
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(1)
+    except ImportError:
+        print("threadpoolctl is missing (pip install -e \".[train]\"): numpy's BLAS threads may slow "
+              "the snapshot opponents down", file=sys.stderr)
+
+
+def _start_point(args, out, config_path, csv_path):
+    """Where to start: afresh, or the latest checkpoint with its pool and curve.  Returns the checkpoint
+    (None: afresh), its steps, the pool's snapshots and the curve's rows up to it, and the seconds the
+    run had taken by then."""
+    checkpoint, start_steps = latest_checkpoint(out) if args.resume else (None, 0)
+    if args.resume:
+        if checkpoint is None:
+            sys.exit(f"--resume: no checkpoint in {out / 'checkpoints'}")
+        saved = json.loads(config_path.read_text())
+        if (saved["game"], saved["players"]) != (args.game, args.players):
+            sys.exit(f"--resume: {out} holds a {saved['game']} run with {saved['players']} players")
+        print(f"resuming from {checkpoint} at {start_steps:,} steps")
+    elif latest_checkpoint(out)[0] is not None:
+        sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
+                                       for k, v in vars(args).items() if k != "resume"}, indent=1))
+    # whatever was written after the checkpoint is dropped: the run goes on as it was then
+    snapshots = sorted((p for p in (out / "pool").glob("snapshot_*.npz") if snapshot_steps(p) <= start_steps),
+                       key=snapshot_steps)
+    rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps]
+    write_csv(csv_path, rows)
+    seconds_before = float(rows[-1]["seconds"]) if rows else 0.0
+    return checkpoint, start_steps, snapshots, rows, seconds_before
+
+
+def _training_envs(game, args, baselines, pool, start_steps):
+    """``args.envs`` self-play environments, each drawing its opponents from its own copy of the pool."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    def make_env(rank):
+        return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping, truncation=args.truncation,
+                                   opponents=OpponentPool(baselines, list(pool.snapshots),
+                                                          args.baseline_share, args.window),
+                                   seed=args.seed * 1000 + rank + start_steps)
+
+    vec_cls = DummyVecEnv if args.vec_env == "dummy" else SubprocVecEnv
+    return VecMonitor(vec_cls([make_env(i) for i in range(args.envs)]))
+
+
+def _learner(args, envs, out, checkpoint):
+    """The MaskablePPO model: the checkpoint's, or a fresh one with the run's hyperparameters."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import LinearSchedule
+
+    from ..learned.features import LogFeatures, SkipPolicy
+
+    if checkpoint is not None:
+        return MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
+    return MaskablePPO(
+        SkipPolicy if args.skip else "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
+        learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
+        n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
+        ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
+        policy_kwargs=dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
+                           activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures),
+        tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
+
+
+def _warm_start(model, game, args, out, started):
+    """Imitate the heuristic; the logger of the imitation, for the evaluation that follows it."""
+    from stable_baselines3.common.logger import configure
+
+    print(f"imitating {args.imitate:,} heuristic decisions ...", flush=True)
+    data = heuristic_decisions(game, args.imitate, args.gamma, args.seed)
+    agreement = imitate(model, data, args.imitate_epochs, 256, args.imitate_lr, args.seed)
+    print(f"  the greedy policy agrees with the heuristic on {agreement:.1%} of its decisions "
+          f"({time.perf_counter() - started:.0f} s)")
+    logger = configure(str(out / "tb" / "imitation"), ["tensorboard"])
+    logger.record("imitation/agreement", agreement)
+    return logger
+
+
+def _final_report(model, args, out, rows, csv_path):
+    """The result: final policy, tournament table, learning curve."""
+    final = out / "final.zip"
+    save_policy(model, final)
+    save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
+    print(f"wrote {final} and {out / 'final.npz'}")
+    from ..arena.tournament import run_tournament, table_text
+
+    n = args.players
+    for opponent in EVAL_OPPONENTS:
+        report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
+                                games=args.final_games, seed=args.seed + 1, workers=1)
+        print(f"\n{args.game}, {n} players: the final policy against {opponent} "
+              f"({args.final_games} games, seats rotated, greedy)")
+        print(table_text(report))
+    if rows:
+        plot_curve(rows, out / "curve.png", f"{args.game}, {n} players, seed {args.seed}", n)
+        print(f"\nwrote {out / 'curve.png'} and {csv_path}")
+
+
+# The evaluation and the callback stay inside: they are closures over the run's model, pool and curve.
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO  # noqa: F401 (the extra's check; _learner uses it)
+        from stable_baselines3.common.callbacks import BaseCallback
+    except ImportError as error:
+        sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
+    _single_threaded(torch)
+    started = time.perf_counter()
+    game = game_info(args.game, args.players)
+    out = args.out
+    for sub in ("checkpoints", "pool"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    csv_path, config_path = out / "progress.csv", out / "config.json"
+    checkpoint, start_steps, snapshots, rows, seconds_before = _start_point(args, out, config_path, csv_path)
+
+    # ---- the training games: each env draws its opponents from its own copy of the pool ----------
+    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    pool = OpponentPool(baselines, [str(p) for p in snapshots], args.baseline_share, args.window)
+    envs = _training_envs(game, args, baselines, pool, start_steps)
+
+    model = _learner(args, envs, out, checkpoint)
+
+    def evaluate_and_log(steps, logger):
+        # greedy, as the saved policy plays (agents.learned.policy), but through numpy: faster
+        learner = SnapshotAgent(*policy_layers(model.policy), name="learner", deterministic=True)
+        rates = {o: evaluate(learner, game, o, args.eval_games, args.seed) for o in EVAL_OPPONENTS}
+        for opponent, rate in rates.items():
+            logger.record(f"eval/win_rate_{opponent}", rate)
+        logger.dump(steps)
+        best = max(((float(r["win_rate_heuristic"]), float(r["win_rate_random"])) for r in rows), default=None)
+        rows.append({"timesteps": steps, "seconds": round(seconds_before + time.perf_counter() - started, 1),
+                     "win_rate_random": round(rates["random"], 4),
+                     "win_rate_heuristic": round(rates["heuristic"], 4), "snapshots": len(pool.snapshots)})
+        write_csv(csv_path, rows)
+        if best is None or (rates["heuristic"], rates["random"]) > best:
+            save_policy(model, out / "best.zip")  # the best evaluation so far against the heuristic
+
+    # ---- 1. warm start: imitate the heuristic (fresh runs only) --------------------------------------
+    if checkpoint is None and args.imitate:
+        evaluate_and_log(0, _warm_start(model, game, args, out, started))
+
+    # ---- 2./3. self-play, with snapshots, evaluations and checkpoints every so many steps ------------
+    class SelfPlayCallback(BaseCallback):
+        def _on_training_start(self):
+            self.next_snapshot = (start_steps // args.snapshot_every + 1) * args.snapshot_every
+            self.next_eval = (start_steps // args.eval_every + 1) * args.eval_every
+
+        def _on_step(self):
+            steps = self.num_timesteps
+            if steps >= self.next_snapshot:
+                self.next_snapshot += args.snapshot_every
+                path = save_snapshot(self.model, out / "pool" / f"snapshot_{steps:09d}.npz")
+                self.training_env.env_method("add_opponent", str(path))
+                pool.add(str(path))  # this process's list: the CSV, and the envs of a resumed run
+                self.checkpoint(steps)
+            if steps >= self.next_eval:
+                self.next_eval += args.eval_every
+                evaluate_and_log(steps, self.logger)
+                self.checkpoint(steps)
+            return True
+
+        def checkpoint(self, steps):
+            self.model.save(out / "checkpoints" / f"model_{steps:09d}.zip")
+            for old in sorted((out / "checkpoints").glob("model_*.zip"))[:-2]:  # keep the last two
+                old.unlink()
+
+    # sb3 counts total_timesteps from where a loaded model stands: ask for what is left of --timesteps
+    model.learn(total_timesteps=max(0, args.timesteps - model.num_timesteps), callback=SelfPlayCallback(),
+                progress_bar=True, reset_num_timesteps=checkpoint is None, tb_log_name="ppo")
+    envs.close()
+    # CPU time too: on a shared machine it is what the run would take on cores of its own
+    print(f"\ntrained to {model.num_timesteps:,} steps in {time.perf_counter() - started:.0f} s "
+          f"({time.process_time():.0f} s of CPU) in this session")
+
+    # ---- 4. the result: final policy, tournament table, learning curve ------------------------------
+    _final_report(model, args, out, rows, csv_path)
+
+
+if __name__ == "__main__":
+    main()
