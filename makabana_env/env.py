@@ -10,6 +10,7 @@ Rewards                at the end only: ``win_loss`` (default) +1 sole winner, 0
                        −1 others; ``score``: final points; ``margin``: points − best other
 Termination            out of huts, or the season after a beach fills up (rulebook "Game Ends")
 Truncation             after ``max_turns`` seasons (default 100); rewards 0, scores still reported
+Infos at the end       ``scores``, ``colour_scores``, ``end`` (``"rules"`` or ``"truncated"``)
 =====================  ==========================================================================
 
 Actions
@@ -79,6 +80,7 @@ Version history
 * v0: Haapii Maka Bana (the basic game) for 2 – 5 players; Maka Bana Mao as ``variant="mao"``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
+from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
 
 from . import core
 from .board import CARD_NAMES, SPOT_NAMES
@@ -141,7 +143,10 @@ class raw_env(CoreAECEnv):
     render_rgb = staticmethod(render_rgb)
 
     def final_info(self):
-        return {"scores": self.scores(), "colour_scores": self.colour_scores()}
+        # Maka Bana ends only by the rulebook (a colour without huts, or the season after a full
+        # beach) or by max_turns; named as in every game (pacific_common.ends)
+        ended = END_TRUNCATED if self._state[core.STATUS] == core.STATUS_TRUNCATED else END_RULES
+        return {"scores": self.scores(), "colour_scores": self.colour_scores(), "end": END_NAMES[ended]}
 
     def colour_scores(self):
         """Points per colour as the board stands (two colours per player in the two-player game)."""

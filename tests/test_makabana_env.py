@@ -341,6 +341,8 @@ def test_invariants_random_games(num_players, seed, max_turns):
     scores = e.scores()
     for agent in e.possible_agents:
         assert e.infos[agent]["scores"] == scores
+        # rulebook "Game Ends" or max_turns, named as in every game (pacific_common.ends)
+        assert e.infos[agent]["end"] == ("truncated" if status == core.STATUS_TRUNCATED else "rules")
     best = max(scores.values())
     winners = [a for a, v in scores.items() if v == best]
     for agent in e.possible_agents:
