@@ -420,10 +420,10 @@ def test_makabana_mao_determinization_survives_a_repaint_after_the_count():
 
 
 def test_makabana_mao_rollout_prepares_honest_projects_through_the_add_or_keep_sequence():
-    """The rollout policy in Mao (agents.mcts_makabana): after the visible card it answers add or keep
+    """The rollout policy in Mao (agents.search.makabana): after the visible card it answers add or keep
     for each hand card asked, and ends with the three cards naming one spot, plus a paint card exactly
     when the paint card is the visible one (a take-back)."""
-    from agents.mcts_makabana import rollout_action
+    from agents.search.makabana import rollout_action
     game = game_info("makabana", num_players=3, variant="mao")
     state = np.zeros(mb.STATE_SIZE, dtype=np.int64)
     spot_cards = set(int(x) for x in mb.SPOT_CARDS)
