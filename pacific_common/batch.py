@@ -60,37 +60,56 @@ OUTPUTS = ("observations", "masks", "state")
 class ThreadChoice:
     """Whether a batch's kernels run on one thread or on Numba's thread pool, chosen by measuring.
 
-    The pool wins on an idle machine and can lose badly when another process holds a core: a
-    parallel loop waits for its slowest thread, and idle pool threads spin while they wait.  So the
-    step is timed, now and then with the other choice, and the faster one is kept.  The results do
-    not depend on the choice (each game's generator lives in its row)."""
+    The pool wins on an idle machine and can lose badly on a busy one: a parallel loop ends when its
+    last thread does, and a thread that shares its core with another process may wait a scheduler
+    slice or more.  So the step is timed, and now and then run the other way; the faster is kept.
+    A try that confirms the choice doubles the gap to the next one, so a choice that is much slower
+    costs little.  Results do not depend on the choice (each game's generator lives in its row)."""
 
-    EXPLORE_EVERY = 32   # steps between two tries of the choice not in use
+    FIRST_GAP, LONGEST_GAP = 16, 1024   # steps between two tries of the choice not in use
 
     def __init__(self, may_parallel):
         self.may_parallel = may_parallel
         self.parallel = may_parallel
-        self.seconds = [None, None]   # smoothed seconds per step: one thread, the pool
+        self.seconds = [None, None]   # seconds per step: one thread, the pool
         self.samples = [0, 0]
         self.steps = 0
+        self.gap = self.FIRST_GAP
+        self.next_try = 2
+        self.trying = False
 
     def next(self):
-        """The choice for the next step: mostly the faster, sometimes the other to keep both known."""
+        """The choice for the next step: the faster one, or the other one on a try."""
         if not self.may_parallel:
             return False
         self.steps += 1
-        if self.steps % self.EXPLORE_EVERY == 2:
-            return not self.parallel
-        return self.parallel
+        self.trying = self.steps >= self.next_try
+        return self.parallel != self.trying
 
     def record(self, parallel, seconds):
+        if not self.may_parallel:
+            return
         self.samples[parallel] += 1
-        if self.samples[parallel] == 1:
-            return  # a first call may load or compile the kernel
-        old = self.seconds[parallel]
-        self.seconds[parallel] = seconds if old is None else 0.7 * old + 0.3 * seconds
-        if None not in self.seconds:
-            self.parallel = self.seconds[True] < self.seconds[False]
+        if self.samples[parallel] > 1:  # a first call may load or compile the kernel
+            old = self.seconds[parallel]
+            # the choice in use is timed every step and smoothed; a try stands for itself
+            self.seconds[parallel] = seconds if old is None or self.trying else 0.7 * old + 0.3 * seconds
+        if self.trying and self.seconds[parallel] is None:
+            self.next_try = self.steps + 1   # that try only compiled: try again at once
+            return
+        if None in self.seconds:
+            if self.trying:
+                self.next_try = self.steps + 2   # time the choice in use once more, then decide
+            return
+        faster = self.seconds[True] < self.seconds[False]
+        if faster != self.parallel:
+            # the choice in use has become slower than the other's last time: switch now
+            self.parallel = faster
+            self.gap = self.FIRST_GAP
+            self.next_try = self.steps + self.gap
+        elif self.trying:
+            self.gap = min(2 * self.gap, self.LONGEST_GAP)
+            self.next_try = self.steps + self.gap
 
 
 class CoreBatchEnv:
