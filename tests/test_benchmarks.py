@@ -28,7 +28,7 @@ def test_quick_benchmark_writes_rows_for_every_implementation(tmp_path):
     report = subprocess.run([sys.executable, "-m", "benchmarks.report", str(out)],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert report.returncode == 0, report.stderr
-    assert "| Maka Bana | `env()` AEC loop |" in report.stdout and "load average" in report.stdout
+    assert "| Maka Bana | `env()` AEC loop |" in report.stdout and "Load average" in report.stdout
     page = tmp_path / "benchmarks.md"
     page.write_text("intro\n\n<!-- report:start -->\nold\n<!-- report:end -->\n\nafter\n")
     subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--write", str(page)],
