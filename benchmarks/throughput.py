@@ -1,6 +1,7 @@
 """Steps per second of every game, side by side with PettingZoo, OpenSpiel and Pgx, in one run.
 
     python -m benchmarks.throughput [--quick] [--json PATH] [--plot PATH]
+    python -m benchmarks.report PATH [--write docs/benchmarks.md]     # the docs' tables from that JSON
 
 Every row is random legal play with resets.  A "step" is one decision of one game.  Numba compile
 time is measured on the first call and reported apart; it is excluded from the throughput.  Peers come
@@ -11,13 +12,22 @@ missing.  Implementations:
 aec                 the game's PettingZoo AEC env, ``env()``: ``agent_iter``/``last``/``step``, masked random
 aec-raw             the same loop on ``raw_env``, without PettingZoo's three wrappers
 core-loop           the Numba core playing random games inside one Numba call, one thread
-batch               ``BatchEnv.step`` called from Python with random legal actions, per batch size
+batch               ``BatchEnv.step`` called from Python with random legal actions, per batch size; it
+                    writes every game's observation and mask (``outputs="observations"``, the default)
+batch-masks         the same, writing masks only (``outputs="masks"``)
+batch-state         the same, writing neither (``outputs="state"``: rewards, flags, player to act)
+batch-busy          ``batch`` while another process keeps one core busy (a Python loop spinning)
 reference           the plain-Python reference rules, random legal actions
 pettingzoo-aec      a PettingZoo classic game, the same loop as ``aec``
 openspiel-python    OpenSpiel game driven from Python (``legal_actions``/``apply_action``)
 openspiel-cpp       OpenSpiel's C++ random play (``pyspiel.evaluate_bots`` with uniform random bots)
-pgx-cpu             Pgx ``jit(vmap(step))`` on the CPU, per batch size
+pgx-cpu             Pgx ``jit(vmap(step))`` on the CPU, per batch size (its step computes the
+                    observation and the mask of every game)
 ==================  ==============================================================================
+
+The three ``batch`` modes also say where a step's time goes: ``batch-state`` is the rules (with the
+random action and the legality check), ``batch-masks`` − ``batch-state`` the masks and ``batch`` −
+``batch-masks`` the observations; the run prints that split per batch size.
 """
 import argparse
 import importlib
@@ -25,12 +35,15 @@ import inspect
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
 import numpy as np
 
 BATCH_SIZES = (1, 64, 1024, 4096)
+MODE_SIZES = (64, 1024, 4096)     # batch sizes of the masks / state modes and of the busy-core rows
+BATCH_MODES = {"batch": "observations", "batch-masks": "masks", "batch-state": "state"}
 
 
 class Timer:
@@ -115,13 +128,14 @@ def game_parts(package_name, options):
         "aec": lambda timer: aec_loop(lambda: package.env(**options), timer),
         "aec-raw": lambda timer: aec_loop(lambda: package.raw_env(**options), timer),
         "core-loop": core_loop,
-        "batch_env": lambda n: package.BatchEnv(n, seed=0, **options),
+        "batch_env": lambda n, outputs="observations": package.BatchEnv(n, seed=0, outputs=outputs,
+                                                                        **options),
         "reference": reference,
     }
 
 
-def batch_rate(make_batch, batch_size, timer):
-    env = make_batch(batch_size)
+def batch_rate(make_batch, batch_size, timer, outputs="observations"):
+    env = make_batch(batch_size, outputs)
     actions = np.zeros(batch_size, dtype=np.int64)
     started = time.perf_counter()
     env.step(env.random_actions(actions))
@@ -230,7 +244,8 @@ def machine():
 
     info = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
             "cores": os.cpu_count(), "numba_threads": numba.get_num_threads(),
-            "platform": platform.platform(), "cpu": platform.processor() or platform.machine()}
+            "platform": platform.platform(), "cpu": platform.processor() or platform.machine(),
+            "load_at_start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -248,27 +263,67 @@ def machine():
     return info
 
 
+class BusyCore:
+    """Another process spinning in a Python loop for as long as the ``with`` block lasts: one core
+    taken, as on a machine shared with other work."""
+
+    def __enter__(self):
+        self.process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(0.5)  # let the scheduler place it
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
 def run(quick=False, say=print):
     timer = Timer(0.2 if quick else 2.0)
     batch_sizes = (1, 64) if quick else BATCH_SIZES
+    mode_sizes = (64,) if quick else MODE_SIZES
     rows, compile_times = [], {}
-    for game, (package_name, options) in GAMES.items():
-        parts = game_parts(package_name, options)
+    parts = {game: game_parts(package_name, options) for game, (package_name, options) in GAMES.items()}
+    for game, game_part in parts.items():
         say(f"measuring {game} ...")
         for implementation in ("aec", "aec-raw"):
             rows.append(dict(game=game, implementation=implementation, batch_size=1,
-                             steps_per_second=parts[implementation](timer)))
-        rate, compile_times[f"{game} core-loop"] = parts["core-loop"](timer)
+                             steps_per_second=game_part[implementation](timer)))
+        rate, compile_times[f"{game} core-loop"] = game_part["core-loop"](timer)
         rows.append(dict(game=game, implementation="core-loop", batch_size=1, steps_per_second=rate))
-        for n in batch_sizes:
-            rate, compile_s = batch_rate(parts["batch_env"], n, timer)
-            compile_times.setdefault(f"{game} batch", compile_s)
-            rows.append(dict(game=game, implementation="batch", batch_size=n, steps_per_second=rate))
+        for implementation, outputs in BATCH_MODES.items():
+            for n in (batch_sizes if outputs == "observations" else mode_sizes):
+                rate, compile_s = batch_rate(game_part["batch_env"], n, timer, outputs)
+                compile_times.setdefault(f"{game} batch", compile_s)
+                rows.append(dict(game=game, implementation=implementation, batch_size=n, outputs=outputs,
+                                 steps_per_second=rate))
         rows.append(dict(game=game, implementation="reference", batch_size=1,
-                         steps_per_second=parts["reference"](timer)))
+                         steps_per_second=game_part["reference"](timer)))
+    say("measuring the batches with one core kept busy by another process ...")
+    with BusyCore():
+        for game, game_part in parts.items():
+            for n in mode_sizes:
+                rate, _ = batch_rate(game_part["batch_env"], n, timer)
+                rows.append(dict(game=game, implementation="batch-busy", batch_size=n,
+                                 outputs="observations", busy_cores=1, steps_per_second=rate))
     say("measuring peers ...")
     rows += peer_rows(timer, batch_sizes, say)
     return rows, compile_times
+
+
+def time_split(rows):
+    """Microseconds per game-step of the rules, the masks and the observations, per game and batch
+    size, from the three batch modes of one run."""
+    rate = {(r["game"], r["implementation"], r["batch_size"]): r["steps_per_second"] for r in rows}
+    split = []
+    for game in GAMES:
+        for n in sorted({r["batch_size"] for r in rows if r["implementation"] == "batch-state"}):
+            try:
+                us = [1e6 / rate[game, implementation, n] for implementation in ("batch-state", "batch-masks", "batch")]
+            except KeyError:
+                continue
+            split.append(dict(game=game, batch_size=n, rules_us=us[0], masks_us=us[1] - us[0],
+                              observations_us=us[2] - us[1], total_us=us[2]))
+    return split
 
 
 def table(rows):
@@ -280,6 +335,13 @@ def table(rows):
         ratio = f"{r['steps_per_second'] / base:.2f}" if base else "n/a"
         lines.append(f"{r['game']:<14}{r['implementation']:<18}{r['batch_size']:>6}"
                      f"{r['steps_per_second']:>14,.0f}{1e6 / r['steps_per_second']:>10.3f}{ratio:>19}")
+    split = time_split(rows)
+    if split:
+        lines += ["", "where a BatchEnv step's time goes, µs per game-step (rules include the random action "
+                      "and the legality check):",
+                  f"{'game':<14}{'batch':>6}{'rules':>9}{'masks':>9}{'observations':>14}{'total':>9}"]
+        lines += [f"{s['game']:<14}{s['batch_size']:>6}{s['rules_us']:>9.3f}{s['masks_us']:>9.3f}"
+                  f"{s['observations_us']:>14.3f}{s['total_us']:>9.3f}" for s in split]
     return "\n".join(lines)
 
 
@@ -297,7 +359,8 @@ def plot(rows, path):
     for r in rows:
         series.setdefault((r["game"], r["implementation"]), []).append((r["batch_size"], r["steps_per_second"]))
     # one colour per series and a marker per implementation, so that no two series look alike
-    markers = {"aec": "s", "aec-raw": "D", "core-loop": "*", "batch": "o", "reference": "v",
+    markers = {"aec": "s", "aec-raw": "D", "core-loop": "*", "batch": "o", "batch-masks": "P",
+               "batch-state": "X", "batch-busy": "h", "reference": "v",
                "pettingzoo-aec": "s", "openspiel-python": "^", "openspiel-cpp": "*", "pgx-cpu": "o"}
     colours = plt.cm.tab20(np.linspace(0, 1, max(len(series), 2)))
     for colour, ((game, impl), points) in zip(colours, sorted(series.items())):
@@ -319,19 +382,23 @@ def plot(rows, path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Environment throughput, side by side with peers.")
     parser.add_argument("--quick", action="store_true", help="short measurements, batch sizes 1 and 64")
-    parser.add_argument("--json", metavar="PATH", help="write the rows as JSON")
+    parser.add_argument("--json", metavar="PATH",
+                        help="write the machine, the rows and the time split as JSON (for benchmarks.report)")
     parser.add_argument("--plot", metavar="PATH", default="benchmarks/results/throughput.png",
                         help="PNG of throughput against batch size (default: %(default)s)")
     args = parser.parse_args(argv)
     info = machine()
     print("machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
     rows, compile_times = run(args.quick)
+    info["load_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(table(rows))
     print("Numba compile (first call, excluded above): "
           + ", ".join(f"{k} {v:.2f}s" for k, v in compile_times.items()))
+    print(f"load average (1, 5, 15 min) at the start {info['load_at_start']}, at the end {info['load_at_end']}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump({"machine": info, "compile_seconds": compile_times, "rows": rows,
+                       "time_split": time_split(rows)}, f, indent=1)
         print(f"rows written to {args.json}")
     if args.plot:
         os.makedirs(os.path.dirname(args.plot) or ".", exist_ok=True)

@@ -1,7 +1,8 @@
 """Numba kernels that step many Make Make games at once, and ``BatchEnv`` over them.
 
 See ``pacific_common.batch`` for the attributes, autoreset and seeding of ``BatchEnv``.  The kernels
-run in parallel across games (``prange``); below ``PARALLEL_FROM`` games the serial twins run instead.
+run in parallel across games (``prange``) or, below ``PARALLEL_FROM`` games or where the thread pool
+is measured slower (``pacific_common.batch.ThreadChoice``), as their serial twins.
 
 Every game's batch module has these same kernels, word for word, over its own ``core``: a kernel that
 received the core's functions as arguments, or was built by a factory, would miss Numba's on-disk
@@ -20,17 +21,27 @@ from .env import describe_action, raw_env
 
 
 @njit(cache=True)
-def _write_outputs(state, g, observations, masks, agent_to_act):
+def _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act):
+    """The player to act, and what the caller asked for of this game: its observation and mask if
+    that player's seat is in ``observe[g]``, else its mask if ``write_masks``."""
     player = core.player_to_act(state)
     agent_to_act[g] = player
-    core.observe_player(state, max(player, 0), observations[g], masks[g])
+    seat = max(player, 0)
+    if observe[g, seat]:
+        core.observe_player(state, seat, observations[g], masks[g])
+    elif write_masks:
+        if player >= 0:
+            core.legal_action_mask(state, masks[g])
+        else:
+            masks[g, :] = 0
 
 
 @njit(cache=True, parallel=True)
-def batch_reset(states, seeds, num_players, variant, max_turns, observations, masks, agent_to_act):
+def batch_reset(states, seeds, num_players, variant, max_turns, write_masks, observe, observations, masks,
+                agent_to_act):
     for g in prange(states.shape[0]):
         core.init(states[g], num_players, variant, max_turns, seeds[g])
-        _write_outputs(states[g], g, observations, masks, agent_to_act)
+        _write_outputs(states[g], g, write_masks, observe, observations, masks, agent_to_act)
 
 
 @njit(cache=True, parallel=True)
@@ -49,8 +60,8 @@ def batch_first_illegal(states, actions, autoreset, bad):
 
 
 @njit(cache=True)
-def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
-               terminated, truncated, scores, ends):
+def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
+               agent_to_act, rewards, terminated, truncated, scores, ends):
     state = states[g]
     ends[g] = core.END_NONE
     terminated[g] = False
@@ -68,25 +79,25 @@ def _step_game(g, states, actions, autoreset, reward_mode, observations, masks, 
         if autoreset:
             core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
                       core.next_seed(state))
-    _write_outputs(state, g, observations, masks, agent_to_act)
+    _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act)
 
 
 @njit(cache=True, parallel=True)
-def batch_step(states, actions, autoreset, reward_mode, observations, masks, agent_to_act, rewards,
-               terminated, truncated, scores, ends):
+def batch_step(states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
+               agent_to_act, rewards, terminated, truncated, scores, ends):
     """Step every game by its action (already checked legal), in parallel."""
     for g in prange(states.shape[0]):
-        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                   rewards, terminated, truncated, scores, ends)
+        _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
+                   agent_to_act, rewards, terminated, truncated, scores, ends)
 
 
 @njit(cache=True)
-def batch_step_serial(states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                      rewards, terminated, truncated, scores, ends):
+def batch_step_serial(states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
+                      agent_to_act, rewards, terminated, truncated, scores, ends):
     """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
     for g in range(states.shape[0]):
-        _step_game(g, states, actions, autoreset, reward_mode, observations, masks, agent_to_act,
-                   rewards, terminated, truncated, scores, ends)
+        _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
+                   agent_to_act, rewards, terminated, truncated, scores, ends)
 
 
 @njit(cache=True)
@@ -134,7 +145,7 @@ class BatchEnv(CoreBatchEnv):
     reports_ends = True
 
     def __init__(self, num_envs, seed=None, autoreset=True, num_players=4, variant="standard",
-                 max_turns=1000, reward="win_loss"):
-        super().__init__(num_envs, seed, autoreset, num_players, variant, max_turns, reward)
+                 max_turns=1000, reward="win_loss", outputs="observations"):
+        super().__init__(num_envs, seed, autoreset, num_players, variant, max_turns, reward, outputs)
 
     describe_action = staticmethod(describe_action)

@@ -14,6 +14,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
@@ -22,9 +24,163 @@ def wrap(env):
     """Wrap a raw environment the way PettingZoo's classic games are: an illegal action ends the game
     with −1 for the offender and 0 for the others, an action outside the space fails an assertion,
     and calls out of order are caught."""
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    return CheckedEnv(env, illegal_reward=-1)
+
+
+def _guarded(name):
+    """A property forwarding ``name`` to the raw env, unreadable before the first reset (as
+    ``OrderEnforcingWrapper`` makes it)."""
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def set(self, value):
+        setattr(self.env, name, value)
+
+    return property(get, set)
+
+
+def _forwarded(name):
+    return property(lambda self: getattr(self.env, name), lambda self, value: setattr(self.env, name, value))
+
+
+class CheckedEnv(wrappers.BaseWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` in one layer, with the same behaviour and messages.
+
+    Stacked, the three wrappers resolve every attribute the AEC loop reads (``agent_selection``,
+    ``terminations``, …) through three ``__getattr__`` calls, which cost more than the game's own
+    step.  Here the loop's attributes are properties, and ``last``, ``step``, ``observe`` and the
+    agent iterator read the raw env directly.
+    """
+
+    agents = _guarded("agents")
+    agent_selection = _guarded("agent_selection")
+    rewards = _guarded("rewards")
+    terminations = _guarded("terminations")
+    truncations = _guarded("truncations")
+    infos = _guarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+    possible_agents = _forwarded("possible_agents")
+
+    def __init__(self, env, illegal_reward=-1):
+        assert isinstance(env, AECEnv), "CheckedEnv is only compatible with AEC environments"
+        super().__init__(env)
+        self._illegal_reward = illegal_reward
+        self._has_reset = False      # OrderEnforcingWrapper: nothing is played before reset()
+        self._has_updated = False    # … and agent_iter() needs a step() between two agents
+        self._prev_obs = None        # TerminateIllegalWrapper: the mask the acting agent was shown
+        self._terminated = False     # the game was ended by an illegal move
+        # every agent of a CoreAECEnv has the same Discrete(num_actions) space starting at 0
+        self._num_actions = env.unwrapped.action_space(env.unwrapped.possible_agents[0]).n
+
+    @property
+    def num_agents(self):
+        if not self._has_reset:
+            raise AttributeError("num_agents cannot be accessed before reset")
+        return len(self.env.agents)
+
+    def reset(self, seed=None, options=None):
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        self._prev_obs = None
+        self.env.reset(seed=seed, options=options)
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        obs = self.env.observe(agent)
+        if agent == self.env.agent_selection:
+            self._prev_obs = obs
+        return obs
+
+    def last(self, observe=True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        env = self.env
+        agent = env.agent_selection
+        assert agent is not None
+        observation = self.observe(agent) if observe else None
+        return (observation, env._cumulative_rewards[agent], env.terminations[agent],
+                env.truncations[agent], env.infos[agent])
+
+    def step(self, action):
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        env = self.env
+        if not env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = env.agent_selection
+        done = env.terminations[agent] or env.truncations[agent]
+        # a plain int is the common case; anything else gets the space's own verdict
+        assert (action is None and done) or (
+            0 <= action < self._num_actions if type(action) is int
+            else env.action_space(agent).contains(action)), "action is not in action space"
+        if self._prev_obs is None:
+            self.observe(agent)
+        mask = self._prev_obs["action_mask"]
+        self._prev_obs = None
+        if done:
+            if self._terminated:
+                env.unwrapped._was_dead_step(action)
+            else:
+                env.step(action)
+        elif not mask[action]:
+            self._end_on_illegal_move(agent)
+        else:
+            env.step(action)
+
+    def _end_on_illegal_move(self, offender):
+        EnvLogger.warn_on_illegal_move()
+        raw = self.env.unwrapped
+        raw._cumulative_rewards[offender] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.truncations, 0)
+        raw.rewards[offender] = float(self._illegal_reward)
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        self._terminated = True
+
+    def agent_iter(self, max_iter=2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _CheckedIterable(self, max_iter)
+
+    def render(self):
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return self.env.render()
+
+    def state(self):
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return self.env.state()
+
+    def __str__(self):
+        return str(self.env)
+
+
+class _CheckedIterable(AECIterable):
+    def __iter__(self):
+        return _CheckedIterator(self.env, self.max_iter)
+
+
+class _CheckedIterator(AECIterator):
+    def __next__(self):
+        checked = self.env
+        env = checked.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert checked._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        checked._has_updated = False
+        return env.agent_selection
 
 
 class CoreAECEnv(AECEnv):

@@ -1,7 +1,8 @@
 """The Python side of every game's ``BatchEnv``: many games as rows of one state array, stepped by one
 Numba call per step.
 
-``BatchEnv(num_envs, seed=None, autoreset=True, **options)`` holds ``num_envs`` games.  Everything a
+``BatchEnv(num_envs, seed=None, autoreset=True, outputs="observations", **options)`` holds ``num_envs``
+games.  Everything a
 learner reads is written into arrays allocated once, at construction:
 
 =====================  ==========================  =================================================
@@ -33,9 +34,24 @@ Seeding: game ``i`` is set up with seed ``seed + i`` and plays exactly like the 
 reset with that seed.  Each game's random generator lives in its own row, so results do not depend on
 the number of threads.
 
+What a step writes: ``outputs="observations"`` (default) writes every game's observation and mask;
+``outputs="masks"`` writes the masks only; ``outputs="state"`` neither (``agent_to_act``, ``rewards``,
+``terminated``, ``truncated`` and ``scores`` are always written).  Writing observations is much of a
+step's cost (``python -m benchmarks.throughput`` prints the split), so a caller that needs them for some
+games only names those: ``step(actions, observe=seats)`` and ``reset(seed, observe=seats)`` take a
+bool array of shape ``(num_envs, num_players)`` (or ``(num_envs,)``, every seat of a game) and write
+game ``g``'s observation and mask only when the player to act in it is a seat marked in ``seats[g]``
+-- a learner's own seat, say, and the seats of opponents that need observations.  Rows not written
+keep what they held.
+
+Threads: from ``PARALLEL_FROM`` games on, the kernels run on Numba's thread pool or on one thread,
+whichever ``ThreadChoice`` measures faster on this machine at this moment.
+
 Each game's ``batch`` module holds its Numba kernels (they call that game's core directly, which keeps
 Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 """
+import time
+
 import numpy as np
 
 from .ends import END_NAMES
@@ -43,6 +59,63 @@ from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_int
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
 PARALLEL_FROM = 256
+
+OUTPUTS = ("observations", "masks", "state")
+
+
+class ThreadChoice:
+    """Whether a batch's kernels run on one thread or on Numba's thread pool, chosen by measuring.
+
+    The pool wins on an idle machine and can lose badly on a busy one: a parallel loop ends when its
+    last thread does, and a thread that shares its core with another process may wait a scheduler
+    slice or more.  So the step is timed, and now and then run the other way; the faster is kept.
+    A try that confirms the choice doubles the gap to the next one, so a choice that is much slower
+    costs little.  Results do not depend on the choice (each game's generator lives in its row)."""
+
+    FIRST_GAP, LONGEST_GAP = 16, 1024   # steps between two tries of the choice not in use
+
+    def __init__(self, may_parallel):
+        self.may_parallel = may_parallel
+        self.parallel = may_parallel
+        self.seconds = [None, None]   # seconds per step: one thread, the pool
+        self.samples = [0, 0]
+        self.steps = 0
+        self.gap = self.FIRST_GAP
+        self.next_try = 2
+        self.trying = False
+
+    def next(self):
+        """The choice for the next step: the faster one, or the other one on a try."""
+        if not self.may_parallel:
+            return False
+        self.steps += 1
+        self.trying = self.steps >= self.next_try
+        return self.parallel != self.trying
+
+    def record(self, parallel, seconds):
+        if not self.may_parallel:
+            return
+        self.samples[parallel] += 1
+        if self.samples[parallel] > 1:  # a first call may load or compile the kernel
+            old = self.seconds[parallel]
+            # the choice in use is timed every step and smoothed; a try stands for itself
+            self.seconds[parallel] = seconds if old is None or self.trying else 0.7 * old + 0.3 * seconds
+        if self.trying and self.seconds[parallel] is None:
+            self.next_try = self.steps + 1   # that try only compiled: try again at once
+            return
+        if None in self.seconds:
+            if self.trying:
+                self.next_try = self.steps + 2   # time the choice in use once more, then decide
+            return
+        faster = self.seconds[True] < self.seconds[False]
+        if faster != self.parallel:
+            # the choice in use has become slower than the other's last time: switch now
+            self.parallel = faster
+            self.gap = self.FIRST_GAP
+            self.next_try = self.steps + self.gap
+        elif self.trying:
+            self.gap = min(2 * self.gap, self.LONGEST_GAP)
+            self.next_try = self.steps + self.gap
 
 
 class CoreBatchEnv:
@@ -54,9 +127,12 @@ class CoreBatchEnv:
     reports_ends = False   # the game's step kernels take an ``ends`` array after ``scores``
     END_NAMES = END_NAMES  # ``END_NAMES[batch.ends[g]]``: "win", "stalemate", … (None: no end)
 
-    def __init__(self, num_envs, seed, autoreset, num_players, variant, max_turns, reward):
+    def __init__(self, num_envs, seed, autoreset, num_players, variant, max_turns, reward,
+                 outputs="observations"):
         if not is_integer(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if outputs not in OUTPUTS:
+            raise ValueError(f"outputs must be one of {', '.join(map(repr, OUTPUTS))}, got {outputs!r}")
         check_options(num_players, variant, max_turns, None, reward, players=self.players,
                       variants=self.variants)
         core = self.core
@@ -66,6 +142,7 @@ class CoreBatchEnv:
         self.max_turns = int(max_turns)
         self.reward = reward
         self.autoreset = bool(autoreset)
+        self.outputs = outputs
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
         self.observations = np.zeros((self.num_envs, obs_size), dtype=np.int8)
@@ -81,18 +158,24 @@ class CoreBatchEnv:
             (self.ends,) if self.reports_ends else ())
         self._bad = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
-        self._parallel = self.num_envs >= PARALLEL_FROM
+        self.threads = ThreadChoice(self.num_envs >= PARALLEL_FROM)
+        self._write_masks = outputs != "state"
+        self._observe_default = np.full((self.num_envs, self.num_players), outputs == "observations")
+        self._observe = np.zeros((self.num_envs, self.num_players), dtype=np.bool_)
         self.reset(seed)
 
-    def reset(self, seed=None):
+    def reset(self, seed=None, observe=None):
         """Start every game again; game i gets seed ``seed + i`` (a fresh random seed if None).
-        Returns ``(observations, action_masks)``."""
+        ``observe``: the seats whose observations to write (see above).  Returns ``(observations,
+        action_masks)``."""
         check_seed(seed)
         if seed is None:
             seed = fresh_seed()
+        observe = self._seats(observe)
         seeds = (np.arange(self.num_envs, dtype=np.int64) + np.int64(seed)) & 0x7FFFFFFFFFFFFFFF
         self.kernels.batch_reset(self.states, seeds, self.num_players, self.variants[self.variant],
-                                 self.max_turns, self.observations, self.action_masks, self.agent_to_act)
+                                 self.max_turns, self._write_masks, observe, self.observations,
+                                 self.action_masks, self.agent_to_act)
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -101,8 +184,20 @@ class CoreBatchEnv:
             self.ends[:] = 0
         return self.observations, self.action_masks
 
-    def step(self, actions):
-        """Apply one action per game.  Returns ``(observations, action_masks, rewards, terminated,
+    def _seats(self, observe):
+        """``observe`` as the (num_envs, num_players) bool array the kernels read."""
+        if observe is None:
+            return self._observe_default
+        observe = np.asarray(observe)
+        if observe.dtype != np.bool_ or observe.shape not in ((self.num_envs,), self._observe.shape):
+            raise ValueError(f"observe must be a bool array of shape ({self.num_envs},) or "
+                             f"{self._observe.shape}, got {observe.dtype} {observe.shape}")
+        self._observe[:] = observe if observe.ndim == 2 else observe[:, None]
+        return self._observe
+
+    def step(self, actions, observe=None):
+        """Apply one action per game.  ``observe``: the seats whose observations to write (see above;
+        default: as ``outputs`` says).  Returns ``(observations, action_masks, rewards, terminated,
         truncated)``: the attributes themselves, overwritten by the next call."""
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
@@ -111,16 +206,20 @@ class CoreBatchEnv:
         if actions.dtype != np.int64:
             self._actions[:] = actions
             actions = self._actions
+        observe = self._seats(observe)
         k = self.kernels
-        if self._parallel:
+        parallel = self.threads.next()
+        if parallel:
             g = k.batch_first_illegal(self.states, actions, self.autoreset, self._bad)
         else:
             g = k.first_illegal_serial(self.states, actions, self.autoreset)
         if g >= 0:
             self._refuse(g, int(actions[g]))
-        kernel = k.batch_step if self._parallel else k.batch_step_serial
-        kernel(self.states, actions, self.autoreset, REWARD_MODES.index(self.reward), self.observations,
-               self.action_masks, self.agent_to_act, *self._outputs)
+        kernel = k.batch_step if parallel else k.batch_step_serial
+        started = time.perf_counter()
+        kernel(self.states, actions, self.autoreset, REWARD_MODES.index(self.reward), self._write_masks,
+               observe, self.observations, self.action_masks, self.agent_to_act, *self._outputs)
+        self.threads.record(parallel, time.perf_counter() - started)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def _refuse(self, g, action):
@@ -140,7 +239,7 @@ class CoreBatchEnv:
         finished game)."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
-        if self._parallel:
+        if self.threads.parallel:
             self.kernels.batch_random_actions(self.states, out)
         else:
             self.kernels.random_actions_serial(self.states, out)

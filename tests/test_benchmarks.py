@@ -13,13 +13,29 @@ def test_quick_benchmark_writes_rows_for_every_implementation(tmp_path):
                              "--plot", str(tmp_path / "plot.png")],
                             cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    rows = json.loads(out.read_text())
+    run = json.loads(out.read_text())
+    rows = run["rows"]
     ours = {(r["game"], r["implementation"], r["batch_size"]) for r in rows}
     for implementation, batch_size in (("aec", 1), ("core-loop", 1), ("batch", 1), ("batch", 64),
+                                       ("batch-masks", 64), ("batch-state", 64), ("batch-busy", 64),
                                        ("reference", 1)):
         assert ("makabana", implementation, batch_size) in ours
     assert all(r["steps_per_second"] > 0 for r in rows)
-    assert "steps/s" in result.stdout and "machine:" in result.stdout
+    assert {s["game"] for s in run["time_split"]} == {"makabana", "makemake", "maunakea"}
+    assert "load_at_start" in run["machine"] and "load_at_end" in run["machine"]
+    assert "steps/s" in result.stdout and "machine:" in result.stdout and "where a BatchEnv step" in result.stdout
+    # the docs' tables come from that JSON
+    report = subprocess.run([sys.executable, "-m", "benchmarks.report", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert report.returncode == 0, report.stderr
+    assert "| Maka Bana | `env()` AEC loop |" in report.stdout and "Load average" in report.stdout
+    page = tmp_path / "benchmarks.md"
+    page.write_text("intro\n\n<!-- report:start -->\nold\n<!-- report:end -->\n\nafter\n")
+    subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--write", str(page)],
+                   cwd=ROOT, check=True, timeout=60)
+    text = page.read_text()
+    assert text.startswith("intro\n") and text.endswith("after\n") and "old" not in text
+    assert report.stdout.strip() in text
 
 
 def test_search_speed_reports_every_game(tmp_path):

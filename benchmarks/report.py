@@ -1,0 +1,132 @@
+"""The measured-figures section of docs/benchmarks.md, from the JSON of one throughput run.
+
+    python -m benchmarks.throughput --json run.json
+    python -m benchmarks.report run.json                               # print the section
+    python -m benchmarks.report run.json --write docs/benchmarks.md    # replace it in the page
+
+Every figure and ratio comes from that one run, so the page cannot mix runs or be retyped wrong.
+``--write`` replaces what lies between the ``<!-- report:start -->`` and ``<!-- report:end -->`` lines.
+"""
+import argparse
+import json
+import sys
+
+NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
+START, END = "<!-- report:start -->", "<!-- report:end -->"
+NOISE = 0.9   # "does not fall as the batch grows": each size keeps at least 90 % of the smaller one's rate
+OUTPUTS = {"batch": "observations + masks", "batch-masks": "masks only", "batch-state": "neither",
+           "batch-busy": "observations + masks"}
+
+
+def _status(value, target):
+    return "met" if value >= target else f"missed by {100 * (1 - value / target):.0f} %"
+
+
+def _machine_line(m):
+    versions = ", ".join(f"{label} {m[key]}" for key, label in (
+        ("python", "Python"), ("numpy", "NumPy"), ("numba", "Numba"), ("pettingzoo", "PettingZoo"),
+        ("pyspiel", "OpenSpiel"), ("pgx", "Pgx"), ("jax", "JAX")) if key in m)
+    return (f"{m['cores']} cores ({m['cpu']}), {m['numba_threads']} Numba threads; {versions}. "
+            f"Load average (1, 5, 15 min) {m['load_at_start']} at the start of the run and "
+            f"{m['load_at_end']} at its end.")
+
+
+def section(run):
+    rows = run["rows"]
+    rate = {(r["game"], r["implementation"], r["batch_size"]): r["steps_per_second"] for r in rows}
+    c4 = rate.get(("connect_four", "pettingzoo-aec", 1))
+    pgx = rate.get(("connect_four", "pgx-cpu", 4096))
+    spiel = rate.get(("connect_four", "openspiel-cpp", 1))
+    biggest = max(n for (_, i, n) in rate if i == "batch")
+    lines = [
+        f"One run of `python -m benchmarks.throughput --json PATH`, tables written by "
+        f"`python -m benchmarks.report PATH`. Machine: {_machine_line(run['machine'])} Random legal play "
+        f"with resets, 4 players. Ratios are to PettingZoo `connect_four_v3` "
+        f"({c4:,.0f} steps/s in this run) unless stated." if c4 else
+        f"Machine: {_machine_line(run['machine'])} (PettingZoo was not installed: no ratios to connect_four.)",
+        "",
+        "| game | implementation | writes | steps/s | ratio | target | |",
+        "|---|---|---|---:|---:|---|---|",
+    ]
+
+    def row(game, what, writes, steps, ratio="", target="—", status=""):
+        steps = f"{steps:,.0f}" if isinstance(steps, (int, float)) else steps
+        lines.append(f"| {NAMES[game]} | {what} | {writes} | {steps} | {ratio} | {target} | {status} |")
+
+    for game in NAMES:
+        get = lambda implementation, n=1: rate.get((game, implementation, n))  # noqa: E731
+        aec, raw, core = get("aec"), get("aec-raw"), get("core-loop")
+        if c4:
+            row(game, "`env()` AEC loop", "observation + mask", aec, f"{aec / c4:.2f}×", "≥ 4×",
+                _status(aec / c4, 4))
+            row(game, "`raw_env` AEC loop", "observation + mask", raw, f"{raw / c4:.2f}×")
+        if spiel:
+            row(game, "core, random play in Numba, 1 thread", "—", core, f"{core / spiel:.2f}× OpenSpiel C++ c4")
+        else:
+            row(game, "core, random play in Numba, 1 thread", "—", core)
+        for implementation in ("batch", "batch-masks", "batch-state"):
+            steps = get(implementation, biggest)
+            if steps is None:
+                continue
+            what = f"`BatchEnv`, {biggest} games"
+            if game == "maunakea":
+                row(game, what, OUTPUTS[implementation], steps, f"{steps / core:.2f}× its core loop",
+                    "≥ 1× its core loop", _status(steps / core, 1))
+            elif pgx and biggest == 4096:
+                row(game, what, OUTPUTS[implementation], steps, f"{steps / pgx:.2f}× Pgx c4 ({pgx:,.0f})",
+                    "≥ 1.5× Pgx c4", _status(steps / pgx, 1.5))
+            else:
+                row(game, what, OUTPUTS[implementation], steps)
+        for implementation, label in (("batch", "`BatchEnv` 64 / 1024 / 4096 games"),
+                                      ("batch-busy", "the same, one core kept busy")):
+            sizes = [n for n in (64, 1024, 4096) if get(implementation, n)]
+            if len(sizes) < 2:
+                continue
+            figures = [get(implementation, n) for n in sizes]
+            worst = min(later / earlier for earlier, later in zip(figures, figures[1:]))
+            row(game, label, OUTPUTS[implementation], " / ".join(f"{f:,.0f}" for f in figures),
+                f"{worst:.2f}× (worst step up)", f"each ≥ {NOISE:.0%} of the smaller",
+                _status(worst, NOISE))
+        reference = get("reference")
+        steps = get("batch", biggest)
+        row(game, f"`BatchEnv` {biggest} / plain-Python reference ({reference:,.0f})", "observations + masks",
+            "", f"{steps / reference:.0f}×", "≥ 300×", _status(steps / reference, 300))
+
+    if run.get("time_split"):
+        lines += ["", "Where a `BatchEnv` step's time goes, in µs per game-step, from the three output modes "
+                      "of the same run (rules = `outputs=\"state\"`, including the random action and the "
+                      "legality check; masks and observations = the differences):", "",
+                  "| game | games | rules | masks | observations | total |", "|---|---:|---:|---:|---:|---:|"]
+        for s in run["time_split"]:
+            lines.append(f"| {NAMES[s['game']]} | {s['batch_size']} | {s['rules_us']:.3f} | {s['masks_us']:.3f} | "
+                         f"{s['observations_us']:.3f} | {s['total_us']:.3f} |")
+    return "\n".join(lines)
+
+
+def write(path, text):
+    with open(path) as f:
+        page = f.read()
+    if START not in page or END not in page:
+        raise SystemExit(f"{path} has no {START} … {END} lines to replace")
+    head, rest = page.split(START, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w") as f:
+        f.write(f"{head}{START}\n{text}\n{END}{tail}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="docs/benchmarks.md's tables from a throughput run's JSON")
+    parser.add_argument("json", help="the file written by python -m benchmarks.throughput --json")
+    parser.add_argument("--write", metavar="PAGE", help="replace the section between the report markers in PAGE")
+    args = parser.parse_args(argv)
+    with open(args.json) as f:
+        text = section(json.load(f))
+    if args.write:
+        write(args.write, text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
