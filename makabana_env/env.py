@@ -72,8 +72,9 @@ Illegal actions
 ---------------
 ``raw_env`` raises ``ValueError`` naming the action and the decision asked. ``env()`` wraps it the
 way PettingZoo's classic games are wrapped: an illegal action ends the game with reward −1 for the
-offender and 0 for everybody else (``TerminateIllegalWrapper``), an action outside the space fails
-an assertion, and calling methods out of order is caught.
+offender and 0 for everybody else, an action outside the space fails an assertion, and calling
+methods out of order is caught: PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``
+and ``OrderEnforcingWrapper``, done by one layer (``pacific_common.aec.CheckedEnv``).
 
 Version history
 ---------------

@@ -17,7 +17,8 @@ name            code    meaning
 ==============  ======  ===========================================================================
 
 Each game's ``RULES.md`` says which of these ends it has.  An illegal action in ``env()`` ends the game
-through PettingZoo's ``TerminateIllegalWrapper``, outside the rules: it reports no end.
+as PettingZoo's ``TerminateIllegalWrapper`` does (``pacific_common.aec.CheckedEnv``), outside the
+rules: it reports no end.
 """
 END_NONE = 0        # still running, or (batched) the game did not end on this step
 END_WIN = 1
