@@ -43,7 +43,8 @@ def section(run):
         f"`python -m benchmarks.report PATH`. Machine: {_machine_line(run['machine'])} Random legal play "
         f"with resets, 4 players. Ratios are to PettingZoo `connect_four_v3` "
         f"({c4:,.0f} steps/s in this run) unless stated." if c4 else
-        f"Machine: {_machine_line(run['machine'])} (PettingZoo's connect_four was not measured, so no ratios to it: it needs the bench extra.)",
+        f"Machine: {_machine_line(run['machine'])} (PettingZoo's connect_four was not measured, so no "
+        f"ratios to it: it needs the bench extra.)",
         "",
         "| game | implementation | writes | steps/s | ratio | target | |",
         "|---|---|---|---:|---:|---|---|",
