@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 import maunakea_env
-from maunakea_env import core
+from maunakea_env import kernels as core
 from pacific_common.numba_cache import drop_stale_cache
 
 drop_stale_cache(__file__, depends_on=(maunakea_env.__file__,))   # ``play`` below calls the core

@@ -48,7 +48,7 @@ chosen (the rulebook reveals hints simultaneously).
 
 Maka Bana Mao (``variant="mao"``)
 --------------------------------
-``Discrete(343)`` and an observation of ``core.OBS_SIZE_MAO`` values: the Haapii observation followed
+``Discrete(343)`` and an observation of ``kernels.OBS_SIZE_MAO`` values: the Haapii observation followed
 by a Mao block (phase, own project cards, known card counts, revealed projects, the denunciation, the
 paint case, the execution).  A project is the visible card, then add or keep for each other card of
 the hand, in increasing card number (a fixed number of decisions, so the turn order shows nothing);
@@ -83,7 +83,7 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
 
-from . import core
+from . import kernels
 from .board import CARD_NAMES, SPOT_NAMES
 from .render import render_ansi, render_rgb
 
@@ -92,32 +92,32 @@ def describe_action(action):
     """A readable name for an action, e.g. 'construct Azzura-Rock-Flower showing the beach'.  Actions
     from 273 on are Maka Bana Mao's."""
     shown = ("beach", "area", "theme")
-    if not 0 <= action < core.NUM_ACTIONS_MAO:
-        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1} (Mao: … {core.NUM_ACTIONS_MAO - 1})"
-    if action >= core.NUM_ACTIONS:
+    if not 0 <= action < kernels.NUM_ACTIONS_MAO:
+        return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1} (Mao: … {kernels.NUM_ACTIONS_MAO - 1})"
+    if action >= kernels.NUM_ACTIONS:
         return _describe_mao_action(action)
-    if action < core.TAKE_BACK_BASE:
+    if action < kernels.TAKE_BACK_BASE:
         return f"construct {SPOT_NAMES[action // 3]} showing the {shown[action % 3]}"
-    if action < core.TIKI_BASE:
-        a = action - core.TAKE_BACK_BASE
+    if action < kernels.TIKI_BASE:
+        a = action - kernels.TAKE_BACK_BASE
         return f"take back {SPOT_NAMES[a // 3]} showing paint and the {shown[a % 3]}"
-    return f"tiki on {SPOT_NAMES[action - core.TIKI_BASE]}"
+    return f"tiki on {SPOT_NAMES[action - kernels.TIKI_BASE]}"
 
 
 def _describe_mao_action(action):
-    if action < core.MAO_ADD_BASE:
-        return f"project: show {CARD_NAMES[action - core.MAO_TOP_BASE]} on top"
-    if action < core.MAO_KEEP:
-        return f"project: add {CARD_NAMES[action - core.MAO_ADD_BASE]}, hidden"
-    if action == core.MAO_KEEP:
+    if action < kernels.MAO_ADD_BASE:
+        return f"project: show {CARD_NAMES[action - kernels.MAO_TOP_BASE]} on top"
+    if action < kernels.MAO_KEEP:
+        return f"project: add {CARD_NAMES[action - kernels.MAO_ADD_BASE]}, hidden"
+    if action == kernels.MAO_KEEP:
         return "project: keep the card asked in hand"
-    if action < core.MAO_PASS:
-        k = action - core.MAO_DENOUNCE_BASE + 1
+    if action < kernels.MAO_PASS:
+        k = action - kernels.MAO_DENOUNCE_BASE + 1
         return f"denounce the colour {k} seat{'s' if k > 1 else ''} clockwise"
-    if action == core.MAO_PASS:
+    if action == kernels.MAO_PASS:
         return "do not denounce"
-    if action < core.MAO_STOP:
-        return f"spot {SPOT_NAMES[action - core.MAO_SPOT_BASE]} (build, take back or repaint there)"
+    if action < kernels.MAO_STOP:
+        return f"spot {SPOT_NAMES[action - kernels.MAO_SPOT_BASE]} (build, take back or repaint there)"
     return "stop / decline"
 
 
@@ -131,9 +131,9 @@ class raw_env(CoreAECEnv):
 
     metadata = {"name": "makabana_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
-    core = core
+    core = kernels
     players = (2, 5)
-    variants = {"haapii": core.VARIANT_HAAPII, "mao": core.VARIANT_MAO}
+    variants = {"haapii": kernels.VARIANT_HAAPII, "mao": kernels.VARIANT_MAO}
     decisions = ("project", "tiki", "over", "denunciation", "payback", "repaint offer", "execution")
 
     def __init__(self, num_players=4, variant="haapii", max_turns=100, render_mode=None, reward="win_loss"):
@@ -146,9 +146,9 @@ class raw_env(CoreAECEnv):
     def final_info(self):
         # Maka Bana ends only by the rulebook (a colour without huts, or the season after a full
         # beach) or by max_turns; named as in every game (pacific_common.ends)
-        ended = END_TRUNCATED if self._state[core.STATUS] == core.STATUS_TRUNCATED else END_RULES
+        ended = END_TRUNCATED if self._state[kernels.STATUS] == kernels.STATUS_TRUNCATED else END_RULES
         return {"scores": self.scores(), "colour_scores": self.colour_scores(), "end": END_NAMES[ended]}
 
     def colour_scores(self):
         """Points per colour as the board stands (two colours per player in the two-player game)."""
-        return [int(core.colour_score(self._state, c)) for c in range(self._state[core.NUM_COLOURS])]
+        return [int(kernels.colour_score(self._state, c)) for c in range(self._state[kernels.NUM_COLOURS])]

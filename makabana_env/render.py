@@ -2,7 +2,7 @@
 
 Both functions only read the state (one row as laid out in ``core``) and never change it.
 ``render_ansi`` is written for one viewer: it hides what that player may not know, exactly as
-``core.observe`` does.  ``render_rgb`` shows only the public board (huts and tikis), never projects,
+``kernels.observe`` does.  ``render_rgb`` shows only the public board (huts and tikis), never projects,
 so one picture serves every viewer.  The picture is drawn with numpy alone, so that rendering needs
 nothing beyond the game's own dependencies.
 """
@@ -10,7 +10,7 @@ import numpy as np
 
 from pacific_common.draw import outline
 
-from . import core
+from . import kernels
 from .board import (
     AREAS, BEACHES, CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
     THEMES,
@@ -25,43 +25,43 @@ def _shown_name(spot, shown):
 
 
 def _cards_text(cards, paint):
-    names = [CARD_NAMES[c] for c in range(core.PAINT_CARD) if (cards >> c) & 1]
+    names = [CARD_NAMES[c] for c in range(kernels.PAINT_CARD) if (cards >> c) & 1]
     return ", ".join(names + ["Paint"] * int(paint)) or "no cards"
 
 
 def _mao_project_text(state, colour, viewer_player):
     """A Mao project as ``viewer_player`` may see it: the owner sees the cards; others the visible card
     once all are revealed, and the card count once a denunciation or the execution shows it."""
-    top = state[core.PROJECT_TOP + colour]
+    top = state[kernels.PROJECT_TOP + colour]
     if top < 0:
         return "none yet"
-    count = core.card_count(state, colour)
-    if viewer_player is not None and core.owner(state, colour) == viewer_player:
-        ready = "" if state[core.PROJECT_KIND + colour] == core.MAO_PROJECT else " (being prepared)"
-        return (f"{count} cards: {_cards_text(state[core.PROJECT_CARDS + colour], state[core.PROJECT_PAINT + colour])}"
+    count = kernels.card_count(state, colour)
+    if viewer_player is not None and kernels.owner(state, colour) == viewer_player:
+        ready = "" if state[kernels.PROJECT_KIND + colour] == kernels.MAO_PROJECT else " (being prepared)"
+        return (f"{count} cards: {_cards_text(state[kernels.PROJECT_CARDS + colour], state[kernels.PROJECT_PAINT + colour])}"
                 f", showing {CARD_NAMES[top]}{ready}")
-    if state[core.PHASE] == core.PHASE_PROJECT:
-        return "prepared" if state[core.PROJECT_KIND + colour] == core.MAO_PROJECT else "none yet"
-    if state[core.REVEALED_NOW + colour]:
-        return f"revealed: {_cards_text(state[core.PROJECT_CARDS + colour], state[core.PROJECT_PAINT + colour])}"
-    known = colour in (state[core.DENOUNCER], state[core.DENOUNCED])
+    if state[kernels.PHASE] == kernels.PHASE_PROJECT:
+        return "prepared" if state[kernels.PROJECT_KIND + colour] == kernels.MAO_PROJECT else "none yet"
+    if state[kernels.REVEALED_NOW + colour]:
+        return f"revealed: {_cards_text(state[kernels.PROJECT_CARDS + colour], state[kernels.PROJECT_PAINT + colour])}"
+    known = colour in (state[kernels.DENOUNCER], state[kernels.DENOUNCED])
     return f"shows {CARD_NAMES[top]}" + (f", {count} cards" if known else "")
 
 
 def _project_text(state, colour, viewer_player):
     """The current project of ``colour`` as ``viewer_player`` may see it (None: a spectator)."""
-    if state[core.VARIANT] == core.VARIANT_MAO:
+    if state[kernels.VARIANT] == kernels.VARIANT_MAO:
         return _mao_project_text(state, colour, viewer_player)
-    kind = state[core.PROJECT_KIND + colour]
-    if kind == core.NO_PROJECT:
-        return "none yet" if state[core.PHASE] == core.PHASE_PROJECT else "none"
-    spot, shown = state[core.PROJECT_SPOT + colour], state[core.PROJECT_SHOWN + colour]
-    paint = " + Paint" if kind == core.TAKE_BACK else ""
-    if viewer_player is not None and core.owner(state, colour) == viewer_player:
-        verb = "take back" if kind == core.TAKE_BACK else "construct"
+    kind = state[kernels.PROJECT_KIND + colour]
+    if kind == kernels.NO_PROJECT:
+        return "none yet" if state[kernels.PHASE] == kernels.PHASE_PROJECT else "none"
+    spot, shown = state[kernels.PROJECT_SPOT + colour], state[kernels.PROJECT_SHOWN + colour]
+    paint = " + Paint" if kind == kernels.TAKE_BACK else ""
+    if viewer_player is not None and kernels.owner(state, colour) == viewer_player:
+        verb = "take back" if kind == kernels.TAKE_BACK else "construct"
         return f"{verb} {SPOT_NAMES[spot]} (showing {_shown_name(spot, shown)}{paint})"
     # Hints are revealed together, so before the tiki phase even the shown card stays secret.
-    if state[core.PHASE] == core.PHASE_PROJECT:
+    if state[kernels.PHASE] == kernels.PHASE_PROJECT:
         return "prepared"
     return f"shows {_shown_name(spot, shown)}{paint}"
 
@@ -69,75 +69,75 @@ def _project_text(state, colour, viewer_player):
 def render_ansi(state, viewer_player: int | None) -> str:
     """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
     information).  Lines stay within 100 characters."""
-    n, players = int(state[core.NUM_COLOURS]), int(state[core.NUM_PLAYERS])
+    n, players = int(state[kernels.NUM_COLOURS]), int(state[kernels.NUM_PLAYERS])
 
     def name(c):
-        return f"{COLOUR_NAMES[c]} (player {core.owner(state, c)})"
+        return f"{COLOUR_NAMES[c]} (player {kernels.owner(state, c)})"
 
-    phase = int(state[core.PHASE])
-    if phase == core.PHASE_OVER:
-        head = f"Maka Bana - game over after {state[core.SEASON]} seasons"
+    phase = int(state[kernels.PHASE])
+    if phase == kernels.PHASE_OVER:
+        head = f"Maka Bana - game over after {state[kernels.SEASON]} seasons"
     else:
-        last = " (last season)" if state[core.LAST_SEASON] else ""
-        head = f"Maka Bana - season {state[core.SEASON] + 1}{last} - {_PHASES[phase]}"
+        last = " (last season)" if state[kernels.LAST_SEASON] else ""
+        head = f"Maka Bana - season {state[kernels.SEASON] + 1}{last} - {_PHASES[phase]}"
     lines = [head]
-    if phase != core.PHASE_OVER:
-        first, to_act = name(state[core.FIRST]), name(state[core.TO_ACT])
+    if phase != kernels.PHASE_OVER:
+        first, to_act = name(state[kernels.FIRST]), name(state[kernels.TO_ACT])
         lines.append(f"First player: {first}   To act: {to_act}")
     if viewer_player is None:
         lines.append("Viewer: spectator")
     else:
-        mine = ", ".join(COLOUR_NAMES[c] for c in range(n) if core.owner(state, c) == viewer_player)
+        mine = ", ".join(COLOUR_NAMES[c] for c in range(n) if kernels.owner(state, c) == viewer_player)
         lines.append(f"Viewer: player {viewer_player} ({mine})")
 
     for b, beach in enumerate(BEACHES):
         spots = [s for s in range(NUM_SPOTS) if SPOT_BEACH[s] == b]
-        if not core.spot_in_play(state, spots[0]):
+        if not kernels.spot_in_play(state, spots[0]):
             lines.append(f"\n{beach}: out of play")
         else:
-            counts = [sum(state[core.HUT + s] == c for s in spots) for c in range(n)]
+            counts = [sum(state[kernels.HUT + s] == c for s in spots) for c in range(n)]
             tally = ", ".join(f"{COLOUR_NAMES[c]} {k}" for c, k in enumerate(counts) if k)
             lines.append(f"\n{beach} (huts: {tally or 'none'})")
         for s in spots:
-            if not core.spot_in_play(state, s):
+            if not kernels.spot_in_play(state, s):
                 lines.append(f"  {SPOT_NAMES[s]:<22} out of play")
                 continue
-            hut, tiki = state[core.HUT + s], state[core.TIKI + s]
+            hut, tiki = state[kernels.HUT + s], state[kernels.TIKI + s]
             text = f"  {SPOT_NAMES[s]:<22} hut {COLOUR_NAMES[hut] if hut >= 0 else '-':<7}"
             lines.append((text + (f" tiki {COLOUR_NAMES[tiki]}" if tiki >= 0 else "")).rstrip())
 
     lines.append("\nColours")
     for c in range(n):
-        lines.append(f"  {name(c):<18} huts in reserve {state[core.RESERVE + c]:>2}   "
-                     f"paint cards {state[core.PAINTS + c]}")
-    if phase != core.PHASE_OVER:
+        lines.append(f"  {name(c):<18} huts in reserve {state[kernels.RESERVE + c]:>2}   "
+                     f"paint cards {state[kernels.PAINTS + c]}")
+    if phase != kernels.PHASE_OVER:
         lines.append("\nProjects this season")
         for c in range(n):
             lines.append(f"  {COLOUR_NAMES[c]:<7} {_project_text(state, c, viewer_player)}")
 
-    if state[core.VARIANT] == core.VARIANT_MAO and phase != core.PHASE_OVER:
+    if state[kernels.VARIANT] == kernels.VARIANT_MAO and phase != kernels.PHASE_OVER:
         lines.extend(_mao_season_lines(state))
 
     # Last season's projects were turned face up at execution, so everybody may see them.
-    if any(state[core.LAST_KIND + c] != core.NO_PROJECT for c in range(n)):
+    if any(state[kernels.LAST_KIND + c] != kernels.NO_PROJECT for c in range(n)):
         lines.append("\nProjects revealed last season")
         for c in range(n):
-            kind = state[core.LAST_KIND + c]
-            if kind == core.NO_PROJECT:
+            kind = state[kernels.LAST_KIND + c]
+            if kind == kernels.NO_PROJECT:
                 continue
-            verb = "take back" if kind == core.TAKE_BACK else "construct"
-            result = "success" if state[core.LAST_SUCCESS + c] == 1 else "failed"
-            spot = SPOT_NAMES[state[core.LAST_SPOT + c]]
+            verb = "take back" if kind == kernels.TAKE_BACK else "construct"
+            result = "success" if state[kernels.LAST_SUCCESS + c] == 1 else "failed"
+            spot = SPOT_NAMES[state[kernels.LAST_SPOT + c]]
             lines.append(f"  {COLOUR_NAMES[c]:<7} {verb} {spot}: {result}")
 
-    if phase == core.PHASE_OVER:
-        truncated = state[core.STATUS] == core.STATUS_TRUNCATED
+    if phase == kernels.PHASE_OVER:
+        truncated = state[kernels.STATUS] == kernels.STATUS_TRUNCATED
         cut = " (game truncated at the season limit)" if truncated else ""
         lines.append(f"\nFinal scores{cut}")
         for c in range(n):
-            lines.append(f"  {name(c):<18} {state[core.SCORE + c]:>3}")
+            lines.append(f"  {name(c):<18} {state[kernels.SCORE + c]:>3}")
         if players != n:
-            totals = [sum(state[core.SCORE + c] for c in range(n) if core.owner(state, c) == p)
+            totals = [sum(state[kernels.SCORE + c] for c in range(n) if kernels.owner(state, c) == p)
                       for p in range(players)]
             lines.append("  Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(totals)))
     return "\n".join(lines)
@@ -145,27 +145,27 @@ def render_ansi(state, viewer_player: int | None) -> str:
 
 def _mao_season_lines(state):
     """This season's denunciation and what the executions did: public in Mao."""
-    n = int(state[core.NUM_COLOURS])
+    n = int(state[kernels.NUM_COLOURS])
     lines = []
-    aata, vaea = int(state[core.DENOUNCER]), int(state[core.DENOUNCED])
+    aata, vaea = int(state[kernels.DENOUNCER]), int(state[kernels.DENOUNCED])
     if aata >= 0:
-        out = [COLOUR_NAMES[c] for c in range(n) if state[core.ELIMINATED + c]]
-        lines.append(f"\nDenunciation: {COLOUR_NAMES[aata]} ({core.card_count(state, aata)} cards) denounced "
-                     f"{COLOUR_NAMES[vaea]} ({core.card_count(state, vaea)} cards); eliminated: {', '.join(out)}")
-        case = int(state[core.PAINT_CASE])
-        if case == core.CASE_PAID_BACK:
+        out = [COLOUR_NAMES[c] for c in range(n) if state[kernels.ELIMINATED + c]]
+        lines.append(f"\nDenunciation: {COLOUR_NAMES[aata]} ({kernels.card_count(state, aata)} cards) denounced "
+                     f"{COLOUR_NAMES[vaea]} ({kernels.card_count(state, vaea)} cards); eliminated: {', '.join(out)}")
+        case = int(state[kernels.PAINT_CASE])
+        if case == kernels.CASE_PAID_BACK:
             lines.append(f"  {COLOUR_NAMES[aata]} must be paid back with {COLOUR_NAMES[vaea]}'s paint")
-        elif case == core.CASE_NOT_MINDING:
+        elif case == kernels.CASE_NOT_MINDING:
             lines.append(f"  {COLOUR_NAMES[aata]} was not minding his business: {COLOUR_NAMES[vaea]} may "
                          f"repaint a hut of {COLOUR_NAMES[aata]}'s")
-        if state[core.OFFERED] >= 0:
-            lines.append(f"  hut offered for the repaint: {SPOT_NAMES[state[core.OFFERED]]}")
-    elif state[core.PHASE] == core.PHASE_DENOUNCE:
-        passed = [COLOUR_NAMES[c] for c in range(n) if state[core.PASSED + c]]
+        if state[kernels.OFFERED] >= 0:
+            lines.append(f"  hut offered for the repaint: {SPOT_NAMES[state[kernels.OFFERED]]}")
+    elif state[kernels.PHASE] == kernels.PHASE_DENOUNCE:
+        passed = [COLOUR_NAMES[c] for c in range(n) if state[kernels.PASSED + c]]
         lines.append(f"\nDenunciation round: passed so far: {', '.join(passed) or 'nobody'}")
     for c in range(n):
-        done = int(state[core.DONE_SPOTS + c])
-        if state[core.REVEALED_NOW + c] and done:
+        done = int(state[kernels.DONE_SPOTS + c])
+        if state[kernels.REVEALED_NOW + c] and done:
             spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1)
             lines.append(f"  {COLOUR_NAMES[c]} executed: {spots}")
     return lines
@@ -224,7 +224,7 @@ def render_rgb(state) -> np.ndarray:
         tile[_AREA_EDGE] = _AREA_RGB[SPOT_AREA[s]] // 2
         tile[_THEME[SPOT_THEME[s]]] = _DARK
         tile[_LETTER[BEACHES[SPOT_BEACH[s]][0]]] = _DARK
-        hut, tiki = state[core.HUT + s], state[core.TIKI + s]
+        hut, tiki = state[kernels.HUT + s], state[kernels.TIKI + s]
         if hut >= 0:
             tile[_HUT] = _PLAYER_RGB[hut]
             tile[outline(_HUT)] = _DARK
@@ -232,7 +232,7 @@ def render_rgb(state) -> np.ndarray:
             tile[_TIKI] = _WOOD
             tile[outline(_TIKI)] = _DARK
             tile[_TIKI_STRIPE] = _PLAYER_RGB[tiki]
-        if not core.spot_in_play(state, s):
+        if not kernels.spot_in_play(state, s):
             # Wash out the colours and hatch, so the spot reads as "not part of this game".
             tile[_SPOT] = (tile[_SPOT].astype(np.uint16) + 2 * 120) // 3
             tile[_HATCH] = (90, 90, 90)

@@ -65,25 +65,25 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES
 
-from . import core
+from . import kernels
 from .board import GROUND_NAMES, TERRITORY_NAMES
 from .render import render_ansi, render_rgb
 
 
 def describe_action(action):
     """A readable name for an action, e.g. 'place 3 tokens and the chief on Sacred-2'."""
-    if not 0 <= action < core.NUM_ACTIONS:
-        return f"action {action}, outside 0 … {core.NUM_ACTIONS - 1}"
-    if action < core.WITHDRAW_BASE:
-        t, r = divmod(action, core.PLACE_CHOICES)
+    if not 0 <= action < kernels.NUM_ACTIONS:
+        return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1}"
+    if action < kernels.WITHDRAW_BASE:
+        t, r = divmod(action, kernels.PLACE_CHOICES)
         k = r // 2 + 1
         chief = " and the chief" if r % 2 else ""
         return f"place {k} token{'s' if k > 1 else ''}{chief} on {TERRITORY_NAMES[t]}"
-    if action < core.MOAI_BASE:
-        return f"withdraw from {TERRITORY_NAMES[action - core.WITHDRAW_BASE]}"
-    if action < core.CEREMONY_BASE:
-        return f"build a Moai on {TERRITORY_NAMES[action - core.MOAI_BASE]}"
-    return f"start a ceremony on {GROUND_NAMES[action - core.CEREMONY_BASE]}"
+    if action < kernels.MOAI_BASE:
+        return f"withdraw from {TERRITORY_NAMES[action - kernels.WITHDRAW_BASE]}"
+    if action < kernels.CEREMONY_BASE:
+        return f"build a Moai on {TERRITORY_NAMES[action - kernels.MOAI_BASE]}"
+    return f"start a ceremony on {GROUND_NAMES[action - kernels.CEREMONY_BASE]}"
 
 
 def env(**kwargs):
@@ -96,9 +96,9 @@ class raw_env(CoreAECEnv):
 
     metadata = {"name": "makemake_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
-    core = core
+    core = kernels
     players = (2, 4)
-    variants = {"standard": core.VARIANT_STANDARD}
+    variants = {"standard": kernels.VARIANT_STANDARD}
     decisions = ("dominance", "Moai", "ceremony", "over")
 
     def __init__(self, num_players=4, variant="standard", max_turns=1000, render_mode=None,
@@ -110,6 +110,6 @@ class raw_env(CoreAECEnv):
     render_rgb = staticmethod(render_rgb)
 
     def final_info(self):
-        winner = int(self._state[core.WINNER])
+        winner = int(self._state[kernels.WINNER])
         return {"scores": self.scores(), "winner": None if winner < 0 else self.possible_agents[winner],
-                "end": END_NAMES[core.end_code(self._state)]}
+                "end": END_NAMES[kernels.end_code(self._state)]}

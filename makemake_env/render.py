@@ -11,7 +11,7 @@ import numpy as np
 
 from pacific_common.draw import outline
 
-from . import core
+from . import kernels
 from .board import (
     CHIEF_STRENGTH, CLAN_NAMES, GROUND_NAMES, GROUND_TERRITORIES, NUM_GROUNDS, NUM_TERRITORIES,
     SACRED, TERRITORY_AXIAL, TERRITORY_NAMES, TERRITORY_RING, pixel_centre,
@@ -25,56 +25,56 @@ _RINGS = ((1, "Sacred territories"), (2, "Inner territories"), (3, "Coast territ
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as "you".
     Lines stay within 100 characters."""
-    n = int(state[core.NUM_PLAYERS])
+    n = int(state[kernels.NUM_PLAYERS])
 
     def name(c):
         you = ", you" if viewer_player is not None and c == viewer_player else ""
         return f"{CLAN_NAMES[c]} (player {c}{you})"
 
-    phase, turn, amulet = int(state[core.PHASE]), int(state[core.TURN]), int(state[core.AMULET])
-    lines = [f"Make Make - turn {turn + 1} - {_PHASES[phase]}" if phase != core.PHASE_OVER
+    phase, turn, amulet = int(state[kernels.PHASE]), int(state[kernels.TURN]), int(state[kernels.AMULET])
+    lines = [f"Make Make - turn {turn + 1} - {_PHASES[phase]}" if phase != kernels.PHASE_OVER
              else f"Make Make - game over after {turn} clan turns"]
-    if phase == core.PHASE_OVER:
-        if state[core.WINNER] >= 0:
-            lines.append(f"Winner: {name(state[core.WINNER])} summons Make Make")
-        elif state[core.STATUS] == core.STATUS_TRUNCATED:
-            lines.append(f"No winner: game truncated at the limit of {state[core.MAX_TURNS]} turns")
+    if phase == kernels.PHASE_OVER:
+        if state[kernels.WINNER] >= 0:
+            lines.append(f"Winner: {name(state[kernels.WINNER])} summons Make Make")
+        elif state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
+            lines.append(f"No winner: game truncated at the limit of {state[kernels.MAX_TURNS]} turns")
         else:
             lines.append("No winner: stalemate, no clan can change anything any more")
     else:
-        lines.append(f"To act: {name(state[core.TO_ACT])}")
+        lines.append(f"To act: {name(state[kernels.TO_ACT])}")
     lines.append(f"Amulet: {name(amulet) if amulet >= 0 else 'nobody'}   "
-                 f"Moai left: {state[core.MOAI_LEFT]}")
+                 f"Moai left: {state[kernels.MOAI_LEFT]}")
     lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: {name(viewer_player)}")
 
     for k, title in _RINGS:
         lines.append(f"\n{title}")
         for t in np.flatnonzero(TERRITORY_RING == k):
-            owner, tokens = state[core.OWNER + t], state[core.TOKENS + t]
-            if state[core.MOAI + t]:
+            owner, tokens = state[kernels.OWNER + t], state[kernels.TOKENS + t]
+            if state[kernels.MOAI + t]:
                 text = "Moai"
             elif owner < 0:
                 text = "neutral"
             else:
-                chief = state[core.CHIEF_AT + owner] == t
+                chief = state[kernels.CHIEF_AT + owner] == t
                 strength = tokens + (CHIEF_STRENGTH if chief else 0)
                 text = (f"{CLAN_NAMES[owner]:<7} {tokens:>2} token{'s' if tokens > 1 else ' '}"
                         f"{' + chief' if chief else '        '}  strength {strength}")
             lines.append(f"  {TERRITORY_NAMES[t]:<10} {text}")
 
-    held = [g for g in range(NUM_GROUNDS) if state[core.GROUND + g] >= 0]
+    held = [g for g in range(NUM_GROUNDS) if state[kernels.GROUND + g] >= 0]
     lines.append("\nTangata Manu ceremonies" + ("" if held else ": none"))
     for g in held:
         around = ", ".join(TERRITORY_NAMES[t] for t in GROUND_TERRITORIES[g])
-        lines.append(f"  {GROUND_NAMES[g]:<10} {CLAN_NAMES[state[core.GROUND + g]]:<7} {around}")
+        lines.append(f"  {GROUND_NAMES[g]:<10} {CLAN_NAMES[state[kernels.GROUND + g]]:<7} {around}")
 
     lines.append("\nClans (in supply: tokens, chief, Tangata Manu)")
     for c in range(n):
-        chief_at = state[core.CHIEF_AT + c]
+        chief_at = state[kernels.CHIEF_AT + c]
         chief = "in supply" if chief_at < 0 else f"on {TERRITORY_NAMES[chief_at]}"
-        sacred = int(np.sum(state[core.OWNER + SACRED] == c))
-        lines.append(f"  {name(c):<22} tokens {state[core.TOKEN_SUPPLY + c]:>2}  "
-                     f"chief {chief:<12} Tangata Manu {state[core.MANU_SUPPLY + c]}  "
+        sacred = int(np.sum(state[kernels.OWNER + SACRED] == c))
+        lines.append(f"  {name(c):<22} tokens {state[kernels.TOKEN_SUPPLY + c]:>2}  "
+                     f"chief {chief:<12} Tangata Manu {state[kernels.MANU_SUPPLY + c]}  "
                      f"sacred {sacred}{'  AMULET' if amulet == c else ''}")
     return "\n".join(lines)
 
@@ -180,41 +180,41 @@ _BADGE_INNER = _disc(0, 0, 12.5)
 def render_rgb(state) -> np.ndarray:
     """An (H, W, 3) uint8 picture of the whole board: controllers, tokens, chiefs, Moai, ceremonies,
     the amulet holder (gold badge, top right) and the clan to act (top bar and framed swatch)."""
-    n = int(state[core.NUM_PLAYERS])
+    n = int(state[kernels.NUM_PLAYERS])
     fill = np.empty((NUM_TERRITORIES + 2, 3), np.uint8)  # indexed by _CELL + 1
     fill[0], fill[-1] = _SEA, _CENTRE
     for t in range(NUM_TERRITORIES):
-        owner = state[core.OWNER + t]
-        fill[t + 1] = _MOAI_LAND if state[core.MOAI + t] else _TINT[owner] if owner >= 0 else _LAND
+        owner = state[kernels.OWNER + t]
+        fill[t + 1] = _MOAI_LAND if state[kernels.MOAI + t] else _TINT[owner] if owner >= 0 else _LAND
     img = fill[_CELL + 1]
     img[_BORDER] = _DARK
     img[_SACRED_BAND] = _GOLD
     img[_CENTRE_RING] = _GOLD
 
     for t, xy in enumerate(_HEX_XY):
-        owner = state[core.OWNER + t]
-        if state[core.MOAI + t]:
+        owner = state[kernels.OWNER + t]
+        if state[kernels.MOAI + t]:
             _stamp(img, _MOAI_STONE, xy, _STONE)
             _stamp(img, _MOAI_TOPKNOT, xy, (150, 70, 48))
             _stamp(img, _MOAI_DARK, xy, _DARK)
         elif owner >= 0:
-            pips, rims = _PIPS[min(state[core.TOKENS + t], 11)]
+            pips, rims = _PIPS[min(state[kernels.TOKENS + t], 11)]
             _stamp(img, pips, xy, _CLAN_RGB[owner])
             _stamp(img, rims, xy, _DARK)
-            if state[core.CHIEF_AT + owner] == t:
+            if state[kernels.CHIEF_AT + owner] == t:
                 _stamp(img, _CHIEF, xy, _CLAN_RGB[owner])
                 _stamp(img, outline(_CHIEF), xy, _DARK)
                 _stamp(img, _CHIEF_EYE, xy, _PALE)
     for g, xy in enumerate(_GROUND_XY):
-        clan = state[core.GROUND + g]
+        clan = state[kernels.GROUND + g]
         mask = _GROUND_FULL if clan >= 0 else _GROUND_EMPTY
         _stamp(img, mask, xy, _CLAN_RGB[clan] if clan >= 0 else _PALE)
         _stamp(img, outline(mask), xy, _DARK)
 
     # The clan to act (or the winner, over a hatched bar once the game is over), then a swatch per
     # clan in turn order with its Tangata Manu still in supply, then the amulet.
-    over = state[core.PHASE] == core.PHASE_OVER
-    lead = state[core.WINNER] if over else state[core.TO_ACT]
+    over = state[kernels.PHASE] == kernels.PHASE_OVER
+    lead = state[kernels.WINNER] if over else state[kernels.TO_ACT]
     img[:BAR] = _CLAN_RGB[lead] if lead >= 0 else _STONE
     if over:
         img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % 12) < 4] = _DARK
@@ -225,11 +225,11 @@ def render_rgb(state) -> np.ndarray:
             _stamp(img, _box(-39, -12, -15, 12), xy, _PALE)
         _stamp(img, swatch, xy, _CLAN_RGB[c])
         _stamp(img, outline(swatch), xy, _DARK)
-        for i in range(state[core.MANU_SUPPLY + c]):
+        for i in range(state[kernels.MANU_SUPPLY + c]):
             dot = _disc(9 * i - 4, 0, 4)
             _stamp(img, dot, xy, _CLAN_RGB[c])
             _stamp(img, outline(dot), xy, _DARK)
-    holder, xy = state[core.AMULET], (WIDTH - _R - 12, BAR + _R + 6)
+    holder, xy = state[kernels.AMULET], (WIDTH - _R - 12, BAR + _R + 6)
     _stamp(img, _BADGE, xy, _GOLD)
     _stamp(img, outline(_BADGE), xy, _DARK)
     _stamp(img, _BADGE_RIM, xy, _DARK)

@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PARALLEL_FROM: re-exported)
 
-from . import core
+from . import kernels
 from .env import describe_action, raw_env
 
 
@@ -23,14 +23,14 @@ from .env import describe_action, raw_env
 def _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act):
     """The player to act, and what the caller asked for of this game: its observation and mask if
     that player's seat is in ``observe[g]``, else its mask if ``write_masks``."""
-    player = core.player_to_act(state)
+    player = kernels.player_to_act(state)
     agent_to_act[g] = player
     seat = max(player, 0)
     if observe[g, seat]:
-        core.observe_player(state, seat, observations[g], masks[g])
+        kernels.observe_player(state, seat, observations[g], masks[g])
     elif write_masks:
         if player >= 0:
-            core.legal_action_mask(state, masks[g])
+            kernels.legal_action_mask(state, masks[g])
         else:
             masks[g, :] = 0
 
@@ -39,7 +39,7 @@ def _write_outputs(state, g, write_masks, observe, observations, masks, agent_to
 def batch_reset(states, seeds, num_players, variant, max_turns, write_masks, observe, observations, masks,
                 agent_to_act):
     for g in prange(states.shape[0]):
-        core.init(states[g], num_players, variant, max_turns, seeds[g])
+        kernels.init(states[g], num_players, variant, max_turns, seeds[g])
         _write_outputs(states[g], g, write_masks, observe, observations, masks, agent_to_act)
 
 
@@ -48,10 +48,10 @@ def batch_first_illegal(states, actions, autoreset, bad):
     """Index of the first game whose action is illegal, or -1.  A finished game (without autoreset)
     accepts only -1."""
     for g in prange(states.shape[0]):
-        if states[g, core.STATUS] != core.STATUS_RUNNING and not autoreset:
+        if states[g, kernels.STATUS] != kernels.STATUS_RUNNING and not autoreset:
             bad[g] = actions[g] != -1
         else:
-            bad[g] = not core.is_legal(states[g], actions[g])
+            bad[g] = not kernels.is_legal(states[g], actions[g])
     for g in range(states.shape[0]):
         if bad[g]:
             return g
@@ -65,17 +65,17 @@ def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe,
     terminated[g] = False
     truncated[g] = False
     rewards[g, :] = 0.0
-    if state[core.STATUS] != core.STATUS_RUNNING:
+    if state[kernels.STATUS] != kernels.STATUS_RUNNING:
         return  # finished and left finished (autoreset=False)
-    core.step(state, actions[g])
-    if state[core.STATUS] != core.STATUS_RUNNING:
-        terminated[g] = state[core.STATUS] == core.STATUS_TERMINATED
-        truncated[g] = state[core.STATUS] == core.STATUS_TRUNCATED
-        core.rewards(state, reward_mode, rewards[g])
-        core.player_scores(state, scores[g])
+    kernels.step(state, actions[g])
+    if state[kernels.STATUS] != kernels.STATUS_RUNNING:
+        terminated[g] = state[kernels.STATUS] == kernels.STATUS_TERMINATED
+        truncated[g] = state[kernels.STATUS] == kernels.STATUS_TRUNCATED
+        kernels.rewards(state, reward_mode, rewards[g])
+        kernels.player_scores(state, scores[g])
         if autoreset:
-            core.init(state, state[core.NUM_PLAYERS], state[core.VARIANT], state[core.MAX_TURNS],
-                      core.next_seed(state))
+            kernels.init(state, state[kernels.NUM_PLAYERS], state[kernels.VARIANT], state[kernels.MAX_TURNS],
+                      kernels.next_seed(state))
     _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act)
 
 
@@ -100,10 +100,10 @@ def batch_step_serial(states, actions, autoreset, reward_mode, write_masks, obse
 @njit(cache=True)
 def first_illegal_serial(states, actions, autoreset):
     for g in range(states.shape[0]):
-        if states[g, core.STATUS] != core.STATUS_RUNNING and not autoreset:
+        if states[g, kernels.STATUS] != kernels.STATUS_RUNNING and not autoreset:
             if actions[g] != -1:
                 return g
-        elif not core.is_legal(states[g], actions[g]):
+        elif not kernels.is_legal(states[g], actions[g]):
             return g
     return -1
 
@@ -114,7 +114,7 @@ def batch_play_random(states, num_steps):
     games as they end.  Returns the number of finished games per row."""
     finished = np.zeros(states.shape[0], dtype=np.int64)
     for g in prange(states.shape[0]):
-        finished[g] = core.play_random_games(states[g], num_steps)
+        finished[g] = kernels.play_random_games(states[g], num_steps)
     return finished
 
 
@@ -122,19 +122,19 @@ def batch_play_random(states, num_steps):
 def batch_random_actions(states, out):
     """A uniformly random legal action per game from each game's own generator (-1 if finished)."""
     for g in prange(states.shape[0]):
-        out[g] = core.random_action(states[g])
+        out[g] = kernels.random_action(states[g])
 
 
 @njit(cache=True)
 def random_actions_serial(states, out):
     for g in range(states.shape[0]):
-        out[g] = core.random_action(states[g])
+        out[g] = kernels.random_action(states[g])
 
 
 class BatchEnv(CoreBatchEnv):
     """``num_envs`` Mauna Kea games stepped together; see ``pacific_common.batch``."""
 
-    core = core
+    core = kernels
     kernels = sys.modules[__name__]
     players = raw_env.players
     variants = raw_env.variants

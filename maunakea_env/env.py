@@ -71,7 +71,7 @@ game ended as in every game (``pacific_common.ends``): ``"rules"``, ``"settled"`
 
 Rules for advanced players (``variant="advanced"``)
 ---------------------------------------------------
-``Discrete(3052)`` and an observation of ``core.OBS_SIZE_ADVANCED`` values: the basic observation
+``Discrete(3052)`` and an observation of ``kernels.OBS_SIZE_ADVANCED`` values: the basic observation
 followed by an advanced block (phase, own cards by kind, cards held and action cards played by each
 player, helicopter rescues, the movement card or earthquake tile in progress, the supply flag, and
 everyone's cards once the game is over).  Card kinds are ``board.CARD_KIND_NAMES``.
@@ -101,7 +101,7 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED
 
-from . import core
+from . import kernels
 from .board import BOAT_NAMES, CARD_KIND_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
 from .render import render_ansi, render_rgb
 
@@ -112,51 +112,51 @@ _COLOURS = ("white", "gray", "black")
 def describe_action(action):
     """A readable name for an action, e.g. 'move explorer 2 north'.  Actions from 2040 on belong to
     the rules for advanced players."""
-    if not 0 <= action < core.NUM_ACTIONS_ADVANCED:
-        return (f"action {action}, outside 0 … {core.NUM_ACTIONS - 1} "
-                f"(advanced: … {core.NUM_ACTIONS_ADVANCED - 1})")
-    if action >= core.NUM_ACTIONS:
+    if not 0 <= action < kernels.NUM_ACTIONS_ADVANCED:
+        return (f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1} "
+                f"(advanced: … {kernels.NUM_ACTIONS_ADVANCED - 1})")
+    if action >= kernels.NUM_ACTIONS:
         return _describe_advanced_action(action)
-    if action < core.LAY_BASE:
+    if action < kernels.LAY_BASE:
         return f"place an explorer on {SQUARE_NAMES[action]}"
-    if action < core.SPEND_BASE:
-        a = action - core.LAY_BASE
+    if action < kernels.SPEND_BASE:
+        a = action - kernels.LAY_BASE
         return f"lay hand tile {a // (4 * 81)} on {FIELD_NAMES[(a // 4) % 81]} turned {a % 4} quarter turns"
-    if action < core.MOVE_BASE:
-        return f"spend hand tile {action - core.SPEND_BASE} for its movement points"
-    if action < core.PICK_BASE:
-        e, d = divmod(action - core.MOVE_BASE, 4)
+    if action < kernels.MOVE_BASE:
+        return f"spend hand tile {action - kernels.SPEND_BASE} for its movement points"
+    if action < kernels.PICK_BASE:
+        e, d = divmod(action - kernels.MOVE_BASE, 4)
         return f"move explorer {e} {_DIRECTIONS[d]}"
-    if action < core.DROP_BASE:
-        e, c = divmod(action - core.PICK_BASE, 3)
+    if action < kernels.DROP_BASE:
+        e, c = divmod(action - kernels.PICK_BASE, 3)
         return f"explorer {e} picks up a {_COLOURS[c]} artifact"
-    if action < core.BOARD_BASE:
-        e, c = divmod(action - core.DROP_BASE, 3)
+    if action < kernels.BOARD_BASE:
+        e, c = divmod(action - kernels.DROP_BASE, 3)
         return f"explorer {e} drops a {_COLOURS[c]} artifact"
-    if action < core.END_TURN:
-        e, landing = divmod(action - core.BOARD_BASE, 8)
+    if action < kernels.END_TURN:
+        e, landing = divmod(action - kernels.BOARD_BASE, 8)
         return f"explorer {e} boards the boat at {LANDING_NAMES[landing]}"
     return "end the turn"
 
 
 def _describe_advanced_action(action):
-    if action < core.CARD_MOVE_BASE:
-        return f"remove the dealt card '{CARD_KIND_NAMES[action - core.REMOVE_CARD_BASE]}'"
-    if action < core.DESTINATION_BASE:
-        kind, e = divmod(action - core.CARD_MOVE_BASE, core.MAX_EXPLORERS)
+    if action < kernels.CARD_MOVE_BASE:
+        return f"remove the dealt card '{CARD_KIND_NAMES[action - kernels.REMOVE_CARD_BASE]}'"
+    if action < kernels.DESTINATION_BASE:
+        kind, e = divmod(action - kernels.CARD_MOVE_BASE, kernels.MAX_EXPLORERS)
         return f"play {('jungle', 'water', 'mountain')[kind]} movement with explorer {e}"
-    if action < core.HELICOPTER_BASE:
-        return f"move the explorer to {SQUARE_NAMES[action - core.DESTINATION_BASE]}"
-    if action < core.EARTHQUAKE_BASE:
-        return f"play helicopter rescue on explorer {action - core.HELICOPTER_BASE}"
-    if action < core.QUAKE_DRAW:
-        f, r = divmod(action - core.EARTHQUAKE_BASE, 4)
+    if action < kernels.HELICOPTER_BASE:
+        return f"move the explorer to {SQUARE_NAMES[action - kernels.DESTINATION_BASE]}"
+    if action < kernels.EARTHQUAKE_BASE:
+        return f"play helicopter rescue on explorer {action - kernels.HELICOPTER_BASE}"
+    if action < kernels.QUAKE_DRAW:
+        f, r = divmod(action - kernels.EARTHQUAKE_BASE, 4)
         return f"play earthquake: turn the tile on {FIELD_NAMES[f]} to {r} quarter turns"
-    if action == core.QUAKE_DRAW:
+    if action == kernels.QUAKE_DRAW:
         return "draw a tile after the earthquake"
-    if action == core.QUAKE_NO_DRAW:
+    if action == kernels.QUAKE_NO_DRAW:
         return "draw no tile after the earthquake"
-    f, r = divmod(action - core.QUAKE_LAY_BASE, 4)
+    f, r = divmod(action - kernels.QUAKE_LAY_BASE, 4)
     return f"lay the drawn tile on {FIELD_NAMES[f]} turned {r} quarter turns"
 
 
@@ -170,9 +170,9 @@ class raw_env(CoreAECEnv):
 
     metadata = {"name": "maunakea_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
-    core = core
+    core = kernels
     players = (2, 4)
-    variants = {"basic": core.VARIANT_BASIC, "advanced": core.VARIANT_ADVANCED}
+    variants = {"basic": kernels.VARIANT_BASIC, "advanced": kernels.VARIANT_ADVANCED}
     decisions = ("placement", "turn", "over", "card choice", "movement card destination",
                  "earthquake draw", "earthquake tile")
 
@@ -185,16 +185,16 @@ class raw_env(CoreAECEnv):
 
     def final_info(self):
         state = self._state
-        taken = {a: [b for b in range(core.NUM_BOATS) if state[core.BOAT_OWNER + b] == i]
+        taken = {a: [b for b in range(kernels.NUM_BOATS) if state[kernels.BOAT_OWNER + b] == i]
                  for i, a in enumerate(self.possible_agents)}
         boats = {a: [BOAT_NAMES[b] for b in bs] for a, bs in taken.items()}
-        loads = {a: {BOAT_NAMES[b]: {colour: int(state[core.BOAT_LOAD + b * core.NUM_COLOURS + c])
+        loads = {a: {BOAT_NAMES[b]: {colour: int(state[kernels.BOAT_LOAD + b * kernels.NUM_COLOURS + c])
                                      for c, colour in enumerate(_COLOURS)} for b in bs}
                  for a, bs in taken.items()}
         # "end" names the end as every game does (pacific_common.ends); "end_trigger" says what
-        # triggered it (core.END_REASON_NAMES), empty for a truncated game whose end never came
-        trigger = core.END_REASON_NAMES[state[core.END_REASON]]
-        if state[core.STATUS] == core.STATUS_TRUNCATED:
+        # triggered it (kernels.END_REASON_NAMES), empty for a truncated game whose end never came
+        trigger = kernels.END_REASON_NAMES[state[kernels.END_REASON]]
+        if state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
             ended = END_NAMES[END_TRUNCATED]
         elif trigger in ("settled", "walled in"):
             ended = END_NAMES[END_SETTLED]
@@ -202,6 +202,6 @@ class raw_env(CoreAECEnv):
             ended = END_NAMES[END_RULES]
         info = {"scores": self.scores(), "boats": boats, "boat_loads": loads, "end": ended,
                 "end_trigger": trigger}
-        if state[core.VARIANT] == core.VARIANT_ADVANCED:
-            info["task_points"] = [int(core.task_points(state, p)) for p in range(self.num_players)]
+        if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:
+            info["task_points"] = [int(kernels.task_points(state, p)) for p in range(self.num_players)]
         return info

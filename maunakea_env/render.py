@@ -9,7 +9,7 @@ import numpy as np
 
 from pacific_common.draw import outline
 
-from . import core
+from . import kernels
 from .board import (
     BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, CARD_KIND_NAMES, DIRECTIONS, EXPLORER_COLOURS,
     FIELD_NAMES, FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
@@ -36,17 +36,17 @@ def _pieces(state, base, index):
 def _board_lines(state):
     """The 18 x 18 squares, a space between fields, in a frame of sea ('~') that shows each
     landing's boat (its places) beside the landing's entry squares."""
-    grid = [[_TERRAIN_CHAR[state[core.TERRAIN + y * _SIDE + x]] for x in range(_SIDE)]
+    grid = [[_TERRAIN_CHAR[state[kernels.TERRAIN + y * _SIDE + x]] for x in range(_SIDE)]
             for y in range(_SIDE)]
     for s in range(NUM_SQUARES):
-        occupant, lying = state[core.OCCUPANT + s], _pieces(state, core.ARTIFACTS, s)
+        occupant, lying = state[kernels.OCCUPANT + s], _pieces(state, kernels.ARTIFACTS, s)
         if occupant >= 0:
             grid[s // _SIDE][s % _SIDE] = str(occupant // 8)
         elif lying:
             grid[s // _SIDE][s % _SIDE] = _ARTIFACT_CHAR[lying[0]]
     top, bottom, left, right = (["~"] * _SIDE for _ in range(4))
     for k, squares in enumerate(LANDING_ENTRY_SQUARES.tolist()):
-        boat = state[core.LANDING_BOAT + k]
+        boat = state[kernels.LANDING_BOAT + k]
         for s in squares:
             x, y = s % _SIDE, s // _SIDE
             mark = str(BOAT_CAPACITY[boat]) if boat >= 0 else "-"
@@ -75,14 +75,14 @@ def _tile_text(t):
 
 
 def _boat_text(state, b):
-    load = [int(state[core.BOAT_LOAD + 3 * b + c]) for c in range(3)]
+    load = [int(state[kernels.BOAT_LOAD + 3 * b + c]) for c in range(3)]
     cargo = ", ".join(f"{k} {_COLOURS[c]}" for c, k in enumerate(load) if k) or "no artifacts"
     empty = int(BOAT_CAPACITY[b]) - sum(load)
     return f"{BOAT_NAMES[b]}: {cargo}" + (f", {empty} empty" if empty else "")
 
 
 def _bag_lines(state):
-    in_bag = np.array([state[core.TILE_WHERE + t] == core.IN_BAG for t in range(NUM_ISLAND_TILES)])
+    in_bag = np.array([state[kernels.TILE_WHERE + t] == kernels.IN_BAG for t in range(NUM_ISLAND_TILES)])
     terrain = [np.sum(in_bag[:NUM_TERRAIN_TILES] & (TERRAIN_TILE_POINTS == v)) for v in (1, 2, 3)]
     lava = [f"{LAVA_FLOW_NAMES[f]} {np.sum(in_bag[FIRST_LAVA_TILE:] & (LAVA_TILE_FLOW == f))}"
             for f in range(NUM_LAVA_FLOWS)]
@@ -91,107 +91,107 @@ def _bag_lines(state):
              f"  lava tiles: {', '.join(lava)}",
              "Lava flows (where each open branch ends, and its heading)"]
     for f in range(NUM_LAVA_FLOWS):
-        heads = [f"{FIELD_NAMES[state[core.BRANCH_FIELD + k]]} heading "
-                 f"{DIRECTIONS[state[core.BRANCH_DIRECTION + k]]}"
-                 for k in (2 * f, 2 * f + 1) if state[core.BRANCH_OPEN + k]]
+        heads = [f"{FIELD_NAMES[state[kernels.BRANCH_FIELD + k]]} heading "
+                 f"{DIRECTIONS[state[kernels.BRANCH_DIRECTION + k]]}"
+                 for k in (2 * f, 2 * f + 1) if state[kernels.BRANCH_OPEN + k]]
         lines.append(f"  {LAVA_FLOW_NAMES[f]:<13} {', '.join(heads) or 'stopped (left the board)'}")
-    lost = [f"{state[core.REMOVED_ARTIFACTS + c]} {_COLOURS[c]}" for c in range(3)
-            if state[core.REMOVED_ARTIFACTS + c]]
+    lost = [f"{state[kernels.REMOVED_ARTIFACTS + c]} {_COLOURS[c]}" for c in range(3)
+            if state[kernels.REMOVED_ARTIFACTS + c]]
     return lines + (["Artifacts lost to lava: " + ", ".join(lost)] if lost else [])
 
 
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
     "you".  Lines stay within 100 characters."""
-    n, phase, turn = int(state[core.NUM_PLAYERS]), int(state[core.PHASE]), int(state[core.TURN])
-    advanced = state[core.VARIANT] == core.VARIANT_ADVANCED
+    n, phase, turn = int(state[kernels.NUM_PLAYERS]), int(state[kernels.PHASE]), int(state[kernels.TURN])
+    advanced = state[kernels.VARIANT] == kernels.VARIANT_ADVANCED
 
     def name(p):
         you = ", you" if viewer_player is not None and p == viewer_player else ""
         return f"{EXPLORER_COLOURS[p]} (player {p}{you})"
 
-    if phase == core.PHASE_OVER:
+    if phase == kernels.PHASE_OVER:
         lines = [f"Mauna Kea - game over after {turn} player turns"]
-        if state[core.STATUS] == core.STATUS_TRUNCATED:
-            lines.append(f"No winner: game truncated at the limit of {state[core.MAX_TURNS]} turns")
+        if state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
+            lines.append(f"No winner: game truncated at the limit of {state[kernels.MAX_TURNS]} turns")
         else:
-            standing = [core.standing(state, p) for p in range(n)]
+            standing = [kernels.standing(state, p) for p in range(n)]
             winners = [name(p) for p in range(n) if standing[p] == max(standing)]
             head = "Winner: " if len(winners) == 1 else "Draw between: "
             lines.append(head + ", ".join(winners))
-    elif phase == core.PHASE_CARDS:
+    elif phase == kernels.PHASE_CARDS:
         lines = ["Mauna Kea - set-up: each player keeps 4 of his 6 cards",
-                 f"To act: {name(state[core.TO_ACT])}"]
-    elif phase == core.PHASE_PLACEMENT:
-        total = n * state[core.EXPLORERS_EACH]
-        lines = [f"Mauna Kea - placing explorers ({state[core.PLACED]} of {total} placed)",
-                 f"To act: {name(state[core.TO_ACT])}"]
+                 f"To act: {name(state[kernels.TO_ACT])}"]
+    elif phase == kernels.PHASE_PLACEMENT:
+        total = n * state[kernels.EXPLORERS_EACH]
+        lines = [f"Mauna Kea - placing explorers ({state[kernels.PLACED]} of {total} placed)",
+                 f"To act: {name(state[kernels.TO_ACT])}"]
     else:
         lines = [f"Mauna Kea - player turn {turn + 1}",
-                 f"To act: {name(state[core.TO_ACT])}   Movement pool: {state[core.POOL]}"]
-        if state[core.END_TRIGGERED]:
-            turns_left = state[core.FINAL_TURNS_LEFT]
+                 f"To act: {name(state[kernels.TO_ACT])}   Movement pool: {state[kernels.POOL]}"]
+        if state[kernels.END_TRIGGERED]:
+            turns_left = state[kernels.FINAL_TURNS_LEFT]
             lines.append(f"End triggered: {turns_left} turn(s) left, this one included")
-        if phase == core.PHASE_CARD_MOVE:
-            kind = ("jungle", "water", "mountain")[state[core.CARD_MOVE_KIND]]
-            lines.append(f"Playing {kind} movement with explorer {state[core.CARD_MOVE_EXPLORER]}")
-        elif phase == core.PHASE_QUAKE_DRAW:
+        if phase == kernels.PHASE_CARD_MOVE:
+            kind = ("jungle", "water", "mountain")[state[kernels.CARD_MOVE_KIND]]
+            lines.append(f"Playing {kind} movement with explorer {state[kernels.CARD_MOVE_EXPLORER]}")
+        elif phase == kernels.PHASE_QUAKE_DRAW:
             lines.append("Earthquake played: draw a tile or not")
-        elif phase == core.PHASE_QUAKE_LAY:
-            lines.append(f"Earthquake: lay the drawn tile {_tile_text(state[core.QUAKE_TILE])}")
+        elif phase == kernels.PHASE_QUAKE_LAY:
+            lines.append(f"Earthquake: lay the drawn tile {_tile_text(state[kernels.QUAKE_TILE])}")
     lines.append("Viewer: spectator" if viewer_player is None else f"Viewer: {name(viewer_player)}")
 
     lines += [""] + _board_lines(state) + ["Landings"]
     for k in range(NUM_LANDINGS):
-        boat = state[core.LANDING_BOAT + k]
+        boat = state[kernels.LANDING_BOAT + k]
         lines.append(f"  {LANDING_NAMES[k]:<16} {BOAT_NAMES[boat] if boat >= 0 else '- (taken)'}")
 
     lines.append("\nPlayers")
     for p in range(n):
-        act = "  <- to act" if phase != core.PHASE_OVER and p == state[core.TO_ACT] else ""
+        act = "  <- to act" if phase != kernels.PHASE_OVER and p == state[kernels.TO_ACT] else ""
         # another player's task cards stay hidden until the end, and so do their points
-        known = p == viewer_player or phase == core.PHASE_OVER
-        points = core.score(state, p) if known else core.public_score(state, p)
+        known = p == viewer_player or phase == kernels.PHASE_OVER
+        points = kernels.score(state, p) if known else kernels.public_score(state, p)
         hidden = " (cards hidden)" if advanced and not known else ""
         lines.append(f"  {name(p):<22} score {points:>3}{hidden}   "
-                     f"explorers on the island {core.explorers_on_island(state, p)}{act}")
+                     f"explorers on the island {kernels.explorers_on_island(state, p)}{act}")
         if advanced:
             lines += _card_lines(state, p, known)
-        hand = [state[core.HAND + p * core.HAND_SLOTS + h]
-                for h in range(state[core.HAND_SIZE + p])]
-        lines.append(f"    hand ({core.hand_points(state, p)} points): "
+        hand = [state[kernels.HAND + p * kernels.HAND_SLOTS + h]
+                for h in range(state[kernels.HAND_SIZE + p])]
+        lines.append(f"    hand ({kernels.hand_points(state, p)} points): "
                      f"{'  '.join(_tile_text(t) for t in hand) or 'empty'}")
-        for e in range(state[core.EXPLORERS_EACH]):
-            x = p * core.MAX_EXPLORERS + e
-            status = int(state[core.EXPLORER_STATUS + x])
-            where = (SQUARE_NAMES[state[core.EXPLORER_SQUARE + x]] if status == core.ON_ISLAND
+        for e in range(state[kernels.EXPLORERS_EACH]):
+            x = p * kernels.MAX_EXPLORERS + e
+            status = int(state[kernels.EXPLORER_STATUS + x])
+            where = (SQUARE_NAMES[state[kernels.EXPLORER_SQUARE + x]] if status == kernels.ON_ISLAND
                      else _STATUS[status])
-            carried = ", ".join(f"{state[core.CARRIED + 3 * x + c]} {_COLOURS[c]}" for c in range(3)
-                                if state[core.CARRIED + 3 * x + c])
+            carried = ", ".join(f"{state[kernels.CARRIED + 3 * x + c]} {_COLOURS[c]}" for c in range(3)
+                                if state[kernels.CARRIED + 3 * x + c])
             lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}")
         lines += [f"    boat {_boat_text(state, b)}" for b in range(NUM_BOATS)
-                  if state[core.BOAT_OWNER + b] == p]
+                  if state[kernels.BOAT_OWNER + b] == p]
     return "\n".join(lines + [""] + _bag_lines(state))
 
 
 def _card_lines(state, p, known):
     """Advanced rules: a player's cards (shown only to their owner, and to all once the game is over),
     the action cards he played and his helicopter rescues, which are public."""
-    cards = [(CARD_KIND_NAMES[k], int(state[core.CARDS + p * core.NUM_CARD_KINDS + k]))
-             for k in range(core.NUM_CARD_KINDS) if state[core.CARDS + p * core.NUM_CARD_KINDS + k]]
+    cards = [(CARD_KIND_NAMES[k], int(state[kernels.CARDS + p * kernels.NUM_CARD_KINDS + k]))
+             for k in range(kernels.NUM_CARD_KINDS) if state[kernels.CARDS + p * kernels.NUM_CARD_KINDS + k]]
     held = sum(c for _, c in cards)
     if known:
         text = "; ".join(f"{c} x {k}" if c > 1 else k for k, c in cards) or "none"
         lines = [f"    cards: {text}"]
     else:
         lines = [f"    cards: {held} hidden"]
-    played = [f"{int(state[core.PLAYED + p * core.NUM_ACTION_KINDS + a])} x "
-              f"{CARD_KIND_NAMES[core.FIRST_ACTION_KIND + a]}"
-              for a in range(core.NUM_ACTION_KINDS) if state[core.PLAYED + p * core.NUM_ACTION_KINDS + a]]
+    played = [f"{int(state[kernels.PLAYED + p * kernels.NUM_ACTION_KINDS + a])} x "
+              f"{CARD_KIND_NAMES[kernels.FIRST_ACTION_KIND + a]}"
+              for a in range(kernels.NUM_ACTION_KINDS) if state[kernels.PLAYED + p * kernels.NUM_ACTION_KINDS + a]]
     if played:
         lines.append("    played: " + ", ".join(played))
-    rescued = [f"{state[core.RESCUED_ARTIFACTS + 3 * p + c]} {_COLOURS[c]}" for c in range(3)
-               if state[core.RESCUED_ARTIFACTS + 3 * p + c]]
+    rescued = [f"{state[kernels.RESCUED_ARTIFACTS + 3 * p + c]} {_COLOURS[c]}" for c in range(3)
+               if state[kernels.RESCUED_ARTIFACTS + 3 * p + c]]
     if rescued:
         lines.append("    rescued by helicopter: " + ", ".join(rescued))
     return lines
@@ -306,8 +306,8 @@ _MINI_SEAT = (_PX + 12) ** 2 + _PY ** 2 <= 5 ** 2
 _MINI_PLACES = [np.abs(_PX - dx) + np.abs(_PY) <= 4 for dx in (-1, 7, 15)]
 _MINI_TILE_EDGE = outline(np.ones((2 * MINI, 2 * MINI), bool))
 _SWATCH = np.ones((ROW - 8, ROW - 8), bool)
-_HAND_LEFT = 40 + 14 * core.MAX_EXPLORERS + 10
-_BOATS_LEFT = _HAND_LEFT + core.HAND_SLOTS * (2 * MINI + 4) + 10
+_HAND_LEFT = 40 + 14 * kernels.MAX_EXPLORERS + 10
+_BOATS_LEFT = _HAND_LEFT + kernels.HAND_SLOTS * (2 * MINI + 4) + 10
 
 
 def _square_at(s):
@@ -315,7 +315,7 @@ def _square_at(s):
 
 
 def _draw_board(img, state):
-    terrain = np.array([state[core.TERRAIN + s] for s in range(NUM_SQUARES)])
+    terrain = np.array([state[kernels.TERRAIN + s] for s in range(NUM_SQUARES)])
     colours = _TERRAIN_RGB[terrain]
     colours[IS_START_FIELD[SQUARE_FIELD] & (terrain == JUNGLE)] = _START_JUNGLE
     board = colours.reshape(_SIDE, _SIDE, 3)[_PIX][:, _PIX]
@@ -332,7 +332,7 @@ def _draw_board(img, state):
 
     for f in range(NUM_FIELDS):
         top, left = _TOP + FIELD_XY[f, 1] * FIELD, MARGIN + FIELD_XY[f, 0] * FIELD
-        lava = state[core.FIELD_TILE + f] - FIRST_LAVA_TILE
+        lava = state[kernels.FIELD_TILE + f] - FIRST_LAVA_TILE
         if f == VOLCANO_FIELD:
             img[top: top + FIELD, left: left + FIELD][_INSIDE] = _TERRAIN_RGB[VOLCANO]
             _paint(img, top, left, _VOLCANO_CONE, (200, 40, 20))
@@ -340,7 +340,7 @@ def _draw_board(img, state):
         elif 0 <= lava < NUM_LAVA_TILES or IS_LAVA_EXIT[f]:
             if 0 <= lava < NUM_LAVA_TILES:
                 flow, shape = LAVA_TILE_FLOW[lava], LAVA_TILE_SHAPE[lava]
-                heading = state[core.FIELD_ROTATION + f]
+                heading = state[kernels.FIELD_ROTATION + f]
             else:                           # a printed exit field: straight, away from the volcano
                 flow = int(np.flatnonzero(LAVA_FLOW_EXIT_FIELD == f)[0])
                 shape, heading = STRAIGHT, LAVA_FLOW_DIRECTION[flow]
@@ -352,24 +352,24 @@ def _draw_board(img, state):
             _paint(img, top, left, channel, _CHANNEL, edge=None)
             for d in exits:
                 _paint(img, top, left, _FLOW_ARROWS[flow][d], _ARROW, edge=None)
-        elif IS_START_FIELD[f] and state[core.TERRAIN + FIELD_SQUARES[f, 0]] == JUNGLE:
+        elif IS_START_FIELD[f] and state[kernels.TERRAIN + FIELD_SQUARES[f, 0]] == JUNGLE:
             _paint(img, top, left, _START_FRAME, _PALE, edge=None)
 
 
 def _draw_pieces(img, state):
     for s in range(NUM_SQUARES):
-        occupant, lying = state[core.OCCUPANT + s], _pieces(state, core.ARTIFACTS, s)
+        occupant, lying = state[kernels.OCCUPANT + s], _pieces(state, kernels.ARTIFACTS, s)
         spots = _ALONE if occupant < 0 and len(lying) == 1 else _CORNERS
         for mask, c in zip(spots, lying):
             _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
         if occupant >= 0:
             p = occupant // 8
-            carried = _pieces(state, core.CARRIED, p * core.MAX_EXPLORERS + occupant % 8)
+            carried = _pieces(state, kernels.CARRIED, p * kernels.MAX_EXPLORERS + occupant % 8)
             _paint(img, *_square_at(s), _EXPLORER, _PLAYER_RGB[p])
             for mask, c in zip(_CARRIED.get(len(carried), []), carried):
                 _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
     for k, (bx, by) in enumerate(LANDING_XY.tolist()):
-        boat = state[core.LANDING_BOAT + k]
+        boat = state[kernels.LANDING_BOAT + k]
         if boat < 0:
             continue                        # taken: the boat has left
         hull, pips = _BOATS[int(BOAT_CAPACITY[boat]), not 0 < bx < _SIDE]
@@ -380,28 +380,28 @@ def _draw_pieces(img, state):
 
 
 def _draw_panel(img, state):
-    for p in range(int(state[core.NUM_PLAYERS])):
+    for p in range(int(state[kernels.NUM_PLAYERS])):
         top = _TOP + BOARD + MARGIN + p * ROW
-        if p == state[core.TO_ACT]:
+        if p == state[kernels.TO_ACT]:
             img[top: top + ROW - 2, 6: WIDTH - 6] = _PALE
         _paint(img, top + 3, 10, _SWATCH, _PLAYER_RGB[p])
-        status = [state[core.EXPLORER_STATUS + p * core.MAX_EXPLORERS + e]
-                  for e in range(state[core.EXPLORERS_EACH])]
-        discs = [_PLAYER_RGB[p]] * status.count(core.ON_ISLAND) + [_LOST] * status.count(core.LOST)
+        status = [state[kernels.EXPLORER_STATUS + p * kernels.MAX_EXPLORERS + e]
+                  for e in range(state[kernels.EXPLORERS_EACH])]
+        discs = [_PLAYER_RGB[p]] * status.count(kernels.ON_ISLAND) + [_LOST] * status.count(kernels.LOST)
         for i, colour in enumerate(discs):   # explorers still on the island, then those lost
             _paint(img, top + 2, 40 + 14 * i, _PANEL_EXPLORER, colour)
-        for h in range(state[core.HAND_SIZE + p]):
-            squares = TERRAIN_TILE_SQUARES[state[core.HAND + p * core.HAND_SLOTS + h]]
+        for h in range(state[kernels.HAND_SIZE + p]):
+            squares = TERRAIN_TILE_SQUARES[state[kernels.HAND + p * kernels.HAND_SLOTS + h]]
             tile = img[top + 4: top + 4 + 2 * MINI, _HAND_LEFT + h * (2 * MINI + 4):][:, :2 * MINI]
             tile[:] = _TERRAIN_RGB[squares].reshape(2, 2, 3).repeat(MINI, 0).repeat(MINI, 1)
             tile[_MINI_TILE_EDGE] = _DARK
         left = _BOATS_LEFT
         for b in range(NUM_BOATS):          # boats taken: the explorer's seat, then the places
-            if state[core.BOAT_OWNER + b] != p:
+            if state[kernels.BOAT_OWNER + b] != p:
                 continue
             _paint(img, top + 2, left, _MINI_HULL, _BOAT_RGB[BOAT_COLOUR[b]])
             _paint(img, top + 2, left, _MINI_SEAT, _PLAYER_RGB[p])
-            load = _pieces(state, core.BOAT_LOAD, b)
+            load = _pieces(state, kernels.BOAT_LOAD, b)
             for i in range(BOAT_CAPACITY[b]):   # an empty place in the boat's own colour
                 colour = _ARTIFACT_RGB[load[i]] if i < len(load) else _BOAT_RGB[BOAT_COLOUR[b]]
                 _paint(img, top + 2, left, _MINI_PLACES[i], colour)
@@ -413,15 +413,15 @@ def render_rgb(state) -> np.ndarray:
     artifacts, explorers, the boats still at their landings, a panel with each player's explorers,
     hand and boats, and the player to act (top bar and highlighted panel row).  Once the game is
     over the bar is hatched, in the sole winner's colour if there is one."""
-    n = int(state[core.NUM_PLAYERS])
+    n = int(state[kernels.NUM_PLAYERS])
     img = np.empty((_TOP + BOARD + MARGIN + n * ROW + 4, WIDTH, 3), np.uint8)
     img[:] = _SEA
     _draw_board(img, state)
     _draw_pieces(img, state)
     _draw_panel(img, state)
-    over, lead = state[core.PHASE] == core.PHASE_OVER, int(state[core.TO_ACT])
-    if over and state[core.STATUS] == core.STATUS_TERMINATED:
-        standing = [core.standing(state, p) for p in range(n)]
+    over, lead = state[kernels.PHASE] == kernels.PHASE_OVER, int(state[kernels.TO_ACT])
+    if over and state[kernels.STATUS] == kernels.STATUS_TERMINATED:
+        standing = [kernels.standing(state, p) for p in range(n)]
         lead = standing.index(max(standing)) if standing.count(max(standing)) == 1 else -1
     img[:BAR] = _PLAYER_RGB[lead] if lead >= 0 else _LOST
     if over:

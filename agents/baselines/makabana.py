@@ -27,7 +27,7 @@ Ties are broken by a tiny random noise from the agent's own generator.
 import numpy as np
 from numba import njit
 
-from makabana_env import core as C
+from makabana_env import kernels as C
 from makabana_env.board import (
     BIKINI, MAX_COLOURS, NUM_AREAS, NUM_BEACHES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_THEME,
 )

@@ -25,7 +25,7 @@ Ties are broken by a tiny random noise from the agent's own generator.
 import numpy as np
 from numba import njit
 
-from makemake_env import core as C
+from makemake_env import kernels as C
 from makemake_env.board import (
     CHIEF_STRENGTH, GROUND_TERRITORIES, MAX_CLANS, NUM_GROUNDS, NUM_TERRITORIES, SACRED,
     TANGATA_MANU_PER_CLAN, TERRITORY_GROUNDS,

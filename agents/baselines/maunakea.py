@@ -36,7 +36,7 @@ agent's own generator.
 import numpy as np
 from numba import njit
 
-from maunakea_env import core as C
+from maunakea_env import kernels as C
 from maunakea_env.board import (
     FIELD_KIND, FIELD_NEIGHBOURS, FIELD_RING, FIELD_SQUARES, FORK, KIND_LAVA_EXIT, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, IS_TILE_FIELD, JUNGLE, LANDING_ENTRY_SQUARES, LAVA, NO_TILE,

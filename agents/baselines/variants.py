@@ -21,11 +21,11 @@
 """
 import numpy as np
 
-from makabana_env import core as MB
+from makabana_env import kernels as MB
 from makabana_env.board import (
     NEIGHBOURS, NUM_AREAS, NUM_BEACHES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_THEME,
 )
-from maunakea_env import core as MK
+from maunakea_env import kernels as MK
 
 from . import makabana as heuristic_makabana, maunakea as heuristic_maunakea
 

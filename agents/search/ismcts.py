@@ -39,9 +39,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from makabana_env import core as mb_core
-from makemake_env import core as mm_core
-from maunakea_env import core as mk_core
+from makabana_env import kernels as mb_core
+from makemake_env import kernels as mm_core
+from maunakea_env import kernels as mk_core
 from pacific_common.rng import draw, seed_rng
 
 from .common import NO_EDGE, margin_values, margins

@@ -22,7 +22,7 @@ from the colour's hand to a count that was revealed.
 import numpy as np
 from numba import njit
 
-from makabana_env import core
+from makabana_env import kernels as core
 from makabana_env.board import BIKINI, NUM_BEACHES, NUM_SPOTS
 from pacific_common.bits import nth_bit
 from pacific_common.rng import draw, seed_rng

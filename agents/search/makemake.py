@@ -10,7 +10,7 @@ lose to the strongest attack an opponent can make.
 import numpy as np
 from numba import njit
 
-from makemake_env import core
+from makemake_env import kernels as core
 from makemake_env.board import (
     CHIEF_STRENGTH, GROUND_TERRITORIES, NUM_GROUNDS, NUM_TERRITORIES, TANGATA_MANU_PER_CLAN,
     TERRITORY_GROUNDS,

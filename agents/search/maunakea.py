@@ -25,7 +25,7 @@ counted for more than walking to the boats.)
 import numpy as np
 from numba import njit
 
-from maunakea_env import core
+from maunakea_env import kernels as core
 from maunakea_env.board import (
     CARD_KIND_COPIES, FIRST_ACTION_KIND, NUM_CARD_KINDS,
     FIELD_NEIGHBOURS, FIRST_LAVA_TILE, LAVA_TILE_FLOW, NUM_LAVA_FLOWS, ARTIFACT_POINTS, BOAT_CAPACITY, BOARDING_COST, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_SQUARES,

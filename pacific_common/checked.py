@@ -1,0 +1,75 @@
+"""Argument checks for everything a user can call with arrays and numbers: the checked faces of the
+game cores (``<game>_env.core``), the environments and the batches.
+
+Numba kernels trust their arguments: a row of the wrong size, a float array or an index out of range
+reads and writes outside the arrays and can kill the interpreter.  So every public entry point turns
+its arguments through these functions first, and each bad value becomes a ``ValueError`` that names
+the argument, what it was and what is allowed.
+"""
+import numbers
+
+import numpy as np
+
+
+def integer(name, value, low, high):
+    """``value`` as a Python ``int``, when it is integer-like (``int``, a numpy integer, a 0-d integer
+    array such as stable-baselines3's ``predict`` returns) and ``low <= value <= high``."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}"
+                         f" ({type(value).__name__})")
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value}")
+    return value
+
+
+def array(name, value, dtype, size=None, *, writeable=False):
+    """``value`` itself, when it is a 1-D, C-contiguous numpy array of ``dtype`` with ``size`` entries
+    (any size for ``None``), writeable where the kernel writes into it."""
+    dtype = np.dtype(dtype)
+    wanted = f"a 1-D C-contiguous numpy array of {dtype}" + ("" if size is None else f" with {size} entries")
+    if not isinstance(value, np.ndarray):
+        raise ValueError(f"{name} must be {wanted}, got {type(value).__name__}")
+    if value.dtype != dtype or value.ndim != 1 or (size is not None and value.shape[0] != size):
+        raise ValueError(f"{name} must be {wanted}, got a {value.dtype} array of shape {value.shape}")
+    if not value.flags.c_contiguous:
+        raise ValueError(f"{name} must be {wanted}, got a non-contiguous view")
+    if writeable and not value.flags.writeable:
+        raise ValueError(f"{name} must be writeable: the result is written into it")
+    return value
+
+
+def rows(name, value, dtype, width, count=None, *, writeable=False):
+    """``value`` itself, when it is a 2-D C-contiguous array of ``dtype``, ``width`` entries per row
+    (and ``count`` rows, where given): a batch of game rows, observations or masks."""
+    dtype = np.dtype(dtype)
+    shape = f"({'N' if count is None else count}, {width})"
+    if not isinstance(value, np.ndarray):
+        raise ValueError(f"{name} must be a numpy array of {dtype} and shape {shape}, got {type(value).__name__}")
+    if (value.dtype != dtype or value.ndim != 2 or value.shape[1] != width
+            or (count is not None and value.shape[0] != count)):
+        raise ValueError(f"{name} must be a numpy array of {dtype} and shape {shape}, "
+                         f"got a {value.dtype} array of shape {value.shape}")
+    if not value.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous, got a non-contiguous view")
+    if writeable and not value.flags.writeable:
+        raise ValueError(f"{name} must be writeable: the result is written into it")
+    return value
+
+
+def field_name(fields, offset):
+    """The name of the state entry at ``offset``, e.g. ``"HUT[3]"``, from ``fields``: a sequence of
+    ``(name, start, length)`` covering the row (a field of length 1 is named without an index)."""
+    for name, start, length in fields:
+        if start <= offset < start + length:
+            return name if length == 1 else f"{name}[{offset - start}]"
+    return f"state[{offset}]"
+
+
+def invalid_state(fields, reasons, state, code, offset):
+    """The ``ValueError`` for a row the game's validator rejected with ``(code, offset)``."""
+    where = field_name(fields, offset)
+    value = int(state[offset]) if 0 <= offset < state.shape[0] else None
+    return ValueError(f"invalid state: {where} = {value}: {reasons[code]}")
