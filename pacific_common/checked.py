@@ -28,6 +28,10 @@ def integer(name, value, low, high):
 def array(name, value, dtype, size=None, *, writeable=False):
     """``value`` itself, when it is a 1-D, C-contiguous numpy array of ``dtype`` with ``size`` entries
     (any size for ``None``), writeable where the kernel writes into it."""
+    if (isinstance(value, np.ndarray) and value.dtype == dtype and value.ndim == 1
+            and (size is None or value.shape[0] == size) and value.flags.c_contiguous
+            and (value.flags.writeable or not writeable)):
+        return value   # the common case, checked without building a message
     dtype = np.dtype(dtype)
     wanted = f"a 1-D C-contiguous numpy array of {dtype}" + ("" if size is None else f" with {size} entries")
     if not isinstance(value, np.ndarray):
@@ -36,9 +40,7 @@ def array(name, value, dtype, size=None, *, writeable=False):
         raise ValueError(f"{name} must be {wanted}, got a {value.dtype} array of shape {value.shape}")
     if not value.flags.c_contiguous:
         raise ValueError(f"{name} must be {wanted}, got a non-contiguous view")
-    if writeable and not value.flags.writeable:
-        raise ValueError(f"{name} must be writeable: the result is written into it")
-    return value
+    raise ValueError(f"{name} must be writeable: the result is written into it")
 
 
 def rows(name, value, dtype, width, count=None, *, writeable=False):
