@@ -65,6 +65,7 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES
 
+from . import core as checked_core
 from . import kernels
 from .board import GROUND_NAMES, TERRITORY_NAMES
 from .render import render_ansi, render_rgb
@@ -97,6 +98,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "makemake_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = checked_core     # the checked faces: set_state validates a row with checked.check_state
     players = (2, 4)
     variants = {"standard": kernels.VARIANT_STANDARD}
     decisions = ("dominance", "Moai", "ceremony", "over")

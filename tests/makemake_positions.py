@@ -83,14 +83,15 @@ def new_game(num_players=4, seed=0, **options):
     return env
 
 
-def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None, to_act=0, turn=0,
+def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None, to_act=0, turn=None,
              check=True):
     """Set the start of ``to_act``'s turn (dominance phase).
 
     ``territories`` maps a territory name to a clan (one token) or to ``(clan, tokens)``; ``chiefs``
     maps a clan to the territory of its chief (else in supply); ``manu`` maps a ground name to the clan
     holding a ceremony there; ``moai`` lists territories with a Moai; ``amulet`` is the clan holding
-    it.  Supplies follow from the board.  With ``check`` the position must obey the rules (chief on its
+    it (by default the clan Spiritual Supremacy gives it to, if any).  ``turn`` (clan turns completed) must agree with ``to_act`` (clans play in turn from clan 0);
+    by default it is ``to_act``, the first round.  Supplies follow from the board.  With ``check`` the position must obey the rules (chief on its
     own territory, ceremonies protected, Moai on Moai sites)."""
     territories = territories or {}
     chiefs = chiefs or {}
@@ -128,12 +129,17 @@ def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None
         celebrating = sum(1 for clan in manu.values() if clan == c)
         assert celebrating <= TANGATA_MANU_PER_CLAN
         s[core.MANU_SUPPLY + c] = TANGATA_MANU_PER_CLAN - celebrating
+    if amulet is None:   # Spiritual Supremacy: a clan with 3 sacred territories and more than anyone has it
+        counts = [sum(1 for t in SACRED if s[core.OWNER + t] == c) for c in range(n)]
+        leaders = [c for c in range(n) if counts[c] == max(counts)]
+        amulet = leaders[0] if max(counts) >= 3 and len(leaders) == 1 else None
     s[core.AMULET] = -1 if amulet is None else amulet
     s[core.WINNER] = -1
     s[core.TO_ACT] = to_act
-    s[core.TURN] = turn
+    s[core.TURN] = to_act if turn is None else turn
     s[core.PHASE] = core.PHASE_DOMINANCE
     s[core.STATUS] = core.STATUS_RUNNING
+    core.check_state(s)   # what set_state checks: the position is one the rules can reach
     env.set_state(s)
     if check:
         for name, clan in manu.items():
@@ -304,6 +310,7 @@ def one_move_before(end, env):
     if end == "stalemate":
         return place(stalemate_position(env, 3)[0], 1)
     if end == "truncated":
-        position(env, {"Coast-1": RED, "Coast-7": BLUE, "Coast-13": GREEN}, turn=env.max_turns - 1)
+        last = env.max_turns - 1
+        position(env, {"Coast-1": RED, "Coast-7": BLUE, "Coast-13": GREEN}, to_act=last % 3, turn=last)
         return harmless_placement(env)
     raise ValueError(f"no position for the end {end!r}")

@@ -20,7 +20,7 @@ from makemake_positions import (
 from makemake_env import core
 from makemake_env.board import (
     GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_TERRITORIES,
-    SACRED, TERRITORY_AXIAL, TERRITORY_NAMES,
+    SACRED, TERRITORY_AXIAL, TERRITORY_INDEX, TERRITORY_NAMES,
 )
 
 AGENTS4 = ["player_0", "player_1", "player_2", "player_3"]
@@ -587,19 +587,29 @@ def test_protection_of_the_moai_a_ceremony_around_moai_is_not_ended_by_attacks_n
 def test_protection_of_the_moai_tangata_manu_surrounded_by_moai_stays_for_ever():
     """Rulebook "Protection of the Moai" (printed beside "End of the Game"): "If a Tangata Manu in a
     ceremony is completely surrounded by Moai, this ceremony cannot be interrupted".  On RULINGS's
-    board no ground has three Moai sites (Moai stand only on the second ring), so the position is
-    artificial: Moai on Sacred-1, Inner-1 and Inner-2 around Ground-1."""
+    board no ground has three Moai sites (Moai stand only on the second ring), so no game can reach
+    the position and ``set_state`` refuses it: it is written straight into a kernel row and played on
+    the kernels.  Moai on Sacred-1, Inner-1 and Inner-2 around Ground-1, a Blue ceremony there; Red
+    takes every Blue territory around the three Moai, Blue answers far away on the coast."""
     assert not any(all(t in MOAI_SITES for t in GROUND_TERRITORIES[g]) for g in range(NUM_GROUNDS))
-    env = new_game(4)
-    position(env, {"Inner-12": BLUE, "Coast-2": BLUE, "Sacred-2": BLUE}, manu={"Ground-1": BLUE},
-             moai=["Sacred-1", "Inner-1", "Inner-2"], check=False)
-    assert protected(env, "Ground-1", BLUE)
-    for name in ("Inner-12", "Coast-2", "Sacred-2"):     # Red takes every Blue territory around it
-        act(env, place(name, 2))
-        assert manu_at(env, "Ground-1") == BLUE
-        play_harmless_turns(env, 3)
-    assert owner(env, "Inner-12") == owner(env, "Coast-2") == owner(env, "Sacred-2") == RED
-    assert manu_at(env, "Ground-1") == BLUE and manu_supply(env, BLUE) == 4
+    k = makemake_env.kernels
+    s = np.zeros(k.STATE_SIZE, np.int64)
+    k.init(s, 2, k.VARIANT_STANDARD, 100, 0)
+    for name in ("Sacred-1", "Inner-1", "Inner-2"):
+        s[k.MOAI + TERRITORY_INDEX[name]] = 1
+    s[k.MOAI_LEFT] -= 3
+    for name in ("Inner-12", "Coast-2", "Sacred-2"):
+        s[k.OWNER + TERRITORY_INDEX[name]], s[k.TOKENS + TERRITORY_INDEX[name]] = BLUE, 1
+    s[k.TOKEN_SUPPLY + BLUE] -= 3
+    s[k.GROUND + GROUND_INDEX["Ground-1"]] = BLUE
+    s[k.MANU_SUPPLY + BLUE] -= 1
+    assert k.validate(s)[1] == k.MOAI + TERRITORY_INDEX["Sacred-1"]   # unreachable: refused by set_state
+    for attacked, answer in (("Inner-12", "Coast-10"), ("Coast-2", "Coast-11"), ("Sacred-2", "Coast-12")):
+        assert k.step(s, place(attacked, 2)) == k.STEP_OK          # Red takes a territory around it
+        assert s[k.GROUND + GROUND_INDEX["Ground-1"]] == BLUE
+        assert k.step(s, place(answer, 1)) == k.STEP_OK            # Blue, far away
+    assert all(s[k.OWNER + TERRITORY_INDEX[name]] == RED for name in ("Inner-12", "Coast-2", "Sacred-2"))
+    assert s[k.GROUND + GROUND_INDEX["Ground-1"]] == BLUE and s[k.MANU_SUPPLY + BLUE] == 4
 
 
 # =====================================================================================================
