@@ -18,7 +18,8 @@ from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PAR
 
 from . import core as checked_core
 from . import kernels
-from .env import describe_action, raw_env
+from .env import raw_env
+from .notation import describe_action
 
 
 @njit(cache=True)

@@ -67,24 +67,8 @@ from pacific_common.ends import END_NAMES
 
 from . import core as checked_core
 from . import kernels
-from .board import GROUND_NAMES, TERRITORY_NAMES
+from .notation import describe_action
 from .render import render_ansi, render_rgb
-
-
-def describe_action(action):
-    """A readable name for an action, e.g. 'place 3 tokens and the chief on Sacred-2'."""
-    if not 0 <= action < kernels.NUM_ACTIONS:
-        return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1}"
-    if action < kernels.WITHDRAW_BASE:
-        t, r = divmod(action, kernels.PLACE_CHOICES)
-        k = r // 2 + 1
-        chief = " and the chief" if r % 2 else ""
-        return f"place {k} token{'s' if k > 1 else ''}{chief} on {TERRITORY_NAMES[t]}"
-    if action < kernels.MOAI_BASE:
-        return f"withdraw from {TERRITORY_NAMES[action - kernels.WITHDRAW_BASE]}"
-    if action < kernels.CEREMONY_BASE:
-        return f"build a Moai on {TERRITORY_NAMES[action - kernels.MOAI_BASE]}"
-    return f"start a ceremony on {GROUND_NAMES[action - kernels.CEREMONY_BASE]}"
 
 
 def env(**kwargs):
