@@ -48,7 +48,8 @@ block               size     content
 ``OBS_TURN``        1        share of ``max_turns`` played, in percent (0 … 100, rounded down)
 ==================  =======  ==================================================================
 
-Make Make has no hidden information.
+Make Make has no hidden information.  The state row also records each clan's last action, passes
+included (``makemake_env.last_actions``); the observation leaves it out (RULES.md, Last actions).
 
 Illegal actions
 ---------------

@@ -759,9 +759,10 @@ REASONS = (
     "a chief is on a territory of its own clan or in supply (-1); a clan not in the game has none", # 17
     "a ceremonial ground holds a clan of the game or nobody (-1)",                                # 18
     "a ceremony needs its three territories to be its clan's or Moai (Ceremonial Phase b)",       # 19
-    "tokens on the board plus in supply must be 11 per clan (0 in supply for a clan not in the "
-    "game)",                                                                                      # 20
-    "Tangata Manu in ceremonies plus in supply must be 5 per clan (0 for a clan not in the game)", # 21
+    "tokens on the board plus in supply must be 11 per clan, the supply never negative (0 for a "
+    "clan not in the game)",                                                                                      # 20
+    "Tangata Manu in ceremonies plus in supply must be 5 per clan, the supply never negative (0 for "
+    "a clan not in the game)",                                                                    # 21
     "Moai built plus Moai left must be 12",                                                       # 22
     "a clan with at least 3 sacred territories and more than every other clan holds the amulet "
     "(Spiritual Supremacy)",                                                                      # 23
@@ -848,10 +849,10 @@ def validate(state):
                 if state[GROUND + g] == c:
                     ceremonies += 1
         pieces = TOKENS_PER_CLAN if c < p else 0
-        if state[TOKEN_SUPPLY + c] != pieces - on_board:
+        if state[TOKEN_SUPPLY + c] != pieces - on_board or on_board > pieces:
             return 20, TOKEN_SUPPLY + c
         pieces = TANGATA_MANU_PER_CLAN if c < p else 0
-        if state[MANU_SUPPLY + c] != pieces - ceremonies:
+        if state[MANU_SUPPLY + c] != pieces - ceremonies or ceremonies > pieces:
             return 21, MANU_SUPPLY + c
     if state[MOAI_LEFT] != NUM_MOAI - moai_built:
         return 22, MOAI_LEFT

@@ -199,6 +199,9 @@ class _Reader:
         key = key or self.key
         if key in self.lines:
             return f"line {self.lines[key][0]} ({key})"
+        source = _FOLLOWS_FROM.get(key)
+        if source in self.lines:
+            return f"line {self.lines[source][0]} ({source}; the omitted {key} follows from it)"
         return f"{key} (line omitted, default used)"
 
     def fail(self, message):
@@ -374,6 +377,11 @@ def from_text(text):
         raise ValueError(f"{r.where(_KEY_OF[offset])}: {field}")
     return r.row
 
+
+# the line an omitted line's default follows from, to name it in messages
+_FOLLOWS_FROM = {"token_supply": "territories", "manu_supply": "ceremonies", "moai_left": "moai",
+                 "amulet": "territories", "winner": "ceremonies", "to_act": "turn", "turn": "to_act", "rng": "seed",
+                 "phase": "status"}
 
 # the line that sets each entry of the row, to name it when the validator rejects the entry
 _KEY_OF = {kernels.NUM_PLAYERS: "players", kernels.VARIANT: "variant", kernels.MAX_TURNS: "max_turns",

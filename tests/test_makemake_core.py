@@ -162,6 +162,8 @@ BAD_ROWS = {
     "unprotected ceremony": (lambda: edit(start(), GROUND__4=BLUE, MANU_SUPPLY__1=4), "GROUND[4]"),
     "tokens not adding up": (lambda: edit(start(), TOKEN_SUPPLY__2=10), "TOKEN_SUPPLY[2]"),
     "Tangata Manu not adding up": (lambda: edit(start(), MANU_SUPPLY__0=6), "MANU_SUPPLY[0]"),
+    "more than 11 tokens on the board": (lambda: edit(occupied(), **{f"TOKENS__{SACRED_1}": 11, "TOKEN_SUPPLY__0": -1}),
+                                         "TOKEN_SUPPLY[0]"),
     "Moai left not adding up": (lambda: edit(start(), MOAI_LEFT=3), "MOAI_LEFT"),
     "supremacy without the amulet": (lambda: edit(occupied(), AMULET=-1), "AMULET"),
     "winner without the win": (lambda: edit(occupied(), WINNER=RED, STATUS=1, PHASE=3), "WINNER"),

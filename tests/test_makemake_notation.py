@@ -118,6 +118,8 @@ def test_a_position_in_a_few_lines():
     (MINIMAL + "amulet: none\nterritories: Sacred-3 Red", r"line 6 \(territories\): territories is given twice"),
     (MINIMAL.replace("Coast-1", "Coast-19"), r"line 4 \(territories\): unknown territory 'Coast-19'"),
     (MINIMAL + "token_supply: Red 9, Blue 8, Green 11\n", r"line 5 \(token_supply\): invalid state: TOKEN_SUPPLY\[0\] = 9"),
+    (MINIMAL.replace("Sacred-2 Red", "Sacred-2 Red 10"),
+     r"line 4 \(territories; the omitted token_supply follows from it\): invalid state: TOKEN_SUPPLY\[0\] = -1"),
     (MINIMAL + "ceremonies: Ground-1 Red\n", r"line 5 \(ceremonies\): invalid state: GROUND\[0\] = 0: a ceremony needs"),
     (MINIMAL + "status: over\n", r"line 5 \(status\): status must be one of running, terminated, truncated"),
     (MINIMAL + "moai: Coast-3\n", r"line 5 \(moai\): invalid state: MOAI\[\d+\] = 1: a Moai stands only on an Inner"),
