@@ -16,7 +16,7 @@ import pytest
 
 import makemake_env
 from makemake_env import core, kernels
-from makemake_env.board import GROUND_INDEX, GROUND_TERRITORIES, TERRITORY_INDEX
+from makemake_env.board import GROUND_TERRITORIES, TERRITORY_INDEX
 from makemake_positions import BLUE, GREEN, RED, place, position, new_game
 from pacific_common.aec import CoreAECEnv
 
@@ -248,6 +248,7 @@ def test_issue_23_init_on_a_short_array_is_a_value_error():
 
 def test_check_state_takes_any_integer_row_and_refuses_others():
     s = makemake_env.raw_env().state()
+    s[core.RNG], s[core.SEED] = 12345, 5       # values an int32 row can hold
     core.check_state(s.astype(np.int32))
     core.check_state(s.tolist())
     for bad in (s.astype(np.float64), s[:-1], s.reshape(2, -1), "state", s.astype(bool)):

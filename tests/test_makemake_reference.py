@@ -46,6 +46,7 @@ import random
 import numpy as np
 import pytest
 
+import makemake_env
 from makemake_env import core
 from makemake_env.board import (GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS,
                                 TANGATA_MANU_PER_CLAN, TERRITORY_GROUNDS, TERRITORY_INDEX,
@@ -172,44 +173,44 @@ def crafted_pair(num_players, territories, *, to_act=0, chiefs=None, grounds=Non
     the territory its chief stands on; ``grounds`` a ground to the clan holding a ceremony there.
     Supplies are what is not on the board, so every clan still has 11 tokens and 5 Tangata Manu.
     ``turns`` must agree with ``to_act`` (clans play in turn; by default the first round), and the
-    amulet goes by default to the clan Spiritual Supremacy gives it to; the row must pass
-    ``core.check_state``, as every row the checked core is given."""
+    amulet goes by default to the clan Spiritual Supremacy gives it to.  The reference is set field by
+    field, the core's row is read from the notation; both must then agree."""
     chiefs = chiefs or {}
     grounds = grounds or {}
-    state, game = new_pair(num_players, max_turns, seed)
+    game = ReferenceGame(num_players, max_turns)
     for name, (clan, tokens) in territories.items():
-        t = T(name)
-        game.owner[t], game.tokens[t] = clan, tokens
-        state[core.OWNER + t], state[core.TOKENS + t] = clan, tokens
+        game.owner[T(name)], game.tokens[T(name)] = clan, tokens
     for name in moai:
-        t = T(name)
-        game.moai[t] = True
-        state[core.MOAI + t] = 1
-    game.moai_left = state[core.MOAI_LEFT] = 12 - len(moai)
+        game.moai[T(name)] = True
+    game.moai_left = 12 - len(moai)
     for clan, name in chiefs.items():
         assert game.owner[T(name)] == clan
         game.chief_at[clan] = T(name)
-        state[core.CHIEF_AT + clan] = T(name)
     for g, clan in grounds.items():
         assert game.ground_protected_for(g, clan), f"crafted ceremony on unprotected ground {g}"
         game.grounds[g] = clan
-        state[core.GROUND + g] = clan
     for clan in range(num_players):
         on_board = sum(game.tokens[t] for t in range(NUM_TERRITORIES) if game.owner[t] == clan)
-        assert on_board <= TOKENS_PER_CLAN
-        game.token_supply[clan] = state[core.TOKEN_SUPPLY + clan] = TOKENS_PER_CLAN - on_board
-        manu = sum(1 for holder in game.grounds if holder == clan)
-        game.manu_supply[clan] = state[core.MANU_SUPPLY + clan] = TANGATA_MANU_PER_CLAN - manu
+        game.token_supply[clan] = TOKENS_PER_CLAN - on_board
+        game.manu_supply[clan] = TANGATA_MANU_PER_CLAN - sum(1 for holder in game.grounds if holder == clan)
     if amulet is None:
         counts = [game.sacred_count(c) for c in range(num_players)]
         leaders = [c for c in range(num_players) if counts[c] == max(counts)]
         amulet = leaders[0] if max(counts) >= 3 and len(leaders) == 1 else None
     game.amulet = amulet
-    state[core.AMULET] = -1 if amulet is None else amulet
     game.to_act = to_act
-    state[core.TO_ACT] = to_act
-    game.turns = state[core.TURN] = to_act if turns is None else turns
-    core.check_state(state)
+    game.turns = to_act if turns is None else turns
+    # the core's row, written in the notation (RULES.md, Notation), which checks it like every row
+    clan_name = ("Red", "Blue", "Green", "Yellow")
+    state = makemake_env.from_text("\n".join([
+        "game: Make Make", f"players: {num_players}", f"max_turns: {max_turns}", f"seed: {seed}",
+        f"to_act: {clan_name[to_act]}", f"turn: {game.turns}",
+        "territories: " + (", ".join(f"{name} {clan_name[clan]} {tokens}" + (" chief" if chiefs.get(clan) == name else "")
+                                     for name, (clan, tokens) in territories.items()) or "none"),
+        "moai: " + (", ".join(moai) or "none"),
+        "ceremonies: " + (", ".join(f"{GROUND_NAMES[g]} {clan_name[c]}" for g, c in grounds.items()) or "none"),
+        "amulet: " + ("none" if amulet is None else clan_name[amulet])]))
+    assert_same(state, game, "crafted position")
     return state, game
 
 

@@ -3,8 +3,9 @@
 Each test names the rulebook section it checks (``shared/rulebooks/makemake-rulebook-en.txt``);
 decisions the rulebook leaves open are taken from ``shared/RULINGS.md`` and ``makemake_env/RULES.md``.
 Everything is driven through the public AEC API (``makemake_env.raw_env``: ``step``, ``observe``,
-``last``, ``state`` / ``set_state``); crafted positions are written with ``set_state`` (see
-``makemake_positions``), with every piece conserved, and then played with ``step``.
+``last``, ``state`` / ``set_state``); crafted positions are written in the notation (RULES.md, Notation;
+``makemake_env.from_text``, directly or through ``makemake_positions.position``), which checks that
+the rules can reach them, and then played with ``step``.
 """
 import numpy as np
 import pytest
@@ -24,6 +25,12 @@ from makemake_env.board import (
 )
 
 AGENTS4 = ["player_0", "player_1", "player_2", "player_3"]
+
+
+def from_text(env, text):
+    """Set ``env`` to a position written in the notation (RULES.md, Notation)."""
+    env.set_state(makemake_env.from_text(text))
+    return env
 
 
 def ground_index(name):
@@ -333,8 +340,13 @@ def test_spiritual_supremacy_needs_at_least_3_sacred_territories():
 def test_spiritual_supremacy_needs_strictly_more_than_every_other_clan():
     """Rulebook "Spiritual Supremacy": "They exceed the number of Sacred Territories controlled by any
     other clan" -- 3 against 3 gives the amulet to nobody new: Red, who got it first, keeps it."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED,
-                                 "Sacred-4": BLUE, "Sacred-5": BLUE}, amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Blue, Sacred-5 Blue
+    """)
+    assert amulet(env) == RED                 # 3 against 2: the amulet's line follows from the board
     act(env, place("Sacred-6", 1))
     assert sacred_count(env, BLUE) == 3 == sacred_count(env, RED)
     assert amulet(env) == RED
@@ -343,8 +355,12 @@ def test_spiritual_supremacy_needs_strictly_more_than_every_other_clan():
 def test_spiritual_supremacy_kept_when_conditions_lapse_until_another_clan_meets_them():
     """Rulebook "Spiritual Supremacy": "is not lost if the player no longer complies with some of the
     conditions ... The only way to lose it is if another clan meets both conditions"."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED, "Sacred-4": BLUE},
-                   amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Blue
+    """)
     act(env, place("Sacred-1", 2))           # Blue takes a sacred territory from Red
     assert sacred_count(env, RED) == 2 and sacred_count(env, BLUE) == 2
     assert amulet(env) == RED                 # Red no longer meets the conditions, and keeps it
@@ -357,9 +373,13 @@ def test_spiritual_supremacy_can_pass_to_a_clan_that_is_not_acting():
     """Rulebook "Spiritual Supremacy": "If another clan later meets both conditions, it automatically
     obtains Spiritual Supremacy" (RULINGS: checked after every action of every kind) -- Blue's attack on
     Red's sacred territory hands the amulet to Green."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED,
-                                 "Sacred-4": GREEN, "Sacred-5": GREEN, "Sacred-6": GREEN},
-                   amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Green, Sacred-5 Green, Sacred-6 Green
+        amulet: Red
+    """)                                      # 3 against 3: who holds the amulet is history, so written
     act(env, place("Sacred-1", 2))
     assert sacred_count(env, GREEN) == 3 and sacred_count(env, RED) == 2
     assert amulet(env) == GREEN
