@@ -235,7 +235,16 @@ class _Reader:
         return -1 if allow_none and index == players else index
 
     def items(self, text):
-        return [] if text.lower() == NONE else [item.split() for item in text.split(",")]
+        """The comma-separated items of a list line, each split into words; an item named twice (by its
+        first word) is an error."""
+        items = [] if text.lower() == NONE else [item.split() for item in text.split(",")]
+        seen = set()
+        for words in items:
+            name = words[0].lower() if words else ""
+            if name in seen:
+                self.fail(f"{words[0]} is listed twice")
+            seen.add(name)
+        return items
 
     def place_name(self, word, index, what):
         matches = [name for name in index if name.lower() == word.lower()]
@@ -357,10 +366,9 @@ def from_text(text):
     else:
         r.set(k.WINNER, r.clan(text_of, p, allow_none=True))
     text_of = r.value("last")
-    for item in ([] if text_of is None else text_of.split(",")):
-        clan_word, _, what = item.strip().partition(" ")
+    for words in r.items(text_of or NONE):
+        clan_word, what = (words[0], " ".join(words[1:])) if words else ("", "")
         clan = r.clan(clan_word, p)
-        what = what.strip()
         if what.lower() == PASS:
             r.set(k.LAST_ACTION + clan, k.PASSED)
         elif what.lower() == NONE:

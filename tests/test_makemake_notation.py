@@ -125,6 +125,8 @@ def test_a_position_in_a_few_lines():
     (MINIMAL + "moai: Coast-3\n", r"line 5 \(moai\): invalid state: MOAI\[\d+\] = 1: a Moai stands only on an Inner"),
     (MINIMAL + "last: Red place 2 tokens on Sacred-1, Blue jump\n", r"line 5 \(last\): Blue's last action must be"),
     (MINIMAL + "last: Green pass\n", r"line 5 \(last\): invalid state: LAST_ACTION\[2\] = -2: a clan that has not"),
+    (MINIMAL.replace("Coast-1 Blue 3", "Sacred-1 Blue 3"), r"line 4 \(territories\): Sacred-1 is listed twice"),
+    (MINIMAL + "last: Red pass, red none\n", r"line 5 \(last\): red is listed twice"),
     (MINIMAL + "colour: Red\n", r"line 5 \(colour\): unknown key"),
     (MINIMAL + "phase Moai\n", r"line 5: 'phase Moai' is not a 'key: value' line"),
     ("players: 3\n", r"the line 'game: …' is missing"),
