@@ -2,7 +2,7 @@
 
 This module follows the rulebook (``shared/rulebooks/makemake-rulebook-en.txt``), ``shared/RULINGS.md``
 and ``makemake_env/RULES.md`` step by step, section by section, and was written without reading the
-Numba core (``makemake_env/core.py``).  The two are played against each other in
+Numba core (``makemake_env/kernels.py``, then ``core.py``).  The two are played against each other in
 ``tests/test_makemake_reference.py``: a rule misread in either shows up there as a disagreement.
 Speed is no aim here; every rule is spelt out where the rulebook states it.
 
