@@ -1,7 +1,8 @@
 """Cross-check of the Make Make Numba rules core against the plain-Python reference.
 
 ``makemake_env/reference.py`` was written from the rulebook, RULINGS.md and RULES.md without reading
-``makemake_env/kernels.py`` (then ``core.py``); a rule misread in either of them shows up here as a disagreement.
+``makemake_env/kernels.py`` (then ``core.py``); a rule misread in either of them shows up here as a
+disagreement.
 
 What is compared, after every step of every game: the legal actions; per territory the owner, the
 tokens and the Moai; where each chief stands; the clan holding each Ceremonial Ground; the token and
