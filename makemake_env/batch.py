@@ -16,8 +16,10 @@ from numba import njit, prange
 
 from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PARALLEL_FROM: re-exported)
 
+from . import core as checked_core
 from . import kernels
-from .env import describe_action, raw_env
+from .env import raw_env
+from .notation import describe_action
 
 
 @njit(cache=True)
@@ -138,6 +140,7 @@ class BatchEnv(CoreBatchEnv):
     """``num_envs`` Make Make games stepped together; see ``pacific_common.batch``."""
 
     core = kernels
+    checked = checked_core     # the checked faces: set_state validates rows with checked.check_state
     kernels = sys.modules[__name__]
     players = raw_env.players
     variants = raw_env.variants

@@ -48,7 +48,8 @@ block               size     content
 ``OBS_TURN``        1        share of ``max_turns`` played, in percent (0 … 100, rounded down)
 ==================  =======  ==================================================================
 
-Make Make has no hidden information.
+Make Make has no hidden information.  The state row also records each clan's last action, passes
+included (``makemake_env.last_actions``); the observation leaves it out (RULES.md, Last actions).
 
 Illegal actions
 ---------------
@@ -65,25 +66,10 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES
 
+from . import core as checked_core
 from . import kernels
-from .board import GROUND_NAMES, TERRITORY_NAMES
+from .notation import describe_action
 from .render import render_ansi, render_rgb
-
-
-def describe_action(action):
-    """A readable name for an action, e.g. 'place 3 tokens and the chief on Sacred-2'."""
-    if not 0 <= action < kernels.NUM_ACTIONS:
-        return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1}"
-    if action < kernels.WITHDRAW_BASE:
-        t, r = divmod(action, kernels.PLACE_CHOICES)
-        k = r // 2 + 1
-        chief = " and the chief" if r % 2 else ""
-        return f"place {k} token{'s' if k > 1 else ''}{chief} on {TERRITORY_NAMES[t]}"
-    if action < kernels.MOAI_BASE:
-        return f"withdraw from {TERRITORY_NAMES[action - kernels.WITHDRAW_BASE]}"
-    if action < kernels.CEREMONY_BASE:
-        return f"build a Moai on {TERRITORY_NAMES[action - kernels.MOAI_BASE]}"
-    return f"start a ceremony on {GROUND_NAMES[action - kernels.CEREMONY_BASE]}"
 
 
 def env(**kwargs):
@@ -97,6 +83,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "makemake_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = checked_core     # the checked faces: set_state validates a row with checked.check_state
     players = (2, 4)
     variants = {"standard": kernels.VARIANT_STANDARD}
     decisions = ("dominance", "Moai", "ceremony", "over")

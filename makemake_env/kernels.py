@@ -81,7 +81,25 @@ CHIEF_AT = MOAI + NUM_TERRITORIES           # [clan] territory of the chief, -1 
 GROUND = CHIEF_AT + MAX_CLANS               # [ground] clan whose Tangata Manu holds a ceremony there, -1
 TOKEN_SUPPLY = GROUND + NUM_GROUNDS         # [clan] dominance tokens in supply
 MANU_SUPPLY = TOKEN_SUPPLY + MAX_CLANS      # [clan] Tangata Manu in supply
-STATE_SIZE = MANU_SUPPLY + MAX_CLANS
+LAST_ACTION = MANU_SUPPLY + MAX_CLANS       # [clan] its latest decision, PASSED or NO_ACTION
+STATE_SIZE = LAST_ACTION + MAX_CLANS
+
+# LAST_ACTION entries besides an action: the clan's latest turn was a pass (it had no legal dominance
+# action), or nothing is recorded (before the clan's first turn).  Passes are public: every clan sees
+# who could not act.
+NO_ACTION = -1
+PASSED = -2
+
+# Every entry of the row by name, as (name, start, length), for messages and the notation.
+FIELDS = (
+    ("NUM_PLAYERS", NUM_PLAYERS, 1), ("VARIANT", VARIANT, 1), ("MAX_TURNS", MAX_TURNS, 1),
+    ("PHASE", PHASE, 1), ("TO_ACT", TO_ACT, 1), ("TURN", TURN, 1), ("STATUS", STATUS, 1),
+    ("RNG", RNG, 1), ("SEED", SEED, 1), ("AMULET", AMULET, 1), ("WINNER", WINNER, 1),
+    ("MOAI_LEFT", MOAI_LEFT, 1), ("OWNER", OWNER, NUM_TERRITORIES), ("TOKENS", TOKENS, NUM_TERRITORIES),
+    ("MOAI", MOAI, NUM_TERRITORIES), ("CHIEF_AT", CHIEF_AT, MAX_CLANS), ("GROUND", GROUND, NUM_GROUNDS),
+    ("TOKEN_SUPPLY", TOKEN_SUPPLY, MAX_CLANS), ("MANU_SUPPLY", MANU_SUPPLY, MAX_CLANS),
+    ("LAST_ACTION", LAST_ACTION, MAX_CLANS),
+)
 
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8) from one clan's point of view: relative clan k is k seats clockwise.
@@ -359,6 +377,7 @@ def init(state, num_players, variant, max_turns, seed):
         state[GROUND + g] = -1
     for c in range(MAX_CLANS):
         state[CHIEF_AT + c] = -1
+        state[LAST_ACTION + c] = NO_ACTION
         if c < num_players:
             state[TOKEN_SUPPLY + c] = TOKENS_PER_CLAN
             state[MANU_SUPPLY + c] = TANGATA_MANU_PER_CLAN
@@ -508,6 +527,7 @@ def _finish_turn(state, moai_done):
         state[PHASE] = PHASE_DOMINANCE
         if has_dominance_action(state, state[TO_ACT]):
             return
+        state[LAST_ACTION + state[TO_ACT]] = PASSED
         if has_ceremonial_work(state, state[TO_ACT]):
             idle = 0
         else:
@@ -528,6 +548,7 @@ def step(state, action):
         return STEP_ILLEGAL
     clan = state[TO_ACT]
     phase = state[PHASE]
+    state[LAST_ACTION + clan] = action
     if phase == PHASE_DOMINANCE:
         _dominance(state, clan, action)
     elif phase == PHASE_MOAI:
@@ -589,7 +610,17 @@ def end_code(state):
 def turn_percent(state):
     """Clan turns played as a share of ``max_turns``, in percent rounded down: a learner sees how close
     the truncation is whatever ``max_turns`` is, and 100 is reached only when the game is truncated."""
-    return min(state[TURN] * OBS_MAX // state[MAX_TURNS], OBS_MAX)
+    turn, limit = state[TURN], state[MAX_TURNS]
+    if turn < (1 << 56):
+        return min(turn * OBS_MAX // limit, OBS_MAX)
+    # turn * 100 would overflow: count the percents p with p * limit <= 100 * turn, split so that no
+    # product leaves the int64 range (limit = 100 q + r, r < 100)
+    q, r = limit // OBS_MAX, limit % OBS_MAX
+    percent = 0
+    for p in range(1, OBS_MAX + 1):
+        if p * q <= turn - (p * r + OBS_MAX - 1) // OBS_MAX:
+            percent = p
+    return percent
 
 
 @njit(cache=True)
@@ -698,3 +729,167 @@ def play_random_games(state, num_steps):
 def player_to_act(state):
     """The player whose decision is asked (clan c is player_c), -1 once the game is over."""
     return state[TO_ACT] if state[STATUS] == STATUS_RUNNING else -1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation: what every row reached by play satisfies.  ``validate`` returns ``(code, offset)``: code
+# 0 for a valid row, else the number of the first broken rule (``REASONS[code]``) and the offset of
+# the first entry that breaks it.  Ranges are checked before anything uses an entry as an index, so
+# that a row of arbitrary numbers is read safely.
+REASONS = (
+    "valid",
+    "the number of clans must be 2, 3 or 4",                                                      # 1
+    "the only variant is standard (0)",                                                           # 2
+    "max_turns must be at least 1",                                                               # 3
+    "status must be 0 (running), 1 (terminated) or 2 (truncated)",                               # 4
+    "phase must be 0 (dominance), 1 (Moai), 2 (ceremony) or 3 (over), and 3 exactly when the "
+    "game is not running",                                                                        # 5
+    "the clan to act must be one of the game's clans, 0 … num_players - 1",                       # 6
+    "turn must be 0 … max_turns, below max_turns unless truncated and equal to it when truncated", # 7
+    "clans play in turn from clan 0: the clan to act must be turn mod num_players (turn - 1 once "
+    "truncated)",                                                                                 # 8
+    "the random generator's state must not be 0 (xorshift stays at 0 for ever)",                  # 9
+    "the seed must be non-negative",                                                              # 10
+    "the amulet must be held by a clan of the game or nobody (-1)",                               # 11
+    "the winner must be a clan of the game or nobody (-1)",                                       # 12
+    "a Moai entry must be 0 or 1",                                                                # 13
+    "a Moai stands only on an Inner territory (a Moai site)",                                     # 14
+    "the owner must be a clan of the game or -1 (neutral or Moai); a Moai has no owner",          # 15
+    "tokens: 1 … 11 on a clan's territory, 0 on a neutral territory or a Moai",                   # 16
+    "a chief is on a territory of its own clan or in supply (-1); a clan not in the game has none", # 17
+    "a ceremonial ground holds a clan of the game or nobody (-1)",                                # 18
+    "a ceremony needs its three territories to be its clan's or Moai (Ceremonial Phase b)",       # 19
+    "tokens on the board plus in supply must be 11 per clan, the supply never negative (0 for a "
+    "clan not in the game)",                                                                                      # 20
+    "Tangata Manu in ceremonies plus in supply must be 5 per clan, the supply never negative (0 for "
+    "a clan not in the game)",                                                                    # 21
+    "Moai built plus Moai left must be 12",                                                       # 22
+    "a clan with at least 3 sacred territories and more than every other clan holds the amulet "
+    "(Spiritual Supremacy)",                                                                      # 23
+    "the amulet and all 5 Tangata Manu on the board win at once: exactly then the game is "
+    "terminated with that clan as winner",                                                        # 24
+    "a Moai choice is asked only when the clan to act can build two Moai or more",                # 25
+    "a ceremony choice is asked only when the clan to act has fewer Tangata Manu in supply than "
+    "free protected grounds",                                                                     # 26
+    "the clan asked for a dominance action must have one (a clan without one passes)",           # 27
+    "a game terminated without a winner is a stalemate: no clan may have a dominance action or "
+    "anything to build or celebrate",                                                             # 28
+    "a last action is an action 0 … 911, -1 (none) or -2 (passed); a clan not in the game has -1", # 29
+    "a clan that has not had a turn yet has no last action (-1)",                                 # 30
+    "a last action that built a Moai names a territory where a Moai stands",                      # 31
+)
+
+
+@njit(cache=True)
+def validate(state):
+    """``(0, 0)`` when the row is a state the rules can reach, else ``(code, offset)`` (see
+    ``REASONS``).  The row must have ``STATE_SIZE`` entries (the checked face sees to it)."""
+    p = state[NUM_PLAYERS]
+    if p < 2 or p > MAX_CLANS:
+        return 1, NUM_PLAYERS
+    if state[VARIANT] != VARIANT_STANDARD:
+        return 2, VARIANT
+    if state[MAX_TURNS] < 1:
+        return 3, MAX_TURNS
+    status = state[STATUS]
+    if status < STATUS_RUNNING or status > STATUS_TRUNCATED:
+        return 4, STATUS
+    phase = state[PHASE]
+    if phase < PHASE_DOMINANCE or phase > PHASE_OVER or (phase == PHASE_OVER) != (status != STATUS_RUNNING):
+        return 5, PHASE
+    clan = state[TO_ACT]
+    if clan < 0 or clan >= p:
+        return 6, TO_ACT
+    turn = state[TURN]
+    if turn < 0 or turn > state[MAX_TURNS] or (turn == state[MAX_TURNS]) != (status == STATUS_TRUNCATED):
+        return 7, TURN
+    if clan != (turn - 1 if status == STATUS_TRUNCATED else turn) % p:
+        return 8, TO_ACT
+    if state[RNG] == 0:
+        return 9, RNG
+    if state[SEED] < 0:
+        return 10, SEED
+    if state[AMULET] < -1 or state[AMULET] >= p:
+        return 11, AMULET
+    if state[WINNER] < -1 or state[WINNER] >= p:
+        return 12, WINNER
+    # the board, entry by entry
+    moai_built = 0
+    for t in range(NUM_TERRITORIES):
+        moai = state[MOAI + t]
+        if moai != 0 and moai != 1:
+            return 13, MOAI + t
+        if moai == 1 and not IS_MOAI_SITE[t]:
+            return 14, MOAI + t
+        moai_built += moai
+        owner = state[OWNER + t]
+        if owner < -1 or owner >= p or (moai == 1 and owner != -1):
+            return 15, OWNER + t
+        tokens = state[TOKENS + t]
+        if (owner < 0 and tokens != 0) or (owner >= 0 and (tokens < 1 or tokens > TOKENS_PER_CLAN)):
+            return 16, TOKENS + t
+    for c in range(MAX_CLANS):
+        t = state[CHIEF_AT + c]
+        if t != -1 and (c >= p or t < 0 or t >= NUM_TERRITORIES or state[OWNER + t] != c):
+            return 17, CHIEF_AT + c
+    for g in range(NUM_GROUNDS):
+        holder = state[GROUND + g]
+        if holder < -1 or holder >= p:
+            return 18, GROUND + g
+        if holder >= 0 and not protected(state, g, holder):
+            return 19, GROUND + g
+    for c in range(MAX_CLANS):
+        on_board = 0
+        ceremonies = 0
+        if c < p:
+            for t in range(NUM_TERRITORIES):
+                if state[OWNER + t] == c:
+                    on_board += state[TOKENS + t]
+            for g in range(NUM_GROUNDS):
+                if state[GROUND + g] == c:
+                    ceremonies += 1
+        pieces = TOKENS_PER_CLAN if c < p else 0
+        if state[TOKEN_SUPPLY + c] != pieces - on_board or on_board > pieces:
+            return 20, TOKEN_SUPPLY + c
+        pieces = TANGATA_MANU_PER_CLAN if c < p else 0
+        if state[MANU_SUPPLY + c] != pieces - ceremonies or ceremonies > pieces:
+            return 21, MANU_SUPPLY + c
+    if state[MOAI_LEFT] != NUM_MOAI - moai_built:
+        return 22, MOAI_LEFT
+    # the rules' consequences, checked after every action
+    best = 0
+    leaders = 0
+    leader = -1
+    for c in range(p):
+        n = sacred_count(state, c)
+        if n > best:
+            best, leaders, leader = n, 1, c
+        elif n == best:
+            leaders += 1
+    if best >= 3 and leaders == 1 and state[AMULET] != leader:
+        return 23, AMULET
+    holder = state[AMULET]
+    summoned = holder >= 0 and state[MANU_SUPPLY + holder] == 0
+    if summoned != (state[WINNER] >= 0) or (summoned and (state[WINNER] != holder or status != STATUS_TERMINATED)):
+        return 24, WINNER
+    if phase == PHASE_MOAI and (state[MOAI_LEFT] == 0 or moai_count(state, clan) < 2):
+        return 25, PHASE
+    if phase == PHASE_CEREMONY and (state[MANU_SUPPLY + clan] == 0
+                                    or ceremony_count(state, clan) <= state[MANU_SUPPLY + clan]):
+        return 26, PHASE
+    if phase == PHASE_DOMINANCE and not has_dominance_action(state, clan):
+        return 27, PHASE
+    if status == STATUS_TERMINATED and state[WINNER] < 0:
+        for c in range(p):
+            if has_dominance_action(state, c) or has_ceremonial_work(state, c):
+                return 28, STATUS
+    # the record of the last actions
+    for c in range(MAX_CLANS):
+        last = state[LAST_ACTION + c]
+        if last < PASSED or last >= NUM_ACTIONS or (c >= p and last != NO_ACTION):
+            return 29, LAST_ACTION + c
+        if c < p and last != NO_ACTION and (c > turn or (c == turn and phase == PHASE_DOMINANCE)):
+            return 30, LAST_ACTION + c
+        if MOAI_BASE <= last < CEREMONY_BASE and state[MOAI + last - MOAI_BASE] != 1:
+            return 31, LAST_ACTION + c
+    return 0, 0

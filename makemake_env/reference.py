@@ -2,7 +2,7 @@
 
 This module follows the rulebook (``shared/rulebooks/makemake-rulebook-en.txt``), ``shared/RULINGS.md``
 and ``makemake_env/RULES.md`` step by step, section by section, and was written without reading the
-Numba core (``makemake_env/core.py``).  The two are played against each other in
+Numba core (``makemake_env/kernels.py``, then ``core.py``).  The two are played against each other in
 ``tests/test_makemake_reference.py``: a rule misread in either shows up there as a disagreement.
 Speed is no aim here; every rule is spelt out where the rulebook states it.
 
@@ -80,7 +80,9 @@ class ReferenceGame:
     when over), ``turns`` (clan turns completed), ``terminated``, ``truncated``, ``winner``,
     ``amulet``, ``owner`` / ``tokens`` / ``moai`` (per territory), ``chief_at`` (per clan: territory or
     None for the supply), ``grounds`` (per ground: the clan holding a ceremony there, or None),
-    ``token_supply`` / ``manu_supply`` (per clan) and ``moai_left``; ``end`` says how the game ended.
+    ``token_supply`` / ``manu_supply`` (per clan), ``moai_left`` and ``last_action`` (per clan: its
+    latest decision, ``"pass"`` when its latest turn was passed, None before its first turn); ``end``
+    says how the game ended.
     """
 
     def __init__(self, num_players: int = 4, max_turns: int = 1000):
@@ -106,6 +108,8 @@ class ReferenceGame:
         self.terminated = False
         self.truncated = False
         self.turns = 0
+        # A record, not a rule (RULES.md, Last actions): what each clan did last, passes included.
+        self.last_action = [None] * num_players
         # player_0 starts (RULINGS.md conventions) with its Dominance Phase.
         self.phase = "dominance"
         self.to_act = 0
@@ -254,6 +258,7 @@ class ReferenceGame:
             raise ValueError(f"illegal action {action} ({describe_action(action)}) for clan "
                              f"{self.to_act} in the {self.phase} phase")
         clan = self.to_act
+        self.last_action[clan] = action
         if self.phase == "dominance":
             self._dominance(clan, action)
             if self._check_supremacy_and_victory():
@@ -397,6 +402,7 @@ class ReferenceGame:
             self.phase, self.to_act = "dominance", clan
             if self.dominance_actions(clan):
                 return
+            self.last_action[clan] = "pass"
             if self.has_ceremonial_work(clan):
                 idle = 0
             else:

@@ -1,10 +1,10 @@
 """Small helpers that let the Make Make rules tests read like the rulebook.
 
-Everything goes through the public API of ``makemake_env.raw_env``: ``reset``, ``step``, ``observe``,
-``state`` and ``set_state``.  Crafted positions are written into a copy of ``env.state()`` with the
-offsets of ``makemake_env.core`` and restored with ``set_state``; the pieces are conserved: dominance
-tokens on the board + in supply = 11 per clan, Tangata Manu in ceremonies + in supply = 5, the chief is
-on the board or in supply, Moai built + Moai left = 12.
+Everything goes through the public API of ``makemake_env``: ``raw_env`` (``reset``, ``step``,
+``observe``, ``state`` and ``set_state``) and the notation (``from_text``).  Crafted positions are
+written in the notation (RULES.md, Notation), which fills in the supplies and checks that the rules can
+reach the position: dominance tokens on the board + in supply = 11 per clan, Tangata Manu in
+ceremonies + in supply = 5, the chief on its own territory or in supply, Moai built + Moai left = 12.
 
 Clans are numbered as in the core (0 Red, 1 Blue, 2 Green, 3 Yellow); clan ``c`` is ``player_c``.
 Territories and grounds are named as in ``makemake_env.board``: ``"Sacred-1"``, ``"Inner-3"``,
@@ -15,9 +15,8 @@ import numpy as np
 import makemake_env
 from makemake_env import core
 from makemake_env.board import (
-    GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_MOAI,
-    NUM_TERRITORIES, SACRED, TANGATA_MANU_PER_CLAN, TERRITORY_AXIAL, TERRITORY_GROUNDS, TERRITORY_INDEX,
-    TERRITORY_NAMES, TOKENS_PER_CLAN,
+    CLAN_NAMES, GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, NEIGHBOURS, NUM_GROUNDS, NUM_TERRITORIES, SACRED,
+    TERRITORY_AXIAL, TERRITORY_GROUNDS, TERRITORY_INDEX, TERRITORY_NAMES,
 )
 
 RED, BLUE, GREEN, YELLOW = range(4)
@@ -83,61 +82,32 @@ def new_game(num_players=4, seed=0, **options):
     return env
 
 
-def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None, to_act=0, turn=0,
-             check=True):
-    """Set the start of ``to_act``'s turn (dominance phase).
+def position(env, territories=None, chiefs=None, manu=None, moai=(), amulet=None, to_act=0, turn=None):
+    """Set the start of ``to_act``'s turn (dominance phase), written in the notation (RULES.md,
+    Notation) and read with ``from_text``, which checks that the rules can reach it.
 
     ``territories`` maps a territory name to a clan (one token) or to ``(clan, tokens)``; ``chiefs``
     maps a clan to the territory of its chief (else in supply); ``manu`` maps a ground name to the clan
     holding a ceremony there; ``moai`` lists territories with a Moai; ``amulet`` is the clan holding
-    it.  Supplies follow from the board.  With ``check`` the position must obey the rules (chief on its
-    own territory, ceremonies protected, Moai on Moai sites)."""
-    territories = territories or {}
-    chiefs = chiefs or {}
-    manu = manu or {}
+    it (by default the clan Spiritual Supremacy gives it to, if any).  ``turn`` (clan turns completed)
+    must agree with ``to_act`` (clans play in turn from clan 0); by default it is ``to_act``, the first
+    round.  Supplies follow from the board; options, seed and generator stay the game's."""
     s = env.state()
-    n = int(s[core.NUM_PLAYERS])
-    s[core.OWNER:core.OWNER + NUM_TERRITORIES] = -1
-    s[core.TOKENS:core.TOKENS + NUM_TERRITORIES] = 0
-    s[core.MOAI:core.MOAI + NUM_TERRITORIES] = 0
-    s[core.GROUND:core.GROUND + NUM_GROUNDS] = -1
-    s[core.CHIEF_AT:core.CHIEF_AT + 4] = -1
-    s[core.TOKEN_SUPPLY:core.TOKEN_SUPPLY + 4] = 0
-    s[core.MANU_SUPPLY:core.MANU_SUPPLY + 4] = 0
-    for name, value in territories.items():
-        clan, tokens = value if isinstance(value, tuple) else (value, 1)
-        assert 0 <= clan < n and tokens >= 1 and name not in moai
-        s[core.OWNER + territory(name)] = clan
-        s[core.TOKENS + territory(name)] = tokens
-    for name in moai:
-        assert not check or territory(name) in MOAI_SITES
-        s[core.MOAI + territory(name)] = 1
-    assert len(moai) <= NUM_MOAI
-    s[core.MOAI_LEFT] = NUM_MOAI - len(moai)
-    for clan, name in chiefs.items():
-        assert not check or territories.get(name) is not None
-        owner = territories[name]
-        assert (owner[0] if isinstance(owner, tuple) else owner) == clan
-        s[core.CHIEF_AT + clan] = territory(name)
-    for name, clan in manu.items():
-        s[core.GROUND + ground(name)] = clan
-    for c in range(n):
-        on_board = sum(s[core.TOKENS + t] for t in range(NUM_TERRITORIES) if s[core.OWNER + t] == c)
-        assert on_board <= TOKENS_PER_CLAN, f"clan {c} has {on_board} tokens on the board"
-        s[core.TOKEN_SUPPLY + c] = TOKENS_PER_CLAN - on_board
-        celebrating = sum(1 for clan in manu.values() if clan == c)
-        assert celebrating <= TANGATA_MANU_PER_CLAN
-        s[core.MANU_SUPPLY + c] = TANGATA_MANU_PER_CLAN - celebrating
-    s[core.AMULET] = -1 if amulet is None else amulet
-    s[core.WINNER] = -1
-    s[core.TO_ACT] = to_act
-    s[core.TURN] = turn
-    s[core.PHASE] = core.PHASE_DOMINANCE
-    s[core.STATUS] = core.STATUS_RUNNING
-    env.set_state(s)
-    if check:
-        for name, clan in manu.items():
-            assert protected(env, name, clan), f"{name} is not protected for clan {clan}"
+    chief_of = {name: clan for clan, name in (chiefs or {}).items()}
+    held = []
+    for name, value in (territories or {}).items():
+        clan, count = value if isinstance(value, tuple) else (value, 1)
+        held.append(f"{name} {CLAN_NAMES[clan]} {count}" + (" chief" if chief_of.get(name) == clan else ""))
+    assert set(chief_of) <= set(territories or {}), "a chief stands on one of its clan's territories"
+    lines = ["game: Make Make", f"players: {int(s[core.NUM_PLAYERS])}", f"max_turns: {int(s[core.MAX_TURNS])}",
+             f"seed: {int(s[core.SEED])}", f"rng: {int(s[core.RNG])}", f"to_act: {CLAN_NAMES[to_act]}",
+             f"territories: {', '.join(held) or 'none'}", f"moai: {', '.join(moai) or 'none'}",
+             "ceremonies: " + (", ".join(f"{g} {CLAN_NAMES[c]}" for g, c in (manu or {}).items()) or "none")]
+    if turn is not None:
+        lines.append(f"turn: {turn}")
+    if amulet is not None:
+        lines.append(f"amulet: {CLAN_NAMES[amulet]}")
+    env.set_state(makemake_env.from_text("\n".join(lines)))
     return env
 
 
@@ -304,6 +274,7 @@ def one_move_before(end, env):
     if end == "stalemate":
         return place(stalemate_position(env, 3)[0], 1)
     if end == "truncated":
-        position(env, {"Coast-1": RED, "Coast-7": BLUE, "Coast-13": GREEN}, turn=env.max_turns - 1)
+        last = env.max_turns - 1
+        position(env, {"Coast-1": RED, "Coast-7": BLUE, "Coast-13": GREEN}, to_act=last % 3, turn=last)
         return harmless_placement(env)
     raise ValueError(f"no position for the end {end!r}")

@@ -1,7 +1,8 @@
 """Cross-check of the Make Make Numba rules core against the plain-Python reference.
 
 ``makemake_env/reference.py`` was written from the rulebook, RULINGS.md and RULES.md without reading
-``makemake_env/core.py``; a rule misread in either of them shows up here as a disagreement.
+``makemake_env/kernels.py`` (then ``core.py``); a rule misread in either of them shows up here as a
+disagreement.
 
 What is compared, after every step of every game: the legal actions; per territory the owner, the
 tokens and the Moai; where each chief stands; the clan holding each Ceremonial Ground; the token and
@@ -46,6 +47,7 @@ import random
 import numpy as np
 import pytest
 
+import makemake_env
 from makemake_env import core
 from makemake_env.board import (GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS,
                                 TANGATA_MANU_PER_CLAN, TERRITORY_GROUNDS, TERRITORY_INDEX,
@@ -60,6 +62,8 @@ STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "termina
                 core.STATUS_TRUNCATED: "truncated"}
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
                 "margin": core.REWARD_MARGIN}
+
+LAST_ACTION_NAMES = {core.NO_ACTION: None, core.PASSED: "pass"}
 
 ILLEGAL_PROBE_EVERY = 7   # steps between two checks that an illegal action is refused by both
 
@@ -92,6 +96,7 @@ def core_view(state):
         "to_act": int(state[core.TO_ACT]) if status == "running" else None,
         "turns": int(state[core.TURN]),
         "end": END_NAMES[core.end_code(state)],
+        "last_action": [LAST_ACTION_NAMES.get(int(x), int(x)) for x in state[core.LAST_ACTION:core.LAST_ACTION + n]],
     }
 
 
@@ -114,6 +119,7 @@ def reference_view(game):
         "to_act": game.to_act,
         "turns": game.turns,
         "end": game.end,
+        "last_action": list(game.last_action),
     }
 
 
@@ -162,42 +168,50 @@ def new_pair(num_players, max_turns, seed):
 
 
 def crafted_pair(num_players, territories, *, to_act=0, chiefs=None, grounds=None, moai=(),
-                 amulet=None, turns=0, max_turns=1000, seed=0):
+                 amulet=None, turns=None, max_turns=1000, seed=0):
     """Both implementations in the same crafted position, the clan ``to_act`` to play its Dominance
     Phase.  ``territories`` maps a territory name to (clan, tokens); ``chiefs`` a clan to the name of
     the territory its chief stands on; ``grounds`` a ground to the clan holding a ceremony there.
-    Supplies are what is not on the board, so every clan still has 11 tokens and 5 Tangata Manu."""
+    Supplies are what is not on the board, so every clan still has 11 tokens and 5 Tangata Manu.
+    ``turns`` must agree with ``to_act`` (clans play in turn; by default the first round), and the
+    amulet goes by default to the clan Spiritual Supremacy gives it to.  The reference is set field by
+    field, the core's row is read from the notation; both must then agree."""
     chiefs = chiefs or {}
     grounds = grounds or {}
-    state, game = new_pair(num_players, max_turns, seed)
+    game = ReferenceGame(num_players, max_turns)
     for name, (clan, tokens) in territories.items():
-        t = T(name)
-        game.owner[t], game.tokens[t] = clan, tokens
-        state[core.OWNER + t], state[core.TOKENS + t] = clan, tokens
+        game.owner[T(name)], game.tokens[T(name)] = clan, tokens
     for name in moai:
-        t = T(name)
-        game.moai[t] = True
-        state[core.MOAI + t] = 1
-    game.moai_left = state[core.MOAI_LEFT] = 12 - len(moai)
+        game.moai[T(name)] = True
+    game.moai_left = 12 - len(moai)
     for clan, name in chiefs.items():
         assert game.owner[T(name)] == clan
         game.chief_at[clan] = T(name)
-        state[core.CHIEF_AT + clan] = T(name)
     for g, clan in grounds.items():
         assert game.ground_protected_for(g, clan), f"crafted ceremony on unprotected ground {g}"
         game.grounds[g] = clan
-        state[core.GROUND + g] = clan
     for clan in range(num_players):
         on_board = sum(game.tokens[t] for t in range(NUM_TERRITORIES) if game.owner[t] == clan)
-        assert on_board <= TOKENS_PER_CLAN
-        game.token_supply[clan] = state[core.TOKEN_SUPPLY + clan] = TOKENS_PER_CLAN - on_board
-        manu = sum(1 for holder in game.grounds if holder == clan)
-        game.manu_supply[clan] = state[core.MANU_SUPPLY + clan] = TANGATA_MANU_PER_CLAN - manu
+        game.token_supply[clan] = TOKENS_PER_CLAN - on_board
+        game.manu_supply[clan] = TANGATA_MANU_PER_CLAN - sum(1 for holder in game.grounds if holder == clan)
+    if amulet is None:
+        counts = [game.sacred_count(c) for c in range(num_players)]
+        leaders = [c for c in range(num_players) if counts[c] == max(counts)]
+        amulet = leaders[0] if max(counts) >= 3 and len(leaders) == 1 else None
     game.amulet = amulet
-    state[core.AMULET] = -1 if amulet is None else amulet
     game.to_act = to_act
-    state[core.TO_ACT] = to_act
-    game.turns = state[core.TURN] = turns
+    game.turns = to_act if turns is None else turns
+    # the core's row, written in the notation (RULES.md, Notation), which checks it like every row
+    clan_name = ("Red", "Blue", "Green", "Yellow")
+    state = makemake_env.from_text("\n".join([
+        "game: Make Make", f"players: {num_players}", f"max_turns: {max_turns}", f"seed: {seed}",
+        f"to_act: {clan_name[to_act]}", f"turn: {game.turns}",
+        "territories: " + (", ".join(f"{name} {clan_name[clan]} {tokens}" + (" chief" if chiefs.get(clan) == name else "")
+                                     for name, (clan, tokens) in territories.items()) or "none"),
+        "moai: " + (", ".join(moai) or "none"),
+        "ceremonies: " + (", ".join(f"{GROUND_NAMES[g]} {clan_name[c]}" for g, c in grounds.items()) or "none"),
+        "amulet: " + ("none" if amulet is None else clan_name[amulet])]))
+    assert_same(state, game, "crafted position")
     return state, game
 
 
@@ -628,7 +642,7 @@ def stuck_clans(red_manu_grounds, red_extra):
     territories = {name: (0, 1) for name in red}
     territories.update({name: (1, 1) for name in blue})
     grounds = {ground_of(*ts): 0 for ts in red_manu_grounds}
-    return crafted_pair(2, territories, to_act=1, grounds=grounds, amulet=1, turns=10, max_turns=60)
+    return crafted_pair(2, territories, to_act=1, grounds=grounds, amulet=1, turns=11, max_turns=60)
 
 
 RED_CLUSTER_GROUNDS = (("Coast-1", "Coast-2", "Inner-1"), ("Coast-1", "Coast-18", "Inner-1"),
@@ -644,7 +658,7 @@ def test_stalemate_when_nobody_can_act():
     state, game = stuck_clans(RED_CLUSTER_GROUNDS, ["Coast-4", "Coast-6", "Coast-8", "Coast-10"])
     after_moves(state, game, [place_action(T("Coast-5"), 1, 0)], "stalemate", events)
     assert game.terminated and game.winner is None and game.phase == "over"
-    assert game.turns == 12  # Blue's turn and Red's pass; Blue's second pass ends the game
+    assert game.turns == 13  # Blue's turn and Red's pass; Blue's second pass ends the game
     assert game.rewards("win_loss") == [0.0, 0.0]
     assert game.rewards("score") == [5.0, 1.0] and game.rewards("margin") == [4.0, -4.0]
     assert events["stalemates"] == 1
@@ -659,7 +673,7 @@ def test_stalemate_after_a_pass_that_still_celebrates():
     after_moves(state, game, [place_action(T("Coast-5"), 1, 0)], "pass with ceremonies", events)
     assert game.manu_supply[0] == 0 and all(game.grounds[ground_of(*ts)] == 0
                                             for ts in RED_CLUSTER_GROUNDS)
-    assert game.terminated and game.winner is None and game.turns == 13
+    assert game.terminated and game.winner is None and game.turns == 14
     assert events["stalemates"] == 1 and events["turns passed automatically"] == 2
 
 
@@ -676,7 +690,7 @@ def test_stalemate_when_a_clan_has_no_tangata_manu_left():
     game.step(action)
     assert game.manu_supply[0] == 0 and game.free_grounds_for(0) == [
         ground_of("Inner-12", "Sacred-1", "Sacred-6")]
-    assert game.terminated and game.winner is None and game.turns == 12
+    assert game.terminated and game.winner is None and game.turns == 13
     assert_same(state, game, "stalemate with no Tangata Manu left")
 
 
@@ -701,14 +715,8 @@ def test_moai_needs_a_tangata_manu_on_a_ground_near_the_territory():
             owned = (set(area) | ground) - {last}
             if len(owned) > TOKENS_PER_CLAN - 1:
                 continue
-            state, game = crafted_pair(2, {}, seed=g)
-            for u in owned:
-                game.owner[u], game.tokens[u] = 0, 1
-                state[core.OWNER + u], state[core.TOKENS + u] = 0, 1
-            game.chief_at[0] = state[core.CHIEF_AT] = t
-            game.grounds[g] = state[core.GROUND + g] = 0
-            game.token_supply[0] = state[core.TOKEN_SUPPLY] = TOKENS_PER_CLAN - len(owned)
-            game.manu_supply[0] = state[core.MANU_SUPPLY] = TANGATA_MANU_PER_CLAN - 1
+            state, game = crafted_pair(2, {TERRITORY_NAMES[u]: (0, 1) for u in owned},
+                                       chiefs={0: TERRITORY_NAMES[t]}, grounds={g: 0}, seed=g)
             action = place_action(last, 1, 0)
             assert core.step(state, action) == core.STEP_OK
             game.step(action)

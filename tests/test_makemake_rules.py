@@ -3,8 +3,9 @@
 Each test names the rulebook section it checks (``shared/rulebooks/makemake-rulebook-en.txt``);
 decisions the rulebook leaves open are taken from ``shared/RULINGS.md`` and ``makemake_env/RULES.md``.
 Everything is driven through the public AEC API (``makemake_env.raw_env``: ``step``, ``observe``,
-``last``, ``state`` / ``set_state``); crafted positions are written with ``set_state`` (see
-``makemake_positions``), with every piece conserved, and then played with ``step``.
+``last``, ``state`` / ``set_state``); crafted positions are written in the notation (RULES.md, Notation;
+``makemake_env.from_text``, directly or through ``makemake_positions.position``), which checks that
+the rules can reach them, and then played with ``step``.
 """
 import numpy as np
 import pytest
@@ -20,10 +21,16 @@ from makemake_positions import (
 from makemake_env import core
 from makemake_env.board import (
     GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_TERRITORIES,
-    SACRED, TERRITORY_AXIAL, TERRITORY_NAMES,
+    SACRED, TERRITORY_AXIAL, TERRITORY_INDEX, TERRITORY_NAMES,
 )
 
 AGENTS4 = ["player_0", "player_1", "player_2", "player_3"]
+
+
+def from_text(env, text):
+    """Set ``env`` to a position written in the notation (RULES.md, Notation)."""
+    env.set_state(makemake_env.from_text(text))
+    return env
 
 
 def ground_index(name):
@@ -333,8 +340,13 @@ def test_spiritual_supremacy_needs_at_least_3_sacred_territories():
 def test_spiritual_supremacy_needs_strictly_more_than_every_other_clan():
     """Rulebook "Spiritual Supremacy": "They exceed the number of Sacred Territories controlled by any
     other clan" -- 3 against 3 gives the amulet to nobody new: Red, who got it first, keeps it."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED,
-                                 "Sacred-4": BLUE, "Sacred-5": BLUE}, amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Blue, Sacred-5 Blue
+    """)
+    assert amulet(env) == RED                 # 3 against 2: the amulet's line follows from the board
     act(env, place("Sacred-6", 1))
     assert sacred_count(env, BLUE) == 3 == sacred_count(env, RED)
     assert amulet(env) == RED
@@ -343,8 +355,12 @@ def test_spiritual_supremacy_needs_strictly_more_than_every_other_clan():
 def test_spiritual_supremacy_kept_when_conditions_lapse_until_another_clan_meets_them():
     """Rulebook "Spiritual Supremacy": "is not lost if the player no longer complies with some of the
     conditions ... The only way to lose it is if another clan meets both conditions"."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED, "Sacred-4": BLUE},
-                   amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Blue
+    """)
     act(env, place("Sacred-1", 2))           # Blue takes a sacred territory from Red
     assert sacred_count(env, RED) == 2 and sacred_count(env, BLUE) == 2
     assert amulet(env) == RED                 # Red no longer meets the conditions, and keeps it
@@ -357,9 +373,13 @@ def test_spiritual_supremacy_can_pass_to_a_clan_that_is_not_acting():
     """Rulebook "Spiritual Supremacy": "If another clan later meets both conditions, it automatically
     obtains Spiritual Supremacy" (RULINGS: checked after every action of every kind) -- Blue's attack on
     Red's sacred territory hands the amulet to Green."""
-    env = position(new_game(4), {"Sacred-1": RED, "Sacred-2": RED, "Sacred-3": RED,
-                                 "Sacred-4": GREEN, "Sacred-5": GREEN, "Sacred-6": GREEN},
-                   amulet=RED, to_act=BLUE)
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Green, Sacred-5 Green, Sacred-6 Green
+        amulet: Red
+    """)                                      # 3 against 3: who holds the amulet is history, so written
     act(env, place("Sacred-1", 2))
     assert sacred_count(env, GREEN) == 3 and sacred_count(env, RED) == 2
     assert amulet(env) == GREEN
@@ -587,19 +607,29 @@ def test_protection_of_the_moai_a_ceremony_around_moai_is_not_ended_by_attacks_n
 def test_protection_of_the_moai_tangata_manu_surrounded_by_moai_stays_for_ever():
     """Rulebook "Protection of the Moai" (printed beside "End of the Game"): "If a Tangata Manu in a
     ceremony is completely surrounded by Moai, this ceremony cannot be interrupted".  On RULINGS's
-    board no ground has three Moai sites (Moai stand only on the second ring), so the position is
-    artificial: Moai on Sacred-1, Inner-1 and Inner-2 around Ground-1."""
+    board no ground has three Moai sites (Moai stand only on the second ring), so no game can reach
+    the position and ``set_state`` refuses it: it is written straight into a kernel row and played on
+    the kernels.  Moai on Sacred-1, Inner-1 and Inner-2 around Ground-1, a Blue ceremony there; Red
+    takes every Blue territory around the three Moai, Blue answers far away on the coast."""
     assert not any(all(t in MOAI_SITES for t in GROUND_TERRITORIES[g]) for g in range(NUM_GROUNDS))
-    env = new_game(4)
-    position(env, {"Inner-12": BLUE, "Coast-2": BLUE, "Sacred-2": BLUE}, manu={"Ground-1": BLUE},
-             moai=["Sacred-1", "Inner-1", "Inner-2"], check=False)
-    assert protected(env, "Ground-1", BLUE)
-    for name in ("Inner-12", "Coast-2", "Sacred-2"):     # Red takes every Blue territory around it
-        act(env, place(name, 2))
-        assert manu_at(env, "Ground-1") == BLUE
-        play_harmless_turns(env, 3)
-    assert owner(env, "Inner-12") == owner(env, "Coast-2") == owner(env, "Sacred-2") == RED
-    assert manu_at(env, "Ground-1") == BLUE and manu_supply(env, BLUE) == 4
+    k = makemake_env.kernels
+    s = np.zeros(k.STATE_SIZE, np.int64)
+    k.init(s, 2, k.VARIANT_STANDARD, 100, 0)
+    for name in ("Sacred-1", "Inner-1", "Inner-2"):
+        s[k.MOAI + TERRITORY_INDEX[name]] = 1
+    s[k.MOAI_LEFT] -= 3
+    for name in ("Inner-12", "Coast-2", "Sacred-2"):
+        s[k.OWNER + TERRITORY_INDEX[name]], s[k.TOKENS + TERRITORY_INDEX[name]] = BLUE, 1
+    s[k.TOKEN_SUPPLY + BLUE] -= 3
+    s[k.GROUND + GROUND_INDEX["Ground-1"]] = BLUE
+    s[k.MANU_SUPPLY + BLUE] -= 1
+    assert k.validate(s)[1] == k.MOAI + TERRITORY_INDEX["Sacred-1"]   # unreachable: refused by set_state
+    for attacked, answer in (("Inner-12", "Coast-10"), ("Coast-2", "Coast-11"), ("Sacred-2", "Coast-12")):
+        assert k.step(s, place(attacked, 2)) == k.STEP_OK          # Red takes a territory around it
+        assert s[k.GROUND + GROUND_INDEX["Ground-1"]] == BLUE
+        assert k.step(s, place(answer, 1)) == k.STEP_OK            # Blue, far away
+    assert all(s[k.OWNER + TERRITORY_INDEX[name]] == RED for name in ("Inner-12", "Coast-2", "Sacred-2"))
+    assert s[k.GROUND + GROUND_INDEX["Ground-1"]] == BLUE and s[k.MANU_SUPPLY + BLUE] == 4
 
 
 # =====================================================================================================

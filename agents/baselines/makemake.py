@@ -81,6 +81,7 @@ def rebuild(obs, state):
                 state[C.GROUND + g] = k
     for k in range(MAX_CLANS):
         state[C.CHIEF_AT + k] = -1
+        state[C.LAST_ACTION + k] = C.NO_ACTION
     for k in range(p):
         for t in range(NUM_TERRITORIES):
             if obs[C.OBS_CHIEF + k * NUM_TERRITORIES + t] != 0:

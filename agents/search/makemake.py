@@ -1,6 +1,6 @@
 """Make Make pieces of the MCTS agent (see ``agents.search.makabana`` for the roles of each function).
 
-Make Make has no hidden information and no chance (``makemake_env/core.py``: "Make Make has no
+Make Make has no hidden information and no chance (``makemake_env/kernels.py``: "Make Make has no
 hidden information"); the row's generator only drives random play, so determinization just reseeds
 it.  Random play is a poor guide here (a clan wins by holding three sacred territories and five
 ceremonies at once, which random tokens rarely build), so the search evaluates positions after a
