@@ -101,6 +101,7 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED
 
+from . import core as checked_core
 from . import kernels
 from .board import BOAT_NAMES, CARD_KIND_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
 from .render import render_ansi, render_rgb
@@ -171,6 +172,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "maunakea_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = checked_core   # the checked faces: set_state validates a row with checked.check_state
     players = (2, 4)
     variants = {"basic": kernels.VARIANT_BASIC, "advanced": kernels.VARIANT_ADVANCED}
     decisions = ("placement", "turn", "over", "card choice", "movement card destination",

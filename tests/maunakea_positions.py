@@ -456,7 +456,8 @@ def boat_to_landing(s, boat_name, landing_name):
 
 
 def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=None):
-    """Check the crafted state, make ``player`` the one to act in the turn phase, and restore it."""
+    """Check the crafted state, make ``player`` the one to act in the turn phase, and restore it.  An
+    end triggered here is the rulebook's (a player with no explorer left) unless the row names another."""
     if player is not None:
         s[core.PHASE] = core.PHASE_TURN
         s[core.STATUS] = core.STATUS_RUNNING
@@ -465,6 +466,8 @@ def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=
         s[core.POOL] = pool
     if end_triggered is not None:
         s[core.END_TRIGGERED] = end_triggered
+        if end_triggered and s[core.END_REASON] == 0:
+            s[core.END_REASON] = core.END_BY_EXPLORERS
     if final_turns_left is not None:
         s[core.FINAL_TURNS_LEFT] = final_turns_left
     assert_conserved(s)
@@ -475,6 +478,7 @@ def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=
 # -- conservation ------------------------------------------------------------------------------------
 def assert_conserved(s):
     """The bookkeeping every position must keep (see the module docstring)."""
+    core.check_state(s)
     n = int(s[core.NUM_PLAYERS])
     k = int(s[core.EXPLORERS_EACH])
     where = s[core.TILE_WHERE:core.TILE_WHERE + NUM_TILES]
