@@ -239,9 +239,13 @@ def to_text(state):
         squares = slice(row * SQUARES_PER_SIDE, (row + 1) * SQUARES_PER_SIDE)
         if (terrain[squares] != shown[squares]).any():
             lines.append(f"terrain row {row + 1}: " + "".join(TERRAIN_LETTERS[v] for v in terrain[squares]))
+    # the set-up position of these options is the default of every line not written, so an item that
+    # is empty now but was not at the set-up is written too ("none")
+    base = np.zeros(K.STATE_SIZE, np.int64)
+    core.init(base, n, s[K.VARIANT], s[K.MAX_TURNS], s[K.SEED])
     for q in range(NUM_SQUARES):
         counts = s[K.ARTIFACTS + 3 * q:K.ARTIFACTS + 3 * q + 3]
-        if any(counts):
+        if any(counts) or base[K.ARTIFACTS + 3 * q:K.ARTIFACTS + 3 * q + 3].any():
             lines.append(f"artifacts {SQUARE_NAMES[q]}: {_counts_text(counts)}")
     if any(s[K.REMOVED_ARTIFACTS:K.REMOVED_ARTIFACTS + 3]):
         lines.append(f"removed artifacts: {_counts_text(s[K.REMOVED_ARTIFACTS:K.REMOVED_ARTIFACTS + 3])}")
@@ -260,8 +264,8 @@ def to_text(state):
         lines.append("removed tiles: " + "; ".join(_tile_token(t) for t in removed))
     for landing in range(NUM_LANDINGS):
         b = s[K.LANDING_BOAT + landing]
-        if b >= 0:
-            lines.append(f"{LANDING_NAMES[landing]}: {BOAT_NAMES[b]}")
+        if b >= 0 or base[K.LANDING_BOAT + landing] >= 0:
+            lines.append(f"{LANDING_NAMES[landing]}: {BOAT_NAMES[b] if b >= 0 else 'none'}")
     for b in range(K.NUM_BOATS):
         owner = s[K.BOAT_OWNER + b]
         if owner >= 0:
@@ -361,6 +365,14 @@ def _tile(reader, text):
     return int(m.group(2)) + {"T": 0, "L": NUM_TERRAIN_TILES, "S": NUM_ISLAND_TILES}[m.group(1)]
 
 
+def _place(reader, placed_by, t):
+    """Note that the current line puts tile ``t`` somewhere; no line may put it in two places."""
+    if t in placed_by:
+        number, key = placed_by[t]
+        reader.fail(f"{_tile_token(t)} is already placed by line {number} ({key})")
+    placed_by[t] = reader.at
+
+
 def _list(text):
     text = text.strip()
     return [] if text == "none" else [part.strip() for part in text.split(";")]
@@ -416,12 +428,7 @@ def from_text(text):
         reader.at = (header["rng"][0], "rng")
         value = _number(reader, header["rng"][1], -2**63, 2**63 - 1)
         reader.set(K.RNG, value)
-    row[K.FIELD_TILE:K.FIELD_TILE + NUM_FIELDS] = -1
-    row[K.FIELD_ROTATION:K.FIELD_ROTATION + NUM_FIELDS] = 0
-    row[K.TILE_WHERE:K.TILE_WHERE + K.NUM_TILES] = K.IN_BAG
-    row[K.ARTIFACTS:K.ARTIFACTS + 3 * NUM_SQUARES] = 0
-    row[K.LANDING_BOAT:K.LANDING_BOAT + NUM_LANDINGS] = -1
-    row[K.CARDS:K.CARDS + 4 * NUM_CARD_KINDS] = 0
+    placed_by = {}        # tile -> the line that put it on a field, in a hand, out of the game or aside
     terrain_rows = {}
     explorer_lines = {}
     k = int(row[K.EXPLORERS_EACH])
@@ -461,7 +468,7 @@ def from_text(text):
                 reader.fail(f"{m.group(1)} is a {_tile_kind(t)}, not a {m.group(3)}")
             reader.set(K.FIELD_TILE + f, t)
             reader.set(K.FIELD_ROTATION + f, _number(reader, m.group(2), 0, 3))
-            reader.set(K.TILE_WHERE + t, K.ON_BOARD)
+            _place(reader, placed_by, t)
         elif words[:2] == ["terrain", "row"] and len(words) == 3:
             r = _number(reader, words[2], 1, SQUARES_PER_SIDE)
             if len(value) != SQUARES_PER_SIDE or any(c not in TERRAIN_LETTERS for c in value):
@@ -487,13 +494,15 @@ def from_text(text):
                 reader.set(K.HAND + p * HAND_SLOTS + h, tiles[h] if h < len(tiles) else -1)
             reader.set(K.HAND_SIZE + p, len(tiles))
             for t in tiles:
-                reader.set(K.TILE_WHERE + t, K.IN_HAND)
+                _place(reader, placed_by, t)
         elif key == "removed tiles":
-            for t in _list(value):
-                reader.set(K.TILE_WHERE + _tile(reader, t), K.REMOVED)
+            for token in _list(value):
+                t = _tile(reader, token)
+                _place(reader, placed_by, t)
+                reader.set(K.TILE_WHERE + t, K.REMOVED)
         elif words[0] == "landing":
             landing = _choice(reader, key, LANDING_INDEX, "landing")
-            reader.set(K.LANDING_BOAT + landing, _choice(reader, value, BOAT_INDEX, "boat"))
+            reader.set(K.LANDING_BOAT + landing, -1 if value == "none" else _choice(reader, value, BOAT_INDEX, "boat"))
         elif words[0] == "boat":
             b = _choice(reader, key[len("boat "):], BOAT_INDEX, "boat")
             m = re.fullmatch(r"taken by (\S+) with (.*)", value)
@@ -518,6 +527,7 @@ def from_text(text):
                 reader.set(K.BRANCH_OPEN + j, int(m.group(4) == "open"))
         elif words[0] == "cards" and len(words) == 2:
             p = _player(reader, words[1], n)
+            row[K.CARDS + p * NUM_CARD_KINDS:K.CARDS + (p + 1) * NUM_CARD_KINDS] = 0   # the line replaces the deal
             for name in _list(value):
                 kind = _choice(reader, name, CARD_KIND_NAMES, "card")
                 reader.set(K.CARDS + p * NUM_CARD_KINDS + kind, row[K.CARDS + p * NUM_CARD_KINDS + kind] + 1)
@@ -546,6 +556,7 @@ def from_text(text):
         elif key == "earthquake tile":
             t = _tile(reader, value)
             reader.set(K.QUAKE_TILE, t)
+            _place(reader, placed_by, t)
             reader.set(K.TILE_WHERE + t, K.SET_ASIDE)
         elif key == "supply out":
             reader.set(K.SUPPLY_OUT, _number(reader, value, 0, 2))
@@ -579,6 +590,28 @@ def from_text(text):
                 row[K.EXPLORER_STATUS + p * MAX_EXPLORERS + e] = K.UNPLACED
                 row[K.EXPLORER_SQUARE + p * MAX_EXPLORERS + e] = -1
     row[K.PLACED] = placed
+    # where each tile is follows from the fields, the hands and the lines naming it: the rest is in the bag
+    field_of, hand_of = {}, {}
+    for f in range(NUM_FIELDS):
+        field_of.setdefault(int(row[K.FIELD_TILE + f]), K.FIELD_TILE + f)
+    for i in range(4 * HAND_SLOTS):
+        hand_of.setdefault(int(row[K.HAND + i]), K.HAND + i)
+    for t in range(K.NUM_TILES):
+        on_field, in_hand = field_of.get(t), hand_of.get(t)
+        if t in placed_by and row[K.TILE_WHERE + t] in (K.REMOVED, K.SET_ASIDE) and (on_field or in_hand):
+            reader.at = placed_by[t]
+            reader.fail(f"{_tile_token(t)} is out of the game or aside, but lies on a field or in a hand")
+        if on_field is not None:
+            where, offset = K.ON_BOARD, on_field
+        elif in_hand is not None:
+            where, offset = K.IN_HAND, in_hand
+        elif t in placed_by:
+            continue   # removed or set aside, written above
+        else:
+            where, offset = K.IN_BAG, None
+        row[K.TILE_WHERE + t] = where
+        if offset in reader.line_of:
+            reader.line_of[K.TILE_WHERE + t] = reader.line_of[offset]
     # the terrain: what the tiles show, unless a row is written
     shown = _shown_terrain(row)
     row[K.TERRAIN:K.TERRAIN + NUM_SQUARES] = shown
