@@ -1615,8 +1615,8 @@ REASONS = (
     "explorers in boats, loads 0 … the boat's places and empty until taken",
     "artifacts must add up to 17 white, 7 gray and 1 black (on squares, carried, in boats, removed, rescued), "
     "none negative",
-    "a lava branch needs a field -1 … 80 (its end shows lava), a direction 0 … 3, a length 0 … 6 and open 0 or 1; "
-    "before its flow forks the second branch has field -1 and is closed",
+    "a lava branch needs a field -1 … 80 (its end shows lava), a direction 0 … 3, a length 0 … 6 and open 0 "
+    "or 1; before its flow forks the second branch has field -1 and is closed",
     "the basic game has no cards, no helicopter rescue, no movement card or earthquake under way and no supply "
     "flag",
     "cards: each player holds 6 dealt cards less those removed (0 … 2) during the set-up's choice and at most "
@@ -1945,7 +1945,8 @@ def validate(state):
                 wanted = 0
             else:
                 wanted = -1   # the player choosing now: 0 or 1 removed so far
-            if (wanted >= 0 and removed != wanted) or (wanted < 0 and (removed < 0 or removed >= CARDS_DEALT - CARDS_KEPT)):
+            choosing = removed < 0 or removed >= CARDS_DEALT - CARDS_KEPT
+            if (wanted >= 0 and removed != wanted) or (wanted < 0 and choosing):
                 return BAD_CARDS if p >= n or phase != PHASE_CARDS else BAD_ORDER, CARDS_REMOVED + p
             remove_from = state[REMOVE_FROM + p]
             if remove_from < 0 or remove_from >= NUM_CARD_KINDS or (p >= n and remove_from != 0):

@@ -21,9 +21,9 @@ from pacific_common.checked import field_name
 
 from . import core
 from .board import (
-    BOAT_CAPACITY, BOAT_INDEX, BOAT_NAMES, CARD_KIND_NAMES, DIRECTIONS, FIELD_INDEX, FIELD_NAMES, FIELD_SQUARES,
-    FIRST_ACTION_KIND, INITIAL_TERRAIN, LANDING_INDEX, LANDING_NAMES, LAVA, LAVA_FLOW_DIRECTION,
-    LAVA_FLOW_EXIT_FIELD, LAVA_FLOW_NAMES, LAVA_TILE_NAMES, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS,
+    BOAT_INDEX, BOAT_NAMES, CARD_KIND_NAMES, FIELD_INDEX, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND,
+    INITIAL_TERRAIN, LANDING_INDEX, LANDING_NAMES, LAVA, LAVA_FLOW_NAMES, LAVA_TILE_NAMES, NUM_FIELDS,
+    NUM_ISLAND_TILES, NUM_LANDINGS,
     NUM_SQUARES, NUM_TERRAIN_TILES, SQUARE_INDEX, SQUARE_NAMES, SQUARES_PER_SIDE, START_KIND_NAMES,
     START_TILE_KIND, START_TILE_SQUARES, TERRAIN_KIND_NAMES, TERRAIN_TILE_KIND, TERRAIN_TILE_SQUARES,
     TILE_ROTATION_SOURCE,
@@ -31,7 +31,7 @@ from .board import (
 from .kernels import (
     CARD_MOVE_BASE, DESTINATION_BASE, DROP_BASE, EARTHQUAKE_BASE, END_REASON_NAMES, END_TURN, HAND_SLOTS,
     HELICOPTER_BASE, LAY_BASE, MAX_EXPLORERS, MOVE_BASE, NUM_ACTION_KINDS, NUM_ACTIONS, NUM_ACTIONS_ADVANCED,
-    NUM_CARD_KINDS, NUM_COLOURS, PICK_BASE, QUAKE_DRAW, QUAKE_LAY_BASE, QUAKE_NO_DRAW, REMOVE_CARD_BASE,
+    NUM_CARD_KINDS, PICK_BASE, QUAKE_DRAW, QUAKE_LAY_BASE, QUAKE_NO_DRAW, REMOVE_CARD_BASE,
     SPEND_BASE, BOARD_BASE,
 )
 
@@ -50,14 +50,26 @@ TERRAIN_LETTERS = ".JWMLV"   # no tile, jungle, water, mountain, lava, volcano
 
 # ---------------------------------------------------------------------------------------------------
 # Actions
+_LAST_CHECKED = [None, None]   # a copy of the last row checked here, and its variant
+
+
+def _variant_of(state):
+    """The variant of a checked row.  Naming every legal action of one position checks the same row
+    again and again, so the last row checked is remembered (compared entry for entry)."""
+    last, variant = _LAST_CHECKED
+    if isinstance(state, np.ndarray) and last is not None and state.shape == last.shape and \
+            state.dtype == last.dtype and np.array_equal(state, last):
+        return variant
+    core.check_state(state)
+    _LAST_CHECKED[:] = [state.copy(), int(state[K.VARIANT])]
+    return _LAST_CHECKED[1]
+
+
 def describe_action(action, state=None):
     """A readable name for an action, e.g. 'move explorer 2 north'.  Actions from 2040 on belong to
     the rules for advanced players.  With ``state`` (a valid row), an action outside that game's
     action space is named as such."""
-    limit = NUM_ACTIONS_ADVANCED
-    if state is not None:
-        core.check_state(state)
-        limit = core.NUM_ACTIONS_OF_VARIANT[int(state[K.VARIANT])]
+    limit = NUM_ACTIONS_ADVANCED if state is None else core.NUM_ACTIONS_OF_VARIANT[_variant_of(state)]
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
@@ -72,7 +84,8 @@ def describe_action(action, state=None):
         return f"place an explorer on {SQUARE_NAMES[action]}"
     if action < SPEND_BASE:
         a = action - LAY_BASE
-        return f"lay hand tile {a // (4 * NUM_FIELDS)} on {FIELD_NAMES[(a // 4) % NUM_FIELDS]} turned {a % 4} quarter turns"
+        h, f, r = a // (4 * NUM_FIELDS), (a // 4) % NUM_FIELDS, a % 4
+        return f"lay hand tile {h} on {FIELD_NAMES[f]} turned {r} quarter turns"
     if action < MOVE_BASE:
         return f"spend hand tile {action - SPEND_BASE} for its movement points"
     if action < PICK_BASE:
@@ -127,10 +140,7 @@ def parse_action(text, state=None):
     ``ValueError`` with the closest names."""
     if not isinstance(text, str):
         raise ValueError(f"text must be a str naming an action, got {type(text).__name__}")
-    limit = NUM_ACTIONS_ADVANCED
-    if state is not None:
-        core.check_state(state)
-        limit = core.NUM_ACTIONS_OF_VARIANT[int(state[K.VARIANT])]
+    limit = NUM_ACTIONS_ADVANCED if state is None else core.NUM_ACTIONS_OF_VARIANT[_variant_of(state)]
     names = _actions_by_name()
     key = " ".join(text.split()).lower()
     action = names.get(key)
@@ -281,7 +291,8 @@ def to_text(state):
         lines.append(f"flow {LAVA_FLOW_NAMES[flow]}: " + "; ".join(branches))
     if advanced:
         for p in range(n):
-            held = [CARD_KIND_NAMES[k] for k in range(NUM_CARD_KINDS) for _ in range(s[K.CARDS + p * NUM_CARD_KINDS + k])]
+            held = [CARD_KIND_NAMES[k] for k in range(NUM_CARD_KINDS)
+                    for _ in range(s[K.CARDS + p * NUM_CARD_KINDS + k])]
             lines.append(f"cards player_{p}: " + ("; ".join(held) if held else "none"))
             played = [CARD_KIND_NAMES[FIRST_ACTION_KIND + a] for a in range(NUM_ACTION_KINDS)
                       for _ in range(s[K.PLAYED + p * NUM_ACTION_KINDS + a])]
@@ -521,7 +532,8 @@ def from_text(text):
                 if not m:
                     reader.fail(f"{branch!r}: write '<field or -> <direction> <length> <open|closed>'")
                 j = 2 * flow + b
-                reader.set(K.BRANCH_FIELD + j, -1 if m.group(1) == "-" else _choice(reader, m.group(1), FIELD_INDEX, "field"))
+                end = -1 if m.group(1) == "-" else _choice(reader, m.group(1), FIELD_INDEX, "field")
+                reader.set(K.BRANCH_FIELD + j, end)
                 reader.set(K.BRANCH_DIRECTION + j, _choice(reader, m.group(2), _DIRECTION_WORDS, "direction"))
                 reader.set(K.BRANCH_LENGTH + j, int(m.group(3)))
                 reader.set(K.BRANCH_OPEN + j, int(m.group(4) == "open"))

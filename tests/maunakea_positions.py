@@ -10,7 +10,11 @@ position is checked by ``assert_conserved`` first:
 * the 25 artifacts (17 white, 7 gray, 1 black) are on squares, carried, in boats or removed;
 * every explorer on the island stands alone on a jungle or water square, ``OCCUPANT`` agrees with
   ``EXPLORER_SQUARE``; each boat is at its landing or in front of exactly one player, with that
-  player's explorer aboard.
+  player's explorer aboard;
+* and whatever else ``core.check_state`` (the validator) checks.
+
+A change that the position notation says in one line is best written with ``rewrite`` (a lava
+branch, a tile on a field); the explorers are read through ``maunakea_env.explorers``.
 
 Squares, fields and landings are named as in ``maunakea_env.board``: square ``"E5-nw"``, field
 ``"E5"``, landing ``"landing B1-C1"`` (or ``"B1-C1"``).  Artifact colours are indexed as in the actions
@@ -177,9 +181,12 @@ def field_tile(env, field_name):
     return None if t < 0 else t
 
 
+def _explorer_view(env, player, e):
+    return next(x for x in maunakea_env.explorers(env.state()) if (x.player, x.explorer) == (player, e))
+
+
 def explorer_square(env, player, e):
-    q = int(env.state()[core.EXPLORER_SQUARE + player * core.MAX_EXPLORERS + e])
-    return None if q < 0 else SQUARE_NAMES[q]
+    return _explorer_view(env, player, e).square
 
 
 def explorer_status(env, player, e):
@@ -187,9 +194,7 @@ def explorer_status(env, player, e):
 
 
 def carried(env, player, e):
-    s = env.state()
-    base = core.CARRIED + (player * core.MAX_EXPLORERS + e) * 3
-    return tuple(int(v) for v in s[base:base + 3])
+    return _explorer_view(env, player, e).load
 
 
 def artifacts_on(env, square_name):
@@ -453,6 +458,17 @@ def boat_to_landing(s, boat_name, landing_name):
     (spot,) = np.flatnonzero(boats == b)
     boats[spot], boats[k] = boats[k], b
     return b
+
+
+def rewrite(s, *lines):
+    """Change the position ``s`` in place by lines of the position notation (RULES.md, "Position
+    notation"), each replacing the line of the same key or added: a change written in the game's own
+    words and checked by ``from_text``, e.g. ``rewrite(s, "flow single arrow: E3 north 1 open; - north
+    0 closed")``."""
+    new = {line.partition(":")[0]: line for line in lines}
+    kept = [line for line in maunakea_env.to_text(s).splitlines() if line.partition(":")[0] not in new]
+    s[:] = maunakea_env.from_text("\n".join(kept + list(new.values())))
+    return s
 
 
 def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=None):
