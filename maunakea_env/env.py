@@ -101,63 +101,13 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED
 
+from . import core as checked_core
 from . import kernels
-from .board import BOAT_NAMES, CARD_KIND_NAMES, FIELD_NAMES, LANDING_NAMES, SQUARE_NAMES
+from .board import BOAT_NAMES
+from .notation import describe_action  # noqa: F401  (also maunakea_env.env.describe_action)
 from .render import render_ansi, render_rgb
 
-_DIRECTIONS = ("north", "east", "south", "west")
 _COLOURS = ("white", "gray", "black")
-
-
-def describe_action(action):
-    """A readable name for an action, e.g. 'move explorer 2 north'.  Actions from 2040 on belong to
-    the rules for advanced players."""
-    if not 0 <= action < kernels.NUM_ACTIONS_ADVANCED:
-        return (f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1} "
-                f"(advanced: … {kernels.NUM_ACTIONS_ADVANCED - 1})")
-    if action >= kernels.NUM_ACTIONS:
-        return _describe_advanced_action(action)
-    if action < kernels.LAY_BASE:
-        return f"place an explorer on {SQUARE_NAMES[action]}"
-    if action < kernels.SPEND_BASE:
-        a = action - kernels.LAY_BASE
-        return f"lay hand tile {a // (4 * 81)} on {FIELD_NAMES[(a // 4) % 81]} turned {a % 4} quarter turns"
-    if action < kernels.MOVE_BASE:
-        return f"spend hand tile {action - kernels.SPEND_BASE} for its movement points"
-    if action < kernels.PICK_BASE:
-        e, d = divmod(action - kernels.MOVE_BASE, 4)
-        return f"move explorer {e} {_DIRECTIONS[d]}"
-    if action < kernels.DROP_BASE:
-        e, c = divmod(action - kernels.PICK_BASE, 3)
-        return f"explorer {e} picks up a {_COLOURS[c]} artifact"
-    if action < kernels.BOARD_BASE:
-        e, c = divmod(action - kernels.DROP_BASE, 3)
-        return f"explorer {e} drops a {_COLOURS[c]} artifact"
-    if action < kernels.END_TURN:
-        e, landing = divmod(action - kernels.BOARD_BASE, 8)
-        return f"explorer {e} boards the boat at {LANDING_NAMES[landing]}"
-    return "end the turn"
-
-
-def _describe_advanced_action(action):
-    if action < kernels.CARD_MOVE_BASE:
-        return f"remove the dealt card '{CARD_KIND_NAMES[action - kernels.REMOVE_CARD_BASE]}'"
-    if action < kernels.DESTINATION_BASE:
-        kind, e = divmod(action - kernels.CARD_MOVE_BASE, kernels.MAX_EXPLORERS)
-        return f"play {('jungle', 'water', 'mountain')[kind]} movement with explorer {e}"
-    if action < kernels.HELICOPTER_BASE:
-        return f"move the explorer to {SQUARE_NAMES[action - kernels.DESTINATION_BASE]}"
-    if action < kernels.EARTHQUAKE_BASE:
-        return f"play helicopter rescue on explorer {action - kernels.HELICOPTER_BASE}"
-    if action < kernels.QUAKE_DRAW:
-        f, r = divmod(action - kernels.EARTHQUAKE_BASE, 4)
-        return f"play earthquake: turn the tile on {FIELD_NAMES[f]} to {r} quarter turns"
-    if action == kernels.QUAKE_DRAW:
-        return "draw a tile after the earthquake"
-    if action == kernels.QUAKE_NO_DRAW:
-        return "draw no tile after the earthquake"
-    f, r = divmod(action - kernels.QUAKE_LAY_BASE, 4)
-    return f"lay the drawn tile on {FIELD_NAMES[f]} turned {r} quarter turns"
 
 
 def env(**kwargs):
@@ -171,6 +121,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "maunakea_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = checked_core   # the checked faces: set_state validates a row with checked.check_state
     players = (2, 4)
     variants = {"basic": kernels.VARIANT_BASIC, "advanced": kernels.VARIANT_ADVANCED}
     decisions = ("placement", "turn", "over", "card choice", "movement card destination",

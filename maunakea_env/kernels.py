@@ -17,7 +17,8 @@ from pacific_common.seats import margins, relative, seat_after
 
 from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
-    FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
+    ARTIFACT_COUNTS, FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
+    IS_START_FIELD, IS_START_TILE_SPACE,
     IS_START_SQUARE, IS_TILE_FIELD, LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
     NO_TILE, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES,
@@ -26,7 +27,7 @@ from .board import (
 )
 from .board import (
     ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, BOAT_COLOUR, BOAT_COLOURS, CARD_KIND,
-    CARDS_DEALT, CARDS_KEPT, FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS,
+    CARD_KIND_COPIES, CARDS_DEALT, CARDS_KEPT, FIRST_ACTION_KIND, JUNGLE, MOUNTAIN, NUM_CARD_KINDS, NUM_CARDS, NUM_SET_TASKS,
     SET_TASK_BONUS, SET_TASK_NEEDS, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, WATER,
 )
 
@@ -1540,3 +1541,455 @@ def observe_player(state, player, obs, mask):
         legal_action_mask(state, mask)
     else:
         mask[:] = 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation (issue 23): a row is checked before anything reads it, because the kernels above trust
+# every entry (an index out of range reads or writes outside the row).  ``validate`` accepts every
+# state that play can reach and rejects the rest with a reason (``REASONS[code]``) and the offset of
+# the first offending entry (``FIELDS`` names it).  The checks run in order, each relying on the
+# ranges checked before it, so that the validator itself never indexes out of bounds.
+FIELDS = (
+    ("NUM_PLAYERS", NUM_PLAYERS, 1), ("VARIANT", VARIANT, 1), ("MAX_TURNS", MAX_TURNS, 1), ("PHASE", PHASE, 1),
+    ("TO_ACT", TO_ACT, 1), ("TURN", TURN, 1), ("STATUS", STATUS, 1), ("RNG", RNG, 1), ("SEED", SEED, 1),
+    ("POOL", POOL, 1), ("END_TRIGGERED", END_TRIGGERED, 1), ("FINAL_TURNS_LEFT", FINAL_TURNS_LEFT, 1),
+    ("PLACED", PLACED, 1), ("EXPLORERS_EACH", EXPLORERS_EACH, 1), ("FREE_ACTIONS", FREE_ACTIONS, 1),
+    ("TERRAIN", TERRAIN, NUM_SQUARES), ("ARTIFACTS", ARTIFACTS, NUM_SQUARES * NUM_COLOURS),
+    ("OCCUPANT", OCCUPANT, NUM_SQUARES), ("FIELD_TILE", FIELD_TILE, NUM_FIELDS),
+    ("FIELD_ROTATION", FIELD_ROTATION, NUM_FIELDS), ("TILE_WHERE", TILE_WHERE, NUM_TILES),
+    ("HAND", HAND, MAX_PLAYERS * HAND_SLOTS), ("HAND_SIZE", HAND_SIZE, MAX_PLAYERS),
+    ("EXPLORER_SQUARE", EXPLORER_SQUARE, MAX_PLAYERS * MAX_EXPLORERS),
+    ("EXPLORER_STATUS", EXPLORER_STATUS, MAX_PLAYERS * MAX_EXPLORERS),
+    ("CARRIED", CARRIED, MAX_PLAYERS * MAX_EXPLORERS * NUM_COLOURS), ("LANDING_BOAT", LANDING_BOAT, NUM_LANDINGS),
+    ("BOAT_OWNER", BOAT_OWNER, NUM_BOATS), ("BOAT_LOAD", BOAT_LOAD, NUM_BOATS * NUM_COLOURS),
+    ("BRANCH_FIELD", BRANCH_FIELD, NUM_LAVA_FLOWS * 2), ("BRANCH_DIRECTION", BRANCH_DIRECTION, NUM_LAVA_FLOWS * 2),
+    ("BRANCH_LENGTH", BRANCH_LENGTH, NUM_LAVA_FLOWS * 2), ("BRANCH_OPEN", BRANCH_OPEN, NUM_LAVA_FLOWS * 2),
+    ("REMOVED_ARTIFACTS", REMOVED_ARTIFACTS, NUM_COLOURS), ("CARDS", CARDS, MAX_PLAYERS * NUM_CARD_KINDS),
+    ("PLAYED", PLAYED, MAX_PLAYERS * NUM_ACTION_KINDS),
+    ("RESCUED_ARTIFACTS", RESCUED_ARTIFACTS, MAX_PLAYERS * NUM_COLOURS), ("CARDS_REMOVED", CARDS_REMOVED, MAX_PLAYERS),
+    ("REMOVE_FROM", REMOVE_FROM, MAX_PLAYERS), ("CARD_MOVE_KIND", CARD_MOVE_KIND, 1),
+    ("CARD_MOVE_EXPLORER", CARD_MOVE_EXPLORER, 1), ("QUAKE_TILE", QUAKE_TILE, 1), ("SUPPLY_OUT", SUPPLY_OUT, 1),
+    ("END_REASON", END_REASON, 1),
+)
+assert [start for _, start, _ in FIELDS] == [0] + [s + n for _, s, n in FIELDS[:-1]] and \
+    FIELDS[-1][1] + FIELDS[-1][2] == STATE_SIZE, "FIELDS must cover the state row in order"
+
+REASONS = (
+    "valid",
+    "the number of players must be 2, 3 or 4",
+    "the variant must be 0 (basic) or 1 (advanced)",
+    "max_turns must be at least 1",
+    "the status must be 0 (running), 1 (terminated) or 2 (truncated)",
+    "the phase must be 0 … 2 in the basic game and 0 … 6 in the advanced game",
+    "the phase must be 2 (over) exactly when the status is not running",
+    "the player to act must be a player of the game while it runs, and -1 once it is over",
+    "the placement phase and the set-up's card choice ask the players in a fixed order, and this is not "
+    "the player whose decision it is",
+    "turns played must be 0 before the first turn, below max_turns while the game runs and at most "
+    "max_turns (exactly max_turns when truncated) once it is over",
+    "the random generator's state must not be 0 (it would draw 0 for ever)",
+    "the seed must be a non-negative integer below 2**63",
+    "explorers per player must be 5, 4 or 3 for 2, 3 or 4 players",
+    "explorers placed must be 0 before the placement, below all explorers during it and all of them after",
+    "the movement pool must be 0 … 15 (a full hand's points), and 0 outside a turn",
+    "pick-ups and drops this turn must be 0 … 20, and 0 outside a turn",
+    "the end trigger must be 0 or 1, with the final turns left 1 … the number of players (1 in the advanced "
+    "game) while a triggered game runs, 0 before the trigger, and a reason exactly when it was triggered",
+    "a square's terrain must show what its field holds: the printed board where no tile lies, lava on a lava "
+    "tile, jungle, water or mountain (1 … 3) on a terrain or start tile",
+    "a field's tile must be -1 or 0 … 117, a tile that may lie there (terrain and start tiles on tile spaces, "
+    "start tiles on start-tile spaces, lava also on start fields), on one field only, with rotation 0 … 3 "
+    "(0 where no tile lies)",
+    "a tile's place must be 0 … 4 (bag, hand, board, removed, set aside) and agree with the fields, the hands "
+    "and the earthquake's tile; start tiles are only on the board or removed, lava tiles never in a hand",
+    "a hand holds 0 … 5 terrain tiles, each in one hand, in its first slots, -1 in the others, and players "
+    "not in the game hold none; before the first turn nobody holds tiles",
+    "artifacts lying on a square must be 0 … their number in the game, on jungle or water only",
+    "an explorer's status must be 0 … 4 (unplaced, on the island, in a boat, lost, rescued); players and "
+    "explorers not in the game stay unplaced, and explorers are placed in turn",
+    "an explorer on the island stands on a jungle or water square that names him as its occupant; any other "
+    "explorer has square -1",
+    "a square's occupant must be -1 or player * 8 + explorer of an explorer on the island standing there",
+    "an explorer carries 0 … 3 artifacts, and only while on the island",
+    "boats: each at one landing or owned by one player of the game, a player owning as many boats as he has "
+    "explorers in boats, loads 0 … the boat's places and empty until taken",
+    "artifacts must add up to 17 white, 7 gray and 1 black (on squares, carried, in boats, removed, rescued), "
+    "none negative",
+    "a lava branch needs a field -1 … 80 (its end shows lava), a direction 0 … 3, a length 0 … 6 and open 0 "
+    "or 1; before its flow forks the second branch has field -1 and is closed",
+    "the basic game has no cards, no helicopter rescue, no movement card or earthquake under way and no supply "
+    "flag",
+    "cards: each player holds 6 dealt cards less those removed (0 … 2) during the set-up's choice and at most "
+    "4 with those played after it, no kind more often than the game has it; players not in the game hold none",
+    "a movement card under way must name a kind 0 … 2 and an explorer of the player to act on the island "
+    "exactly in its phase (4), and both be -1 otherwise",
+    "the tile drawn after an earthquake must be a terrain tile set aside exactly in its phase (6), and -1 "
+    "otherwise",
+    "the supply flag must be 0, 1 (bag empty) or 2 (bag empty, which ended the game), and set once the bag is "
+    "empty in the advanced game",
+    "a helicopter rescue card played per explorer rescued, whose artifacts (at most 3 each) lie on the card",
+    "the game runs but the player to act has no legal action",
+)
+(BAD_PLAYERS, BAD_VARIANT, BAD_MAX_TURNS, BAD_STATUS, BAD_PHASE, BAD_PHASE_STATUS, BAD_TO_ACT, BAD_ORDER,
+ BAD_TURN, BAD_RNG, BAD_SEED, BAD_EXPLORERS_EACH, BAD_PLACED, BAD_POOL, BAD_FREE_ACTIONS, BAD_END,
+ BAD_TERRAIN, BAD_FIELD_TILE, BAD_TILE_WHERE, BAD_HAND, BAD_ARTIFACTS, BAD_EXPLORER_STATUS,
+ BAD_EXPLORER_SQUARE, BAD_OCCUPANT, BAD_CARRIED, BAD_BOATS, BAD_ARTIFACT_COUNT, BAD_BRANCH, BAD_BASIC_EXTRA,
+ BAD_CARDS, BAD_CARD_MOVE, BAD_QUAKE_TILE, BAD_SUPPLY, BAD_RESCUE, BAD_NO_MOVE) = range(1, len(REASONS))
+
+
+@njit(cache=True)
+def _placement_order_seat(i, n):
+    """The seat that places the ``i``-th explorer: the starting player, then counter-clockwise."""
+    return (n - i % n) % n
+
+
+@njit(cache=True)
+def validate(state):
+    """``(0, 0)`` for a row that play can reach, else ``(code, offset)``: the reason ``REASONS[code]``
+    and the first offending entry (``FIELDS`` names it).  ``state`` must be a 1-D int64 array of
+    ``STATE_SIZE`` entries (the checked face ``core.validate`` makes sure)."""
+    # -- the header: everything below indexes with these ------------------------------------------
+    n = state[NUM_PLAYERS]
+    if n < 2 or n > MAX_PLAYERS:
+        return BAD_PLAYERS, NUM_PLAYERS
+    variant = state[VARIANT]
+    if variant != VARIANT_BASIC and variant != VARIANT_ADVANCED:
+        return BAD_VARIANT, VARIANT
+    advanced = variant == VARIANT_ADVANCED
+    if state[MAX_TURNS] < 1:
+        return BAD_MAX_TURNS, MAX_TURNS
+    status = state[STATUS]
+    if status < STATUS_RUNNING or status > STATUS_TRUNCATED:
+        return BAD_STATUS, STATUS
+    phase = state[PHASE]
+    if phase < 0 or phase >= (NUM_PHASES if advanced else PHASE_CARDS):
+        return BAD_PHASE, PHASE
+    running = status == STATUS_RUNNING
+    if running == (phase == PHASE_OVER):
+        return BAD_PHASE_STATUS, PHASE
+    to_act = state[TO_ACT]
+    if (running and (to_act < 0 or to_act >= n)) or (not running and to_act != -1):
+        return BAD_TO_ACT, TO_ACT
+    before_turns = phase == PHASE_PLACEMENT or phase == PHASE_CARDS
+    in_turn = running and not before_turns
+    turn = state[TURN]
+    if turn < 0 or (before_turns and turn != 0) or (running and turn >= state[MAX_TURNS]) \
+            or turn > state[MAX_TURNS] or (status == STATUS_TRUNCATED and turn != state[MAX_TURNS]):
+        return BAD_TURN, TURN
+    if state[RNG] == 0:
+        return BAD_RNG, RNG
+    if state[SEED] < 0:
+        return BAD_SEED, SEED
+    k = state[EXPLORERS_EACH]
+    if k != (5 if n == 2 else (4 if n == 3 else 3)):
+        return BAD_EXPLORERS_EACH, EXPLORERS_EACH
+    placed = state[PLACED]
+    if (phase == PHASE_CARDS and placed != 0) or (phase == PHASE_PLACEMENT and (placed < 0 or placed >= n * k)) \
+            or (not before_turns and placed != n * k):
+        return BAD_PLACED, PLACED
+    if phase == PHASE_PLACEMENT and to_act != _placement_order_seat(placed, n):
+        return BAD_ORDER, TO_ACT
+    if state[POOL] < 0 or state[POOL] > 3 * HAND_SLOTS or (not in_turn and state[POOL] != 0):
+        return BAD_POOL, POOL
+    if state[FREE_ACTIONS] < 0 or state[FREE_ACTIONS] > FREE_ACTIONS_PER_TURN or \
+            (not in_turn and state[FREE_ACTIONS] != 0):
+        return BAD_FREE_ACTIONS, FREE_ACTIONS
+    triggered = state[END_TRIGGERED]
+    if triggered != 0 and triggered != 1:
+        return BAD_END, END_TRIGGERED
+    left = state[FINAL_TURNS_LEFT]
+    if triggered == 0 or before_turns:
+        if left != 0 or (before_turns and triggered != 0):
+            return BAD_END, FINAL_TURNS_LEFT
+    elif left < 0 or left > (1 if advanced else n) or (running and left == 0):
+        return BAD_END, FINAL_TURNS_LEFT
+    reason = state[END_REASON]
+    if (triggered == 0 and reason != 0) or (triggered == 1 and (reason < END_BY_EXPLORERS or reason > END_BY_WALLED_IN
+                                                                or (reason == END_BY_SUPPLY and not advanced))):
+        return BAD_END, END_REASON
+    # -- tiles on the fields and the terrain they show ---------------------------------------------
+    for f in range(NUM_FIELDS):
+        tile = state[FIELD_TILE + f]
+        rotation = state[FIELD_ROTATION + f]
+        if tile < -1 or tile >= NUM_TILES:
+            return BAD_FIELD_TILE, FIELD_TILE + f
+        lava_tile = tile >= FIRST_LAVA_TILE and tile < NUM_ISLAND_TILES
+        if tile >= 0 and not (IS_TILE_FIELD[f] or (lava_tile and IS_START_FIELD[f])):
+            return BAD_FIELD_TILE, FIELD_TILE + f
+        if tile >= NUM_ISLAND_TILES and not IS_START_TILE_SPACE[f]:
+            return BAD_FIELD_TILE, FIELD_TILE + f
+        if rotation < 0 or rotation > 3 or (tile < 0 and rotation != 0):
+            return BAD_FIELD_TILE, FIELD_ROTATION + f
+        for g in range(f):
+            if tile >= 0 and state[FIELD_TILE + g] == tile:
+                return BAD_FIELD_TILE, FIELD_TILE + f
+        # A terrain or start tile shows jungle, water or mountain on each square; which one its
+        # pattern and rotation say is not required, so that a test may lay ground no tile shows
+        # (a path of water, say) -- no rule reads the tile's pattern back except an earthquake,
+        # which lays the tile's own squares afresh.
+        for i in range(4):
+            square = FIELD_SQUARES[f, i]
+            terrain = state[TERRAIN + square]
+            if tile < 0:
+                ok = terrain == INITIAL_TERRAIN[square]
+            elif lava_tile:
+                ok = terrain == LAVA
+            else:
+                ok = terrain == JUNGLE or terrain == WATER or terrain == MOUNTAIN
+            if not ok:
+                return BAD_TERRAIN, TERRAIN + square
+    # -- hands --------------------------------------------------------------------------------------
+    for p in range(MAX_PLAYERS):
+        size = state[HAND_SIZE + p]
+        if size < 0 or size > HAND_SLOTS or (p >= n and size != 0) or (before_turns and size != 0):
+            return BAD_HAND, HAND_SIZE + p
+        for h in range(HAND_SLOTS):
+            tile = state[HAND + p * HAND_SLOTS + h]
+            if h >= size:
+                if tile != -1:
+                    return BAD_HAND, HAND + p * HAND_SLOTS + h
+            elif tile < 0 or tile >= FIRST_LAVA_TILE:
+                return BAD_HAND, HAND + p * HAND_SLOTS + h
+    # -- where every tile is ------------------------------------------------------------------------
+    quake_tile = state[QUAKE_TILE]
+    if phase == PHASE_QUAKE_LAY:
+        if quake_tile < 0 or quake_tile >= FIRST_LAVA_TILE:
+            return BAD_QUAKE_TILE, QUAKE_TILE
+    elif quake_tile != -1:
+        return BAD_QUAKE_TILE, QUAKE_TILE
+    bag = 0
+    for t in range(NUM_TILES):
+        where = state[TILE_WHERE + t]
+        if where < IN_BAG or where > SET_ASIDE:
+            return BAD_TILE_WHERE, TILE_WHERE + t
+        fields = 0
+        for f in range(NUM_FIELDS):
+            if state[FIELD_TILE + f] == t:
+                fields += 1
+        hands = 0
+        for i in range(MAX_PLAYERS * HAND_SLOTS):
+            if state[HAND + i] == t:
+                hands += 1
+        if hands > 1:
+            return BAD_HAND, HAND
+        if (where == ON_BOARD) != (fields == 1) or (where == IN_HAND) != (hands == 1) \
+                or (where == SET_ASIDE) != (t == quake_tile):
+            return BAD_TILE_WHERE, TILE_WHERE + t
+        if t >= NUM_ISLAND_TILES and where != ON_BOARD and where != REMOVED:
+            return BAD_TILE_WHERE, TILE_WHERE + t
+        if before_turns and t < NUM_ISLAND_TILES and where != IN_BAG:
+            return BAD_TILE_WHERE, TILE_WHERE + t
+        if where == IN_BAG:
+            bag += 1
+    # -- explorers ----------------------------------------------------------------------------------
+    for p in range(MAX_PLAYERS):
+        for e in range(MAX_EXPLORERS):
+            x = explorer_index(p, e)
+            explorer_status = state[EXPLORER_STATUS + x]
+            if explorer_status < UNPLACED or explorer_status > RESCUED:
+                return BAD_EXPLORER_STATUS, EXPLORER_STATUS + x
+            if p >= n or e >= k:
+                in_game_now = False
+            elif phase == PHASE_PLACEMENT or phase == PHASE_CARDS:
+                in_game_now = e * n + (n - p) % n < placed   # placed in turn, so placed already?
+            else:
+                in_game_now = True
+            if (explorer_status == UNPLACED) == in_game_now:
+                return BAD_EXPLORER_STATUS, EXPLORER_STATUS + x
+            if phase == PHASE_PLACEMENT and in_game_now and explorer_status != ON_ISLAND:
+                return BAD_EXPLORER_STATUS, EXPLORER_STATUS + x
+            if explorer_status == RESCUED and not advanced:
+                return BAD_EXPLORER_STATUS, EXPLORER_STATUS + x
+            square = state[EXPLORER_SQUARE + x]
+            if explorer_status == ON_ISLAND:
+                if square < 0 or square >= NUM_SQUARES or state[OCCUPANT + square] != p * 8 + e:
+                    return BAD_EXPLORER_SQUARE, EXPLORER_SQUARE + x
+                terrain = state[TERRAIN + square]
+                if terrain != JUNGLE and terrain != WATER:
+                    return BAD_EXPLORER_SQUARE, EXPLORER_SQUARE + x
+            elif square != -1:
+                return BAD_EXPLORER_SQUARE, EXPLORER_SQUARE + x
+            total = 0
+            for c in range(NUM_COLOURS):
+                carried = state[CARRIED + x * NUM_COLOURS + c]
+                if carried < 0 or (carried > 0 and explorer_status != ON_ISLAND):
+                    return BAD_CARRIED, CARRIED + x * NUM_COLOURS + c
+                total += carried
+                if total > MAX_CARRIED:
+                    return BAD_CARRIED, CARRIED + x * NUM_COLOURS + c
+    for s in range(NUM_SQUARES):
+        occupant = state[OCCUPANT + s]
+        if occupant == -1:
+            continue
+        p = occupant // 8
+        e = occupant % 8
+        if occupant < 0 or p >= n or e >= k:
+            return BAD_OCCUPANT, OCCUPANT + s
+        x = explorer_index(p, e)
+        if state[EXPLORER_STATUS + x] != ON_ISLAND or state[EXPLORER_SQUARE + x] != s:
+            return BAD_OCCUPANT, OCCUPANT + s
+    # -- artifacts and boats ------------------------------------------------------------------------
+    for s in range(NUM_SQUARES):
+        for c in range(NUM_COLOURS):
+            lying = state[ARTIFACTS + s * NUM_COLOURS + c]
+            if lying < 0 or lying > ARTIFACT_COUNTS[c + 1]:
+                return BAD_ARTIFACTS, ARTIFACTS + s * NUM_COLOURS + c
+            terrain = state[TERRAIN + s]
+            if lying > 0 and terrain != JUNGLE and terrain != WATER:
+                return BAD_ARTIFACTS, ARTIFACTS + s * NUM_COLOURS + c
+    for landing in range(NUM_LANDINGS):
+        boat = state[LANDING_BOAT + landing]
+        if boat < -1 or boat >= NUM_BOATS:
+            return BAD_BOATS, LANDING_BOAT + landing
+        for other in range(landing):
+            if boat >= 0 and state[LANDING_BOAT + other] == boat:
+                return BAD_BOATS, LANDING_BOAT + landing
+    for b in range(NUM_BOATS):
+        owner = state[BOAT_OWNER + b]
+        at_landing = False
+        for landing in range(NUM_LANDINGS):
+            if state[LANDING_BOAT + landing] == b:
+                at_landing = True
+        if owner < -1 or owner >= n or at_landing == (owner >= 0):
+            return BAD_BOATS, BOAT_OWNER + b
+        loaded = 0
+        for c in range(NUM_COLOURS):
+            load = state[BOAT_LOAD + b * NUM_COLOURS + c]
+            loaded += load
+            if load < 0 or loaded > BOAT_CAPACITY[b] or (owner < 0 and load != 0):
+                return BAD_BOATS, BOAT_LOAD + b * NUM_COLOURS + c
+    for p in range(n):
+        aboard = 0
+        for e in range(k):
+            if state[EXPLORER_STATUS + explorer_index(p, e)] == IN_BOAT:
+                aboard += 1
+        for b in range(NUM_BOATS):
+            if state[BOAT_OWNER + b] == p:
+                aboard -= 1
+        if aboard != 0:
+            return BAD_BOATS, BOAT_OWNER
+    for c in range(NUM_COLOURS):
+        # every count below was checked non-negative and bounded above, so the sum cannot overflow
+        removed = state[REMOVED_ARTIFACTS + c]
+        if removed < 0 or removed > ARTIFACT_COUNTS[c + 1]:
+            return BAD_ARTIFACT_COUNT, REMOVED_ARTIFACTS + c
+        total = removed
+        for s in range(NUM_SQUARES):
+            total += state[ARTIFACTS + s * NUM_COLOURS + c]
+        for x in range(MAX_PLAYERS * MAX_EXPLORERS):
+            total += state[CARRIED + x * NUM_COLOURS + c]
+        for b in range(NUM_BOATS):
+            total += state[BOAT_LOAD + b * NUM_COLOURS + c]
+        for p in range(MAX_PLAYERS):
+            rescued = state[RESCUED_ARTIFACTS + p * NUM_COLOURS + c]
+            if rescued < 0 or rescued > ARTIFACT_COUNTS[c + 1]:
+                return BAD_ARTIFACT_COUNT, RESCUED_ARTIFACTS + p * NUM_COLOURS + c
+            total += rescued
+        if total != ARTIFACT_COUNTS[c + 1]:
+            return BAD_ARTIFACT_COUNT, REMOVED_ARTIFACTS + c
+    # -- lava ---------------------------------------------------------------------------------------
+    for flow in range(NUM_LAVA_FLOWS):
+        for b in range(2):
+            j = 2 * flow + b
+            f = state[BRANCH_FIELD + j]
+            if f < -1 or f >= NUM_FIELDS or (f >= 0 and state[TERRAIN + FIELD_SQUARES[f, 0]] != LAVA):
+                return BAD_BRANCH, BRANCH_FIELD + j
+            if state[BRANCH_DIRECTION + j] < 0 or state[BRANCH_DIRECTION + j] > 3:
+                return BAD_BRANCH, BRANCH_DIRECTION + j
+            if state[BRANCH_LENGTH + j] < 0 or state[BRANCH_LENGTH + j] > 6:
+                return BAD_BRANCH, BRANCH_LENGTH + j
+            if state[BRANCH_OPEN + j] != 0 and state[BRANCH_OPEN + j] != 1:
+                return BAD_BRANCH, BRANCH_OPEN + j
+            if state[BRANCH_OPEN + j] == 1 and f < 0:
+                return BAD_BRANCH, BRANCH_FIELD + j
+        if state[BRANCH_FIELD + 2 * flow] < 0:
+            return BAD_BRANCH, BRANCH_FIELD + 2 * flow
+        if state[BRANCH_FIELD + 2 * flow + 1] < 0 and (state[BRANCH_OPEN + 2 * flow + 1] != 0
+                                                       or state[BRANCH_LENGTH + 2 * flow + 1] != 0):
+            return BAD_BRANCH, BRANCH_FIELD + 2 * flow + 1
+    # -- the advanced rules' entries ----------------------------------------------------------------
+    supply = state[SUPPLY_OUT]
+    if not advanced:
+        for i in range(CARDS, CARD_MOVE_KIND):
+            if state[i] != 0:
+                return BAD_BASIC_EXTRA, i
+        if state[CARD_MOVE_KIND] != -1:
+            return BAD_BASIC_EXTRA, CARD_MOVE_KIND
+        if state[CARD_MOVE_EXPLORER] != -1:
+            return BAD_BASIC_EXTRA, CARD_MOVE_EXPLORER
+        if supply != 0:
+            return BAD_BASIC_EXTRA, SUPPLY_OUT
+    else:
+        for kind in range(NUM_CARD_KINDS):
+            total = 0
+            for p in range(MAX_PLAYERS):
+                held = state[CARDS + p * NUM_CARD_KINDS + kind]
+                if held < 0 or held > CARD_KIND_COPIES[kind] or (p >= n and held != 0):
+                    return BAD_CARDS, CARDS + p * NUM_CARD_KINDS + kind
+                total += held
+                if kind >= FIRST_ACTION_KIND:
+                    played = state[PLAYED + p * NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND]
+                    if played < 0 or played > CARD_KIND_COPIES[kind] or (p >= n and played != 0) \
+                            or (before_turns and played != 0):
+                        return BAD_CARDS, PLAYED + p * NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND
+                    total += played
+            if total > CARD_KIND_COPIES[kind]:
+                return BAD_CARDS, CARDS + kind
+        for p in range(MAX_PLAYERS):
+            removed = state[CARDS_REMOVED + p]
+            if p >= n:
+                wanted = 0
+            elif phase != PHASE_CARDS or p < to_act:
+                wanted = CARDS_DEALT - CARDS_KEPT
+            elif p > to_act:
+                wanted = 0
+            else:
+                wanted = -1   # the player choosing now: 0 or 1 removed so far
+            choosing = removed < 0 or removed >= CARDS_DEALT - CARDS_KEPT
+            if (wanted >= 0 and removed != wanted) or (wanted < 0 and choosing):
+                return BAD_CARDS if p >= n or phase != PHASE_CARDS else BAD_ORDER, CARDS_REMOVED + p
+            remove_from = state[REMOVE_FROM + p]
+            if remove_from < 0 or remove_from >= NUM_CARD_KINDS or (p >= n and remove_from != 0):
+                return BAD_CARDS, REMOVE_FROM + p
+            if p >= n:
+                continue
+            held = 0
+            for kind in range(NUM_CARD_KINDS):
+                held += state[CARDS + p * NUM_CARD_KINDS + kind]
+            for a in range(NUM_ACTION_KINDS):
+                held += state[PLAYED + p * NUM_ACTION_KINDS + a]
+            # during the choice every dealt card is still held; after it, cards leave only when
+            # played (a crafted position may hold fewer, which no rule minds)
+            if held != CARDS_DEALT - removed if phase == PHASE_CARDS else held > CARDS_KEPT:
+                return BAD_CARDS, CARDS + p * NUM_CARD_KINDS
+            rescued = 0
+            for e in range(k):
+                if state[EXPLORER_STATUS + explorer_index(p, e)] == RESCUED:
+                    rescued += 1
+            if rescued != state[PLAYED + p * NUM_ACTION_KINDS + ACTION_HELICOPTER - FIRST_ACTION_KIND]:
+                return BAD_RESCUE, PLAYED + p * NUM_ACTION_KINDS + ACTION_HELICOPTER - FIRST_ACTION_KIND
+            artifacts = 0
+            for c in range(NUM_COLOURS):
+                artifacts += state[RESCUED_ARTIFACTS + p * NUM_COLOURS + c]
+            if artifacts > MAX_CARRIED * rescued:
+                return BAD_RESCUE, RESCUED_ARTIFACTS + p * NUM_COLOURS
+        kind = state[CARD_MOVE_KIND]
+        e = state[CARD_MOVE_EXPLORER]
+        if phase == PHASE_CARD_MOVE:
+            if kind < 0 or kind > 2:
+                return BAD_CARD_MOVE, CARD_MOVE_KIND
+            if e < 0 or e >= k or state[EXPLORER_STATUS + explorer_index(to_act, e)] != ON_ISLAND:
+                return BAD_CARD_MOVE, CARD_MOVE_EXPLORER
+        elif kind != -1:
+            return BAD_CARD_MOVE, CARD_MOVE_KIND
+        elif e != -1:
+            return BAD_CARD_MOVE, CARD_MOVE_EXPLORER
+        if supply < 0 or supply > 2 or (supply > 0 and bag > 0) \
+                or (supply == 0 and bag == 0 and not before_turns):
+            return BAD_SUPPLY, SUPPLY_OUT
+        if supply == 2 and (triggered != 1 or reason != END_BY_SUPPLY):
+            return BAD_SUPPLY, SUPPLY_OUT
+    # -- last, with every entry in range: a running game must ask for something -------------------
+    if running and _walk_legal(state, state, False, -1)[1] == 0:
+        return BAD_NO_MOVE, PHASE
+    return 0, 0

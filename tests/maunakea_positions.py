@@ -10,7 +10,11 @@ position is checked by ``assert_conserved`` first:
 * the 25 artifacts (17 white, 7 gray, 1 black) are on squares, carried, in boats or removed;
 * every explorer on the island stands alone on a jungle or water square, ``OCCUPANT`` agrees with
   ``EXPLORER_SQUARE``; each boat is at its landing or in front of exactly one player, with that
-  player's explorer aboard.
+  player's explorer aboard;
+* and whatever else ``core.check_state`` (the validator) checks.
+
+A change that the position notation says in one line is best written with ``rewrite`` (a lava
+branch, a tile on a field); the explorers are read through ``maunakea_env.explorers``.
 
 Squares, fields and landings are named as in ``maunakea_env.board``: square ``"E5-nw"``, field
 ``"E5"``, landing ``"landing B1-C1"`` (or ``"B1-C1"``).  Artifact colours are indexed as in the actions
@@ -177,9 +181,12 @@ def field_tile(env, field_name):
     return None if t < 0 else t
 
 
+def _explorer_view(env, player, e):
+    return next(x for x in maunakea_env.explorers(env.state()) if (x.player, x.explorer) == (player, e))
+
+
 def explorer_square(env, player, e):
-    q = int(env.state()[core.EXPLORER_SQUARE + player * core.MAX_EXPLORERS + e])
-    return None if q < 0 else SQUARE_NAMES[q]
+    return _explorer_view(env, player, e).square
 
 
 def explorer_status(env, player, e):
@@ -187,9 +194,7 @@ def explorer_status(env, player, e):
 
 
 def carried(env, player, e):
-    s = env.state()
-    base = core.CARRIED + (player * core.MAX_EXPLORERS + e) * 3
-    return tuple(int(v) for v in s[base:base + 3])
+    return _explorer_view(env, player, e).load
 
 
 def artifacts_on(env, square_name):
@@ -455,8 +460,20 @@ def boat_to_landing(s, boat_name, landing_name):
     return b
 
 
+def rewrite(s, *lines):
+    """Change the position ``s`` in place by lines of the position notation (RULES.md, "Position
+    notation"), each replacing the line of the same key or added: a change written in the game's own
+    words and checked by ``from_text``, e.g. ``rewrite(s, "flow single arrow: E3 north 1 open; - north
+    0 closed")``."""
+    new = {line.partition(":")[0]: line for line in lines}
+    kept = [line for line in maunakea_env.to_text(s).splitlines() if line.partition(":")[0] not in new]
+    s[:] = maunakea_env.from_text("\n".join(kept + list(new.values())))
+    return s
+
+
 def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=None):
-    """Check the crafted state, make ``player`` the one to act in the turn phase, and restore it."""
+    """Check the crafted state, make ``player`` the one to act in the turn phase, and restore it.  An
+    end triggered here is the rulebook's (a player with no explorer left) unless the row names another."""
     if player is not None:
         s[core.PHASE] = core.PHASE_TURN
         s[core.STATUS] = core.STATUS_RUNNING
@@ -465,6 +482,8 @@ def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=
         s[core.POOL] = pool
     if end_triggered is not None:
         s[core.END_TRIGGERED] = end_triggered
+        if end_triggered and s[core.END_REASON] == 0:
+            s[core.END_REASON] = core.END_BY_EXPLORERS
     if final_turns_left is not None:
         s[core.FINAL_TURNS_LEFT] = final_turns_left
     assert_conserved(s)
@@ -475,6 +494,7 @@ def commit(env, s, player=None, pool=None, end_triggered=None, final_turns_left=
 # -- conservation ------------------------------------------------------------------------------------
 def assert_conserved(s):
     """The bookkeeping every position must keep (see the module docstring)."""
+    core.check_state(s)
     n = int(s[core.NUM_PLAYERS])
     k = int(s[core.EXPLORERS_EACH])
     where = s[core.TILE_WHERE:core.TILE_WHERE + NUM_TILES]

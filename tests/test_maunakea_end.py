@@ -16,8 +16,8 @@ from pacific_common.rng import draw
 from maunakea_positions import (
     END_TURN, LEFT_BEND, NORTH_FLOW, SOUTH_FLOW, STRAIGHT, WEST_FLOW, act, bag_tile, board, boat_to_landing, commit,
     entry_squares, field, field_terrain, give_artifacts, give_boat, hand, lava_tile, lay, lay_lava,
-    lay_terrain, lose_explorer, only_in_bag, pass_turn, put_explorer, running, set_hand, spend, started_game,
-    to_act,
+    lay_terrain, lose_explorer, only_in_bag, pass_turn, put_explorer, rewrite, running, set_hand, spend,
+    started_game, to_act,
 )
 from test_maunakea_advanced import advanced_game, give_cards
 
@@ -161,7 +161,7 @@ def test_walled_in_every_player_keeps_an_explorer_that_can_never_leave_once_no_l
         if lava_in_bag:
             s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
         if close_flows:
-            s[core.BRANCH_OPEN + 2 * NORTH_FLOW:core.BRANCH_OPEN + 2 * NORTH_FLOW + 2] = 0
+            rewrite(s, "flow single arrow: E4 north 0 closed; - north 0 closed")
         set_hand(s, 1, ["jungle", "jungle"])
         commit(env, s, player=1, pool=0)
         act(env, lay(0, "E2"))
@@ -188,9 +188,8 @@ def test_settled_end_triggered_by_lava_while_drawing_the_player_plays_his_tiles(
     pocket(s, 1, 0, "west")
     keep_on_island(s, 0, [0])
     keep_on_island(s, 1, [0])
-    lay_lava(s, "C5", lava_tile(WEST_FLOW, STRAIGHT, 0))
-    s[core.BRANCH_FIELD + 2 * WEST_FLOW] = field("C5")
-    s[core.BRANCH_LENGTH + 2 * WEST_FLOW] = 1
+    rewrite(s, "tile C5: L18 turned 3 (open arrow straight)",            # the west flow has reached C5
+            "flow open arrow: C5 west 1 open; - north 0 closed")
     lava = lava_tile(WEST_FLOW, STRAIGHT, 1)
     drawn = bag_tile(s, points=1)
     rest = [t for t in range(core.FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG and t != drawn][:6]

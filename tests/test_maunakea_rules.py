@@ -16,8 +16,8 @@ from maunakea_positions import (
     boat_owner, boat_to_landing, branch, carried, commit, drop, entry_squares, explorer_square,
     explorer_status, field, field_terrain, field_tile, give_artifacts, give_boat, hand, hand_points, lava_tile,
     lay, lay_lava, lay_terrain, legal, lose_explorer, mask, move, new_game, only_in_bag, pass_turn, pattern,
-    pick, place_explorer, pool, put_explorer, removed_artifacts, rig_next_draw, running, set_hand, spend,
-    square, started_game, to_act, where,
+    pick, place_explorer, pool, put_explorer, removed_artifacts, rewrite, rig_next_draw, running, set_hand,
+    spend, square, started_game, to_act, where,
 )
 from maunakea_env import core
 from maunakea_env.board import (
@@ -431,9 +431,8 @@ def test_expanding_the_terrain_only_on_empty_tile_spaces():
     env, s = craft()
     set_hand(s, 1, ["jungle", "lake"])
     lay_terrain(s, "A5", "JJ/JJ")
-    lay_lava(s, "E3", lava_tile(NORTH_FLOW, STRAIGHT))
-    s[core.BRANCH_FIELD + 2 * NORTH_FLOW] = field("E3")
-    s[core.BRANCH_LENGTH + 2 * NORTH_FLOW] = 1
+    rewrite(s, "tile E3: L0 turned 0 (single arrow straight)",           # the north flow's first lava
+            "flow single arrow: E3 north 1 open; - north 0 closed")
     commit(env, s, player=1, pool=0)
     state = env.state()
     empty = {f for f in range(NUM_FIELDS) if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0}
