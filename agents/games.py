@@ -17,7 +17,8 @@ class GameEntry:
 
     @property
     def core(self):
-        return self.package.core
+        # the unchecked Numba kernels: agents step games in hot loops, on rows they got from the kernels
+        return self.package.kernels
 
     @property
     def raw_env(self):
