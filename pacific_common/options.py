@@ -10,7 +10,8 @@ Upper bounds, from what a state row holds (int64 entries):
   inside int64.
 - ``seed``: 0 … ``SEED_LIMIT`` (2**63 - 1), the non-negative int64 a row stores its seed as.  A
   ``BatchEnv`` gives game ``i`` the seed ``(seed + i) mod 2**63``.
-- ``num_envs``: 1 … ``NUM_ENVS_LIMIT`` (2**24), so that a typo does not ask for terabytes.
+- ``num_envs``: 1 … ``NUM_ENVS_LIMIT`` (2**20, a million games; their Mauna Kea rows alone take 18 GB), so
+  that a typo does not ask for terabytes.
 """
 import numpy as np
 
@@ -21,7 +22,7 @@ REWARD_MODES = ("win_loss", "score", "margin")  # index = the cores' REWARD_* co
 
 MAX_TURNS_LIMIT = 10**9
 SEED_LIMIT = 2**63 - 1
-NUM_ENVS_LIMIT = 2**24
+NUM_ENVS_LIMIT = 2**20
 
 
 def is_integer(value):
