@@ -306,9 +306,12 @@ class CoreAECEnv(AECEnv):
         return self.possible_agents[self.core.player_to_act(self._state)]
 
     def observe(self, agent):
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"agent must be one of {self.possible_agents}, got {agent!r}")
         observation = np.empty(self.obs_size, dtype=np.int8)
         mask = np.empty(self.num_actions, dtype=np.int8)
-        self.core.observe_player(self._state, self._agent_index[agent], observation, mask)
+        self.core.observe_player(self._state, seat, observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):

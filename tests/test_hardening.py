@@ -240,6 +240,9 @@ def test_actions_that_are_not_integers_of_the_space_are_value_errors(name):
             wrapped.step(action)
         assert not any(wrapped.terminations.values())
     assert issubclass(ActionOutsideSpace, ValueError) and issubclass(ActionOutsideSpace, AssertionError)
+    for agent in ("player_7", 0, None, ["player_0"]):
+        with pytest.raises(ValueError, match="agent must be one of"):
+            raw.observe(agent)
 
 
 # -- item 3: options and seeds ----------------------------------------------------------------------
