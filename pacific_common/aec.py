@@ -26,7 +26,7 @@ from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .checked import integer
-from .options import REWARD_MODES, check_options, check_seed, fresh_seed, space_sizes
+from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 
 class ActionOutsideSpace(ValueError, AssertionError):
@@ -324,6 +324,9 @@ class CoreAECEnv(AECEnv):
         try:
             action = integer("action", action, 0, self.num_actions - 1)
         except ValueError:
+            if is_integer(action):   # an integer outside the space
+                raise ValueError(f"illegal action {action} for {agent}: an integer action is in 0 … "
+                                 f"{self.num_actions - 1}") from None
             raise ValueError(f"{agent} must give an integer action in 0 … {self.num_actions - 1}, got "
                              f"{action!r}; None is only for agents whose game is over") from None
         if core.step(self._state, action) != core.STEP_OK:
