@@ -16,6 +16,7 @@ The heuristic and search agents, and Ray with torch for RLlib checkpoints, are i
 asked for, so that the others work without them (and without their dependencies).
 """
 import importlib
+import zipfile
 from pathlib import Path
 
 from .baselines.random_agent import RandomAgent
@@ -50,10 +51,12 @@ def make_agent(spec, game, **kwargs):
         agent = _lazy("agents.search.mcts", "MCTSAgent", spec)(**kwargs)
     elif name == "shipped":
         return _shipped(game, **kwargs)
+    elif Path(spec).is_file():
+        return _from_file(Path(spec), game, **kwargs)
     elif spec.endswith(".npz"):
-        return _network(spec, game, **kwargs)
-    elif spec.endswith(".zip") or Path(spec).is_file():
-        return load_policy(spec, game, **kwargs)
+        return _network(spec, game, **kwargs)  # which says that no such file exists
+    elif spec.endswith(".zip"):
+        return load_policy(spec, game, **kwargs)  # idem
     elif is_rllib_checkpoint(spec):
         return load_rllib_policy(spec, game, **kwargs)
     elif Path(spec).is_dir():
@@ -85,6 +88,49 @@ def _shipped(game, **kwargs):
 def _network(path, game, **kwargs):
     kwargs.setdefault("deterministic", True)  # greedy, as trained policies are evaluated
     return load_network(path, game, **kwargs)
+
+
+AGENT_FILES = ("a MaskablePPO checkpoint (a .zip archive holding 'data' and 'policy.pth', as "
+               "stable-baselines3 saves it) or a policy network / action scorer (an .npz archive of "
+               "agents.learned.network.save_snapshot or agents.learned.scorer)")
+
+
+def _from_file(path, game, **kwargs):
+    """The agent in the file ``path``, by what the file holds; a file that is no agent is a ValueError
+    saying what was expected and what was found."""
+    names = _zip_members(path)
+    if names is not None and "data" in names and "policy.pth" in names:
+        return load_policy(path, game, **kwargs)
+    if names is not None and names and all(n.endswith(".npy") for n in names):
+        try:
+            return _network(path, game, **kwargs)
+        except KeyError as error:  # an .npz archive, but not of the arrays a policy file holds
+            raise ValueError(f"{str(path)!r} is an .npz archive but not a policy network or action scorer "
+                             f"({error.args[0]}); expected {AGENT_FILES}") from None
+    raise ValueError(f"{str(path)!r} is not an agent file: expected {AGENT_FILES}; found {_describe(path, names)}")
+
+
+def _zip_members(path):
+    """The names inside a zip archive (an .npz is one), or None for a file of another kind."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return None
+
+
+def _describe(path, names):
+    if names is not None:
+        shown = ", ".join(repr(n) for n in names[:4]) + (", …" if len(names) > 4 else "")
+        return f"a zip archive holding {shown or 'nothing'}"
+    with open(path, "rb") as file:
+        head = file.read(40)
+    if not head:
+        return "an empty file"
+    try:
+        return f"text beginning {head.decode('utf-8').splitlines()[0][:30]!r}"
+    except UnicodeDecodeError:
+        return f"{path.stat().st_size} bytes of binary data"
 
 
 def _simulations(argument, spec):

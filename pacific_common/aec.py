@@ -7,7 +7,15 @@ the same for every game.  The core module provides ``STATE_SIZE``, ``OBS_SIZE``,
 ``OBS_SIZE_OF_VARIANT`` where a variant has spaces of its own), the ``STATUS``, ``PHASE`` and
 ``NUM_PLAYERS`` offsets with the ``STATUS_*`` and ``STEP_OK`` constants, and the Numba functions
 ``init``, ``step``, ``observe_player``, ``player_to_act``, ``player_scores``, ``rewards`` and
-``next_seed``.
+``next_seed``.  Where the game's class also names ``checked`` (the game's checked ``core`` module),
+``set_state`` runs its ``check_state`` on a row before taking it.
+
+Actions: every integer-like value (``int``, a numpy integer, a 0-d integer array as
+stable-baselines3's ``predict`` returns) in ``0 … num_actions - 1`` is an action.  ``raw_env.step``
+raises ``ValueError`` for anything else, and for an action the mask forbids; ``env().step`` raises
+``ActionOutsideSpace`` (a ``ValueError`` that is also the ``AssertionError`` PettingZoo's
+``AssertOutOfBoundsWrapper`` raises) for anything outside the space, and ends the game for an
+illegal one inside it.
 """
 import gymnasium
 import numpy as np
@@ -17,7 +25,13 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .checked import integer
 from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
+
+
+class ActionOutsideSpace(ValueError, AssertionError):
+    """An action that is not an integer of the action space.  A ``ValueError``, as every bad input
+    here, and an ``AssertionError``, as PettingZoo's ``AssertOutOfBoundsWrapper`` raises for it."""
 
 
 def wrap(env):
@@ -117,10 +131,8 @@ class CheckedEnv(wrappers.BaseWrapper):
         self._has_updated = True
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
-        # a plain int is the common case; anything else gets the space's own verdict
-        assert (action is None and done) or (
-            0 <= action < self._num_actions if type(action) is int
-            else env.action_space(agent).contains(action)), "action is not in action space"
+        if type(action) is not int or not 0 <= action < self._num_actions:  # a plain int is the common case
+            action = self._action_in_space(action, done)
         if self._prev_obs is None:
             self.observe(agent)
         mask = self._prev_obs["action_mask"]
@@ -134,6 +146,16 @@ class CheckedEnv(wrappers.BaseWrapper):
             self._end_on_illegal_move(agent)
         else:
             env.step(action)
+
+    def _action_in_space(self, action, done):
+        """``action`` as an int of the space (None stays None for a finished agent), else
+        ``ActionOutsideSpace``."""
+        if action is None and done:
+            return None
+        try:
+            return integer("action", action, 0, self._num_actions - 1)
+        except ValueError as error:
+            raise ActionOutsideSpace(f"action is not in action space: {error}") from None
 
     def _end_on_illegal_move(self, offender):
         EnvLogger.warn_on_illegal_move()
@@ -183,20 +205,50 @@ class _CheckedIterator(AECIterator):
         return env.agent_selection
 
 
+def checked_row(env, state):
+    """``state`` as a fresh int64 row, after raising ValueError if it is not a valid game of ``env``
+    (a ``CoreAECEnv`` or a batch: its ``core``, ``num_players``, ``variant``, ``variants`` and, where
+    the game has one, ``checked``).  Nothing of ``env`` is touched, so a refused row changes nothing."""
+    core = env.core
+    if isinstance(state, (list, tuple)):  # a row written out, e.g. a game record's final state
+        state = np.asarray(state)
+    if not isinstance(state, np.ndarray) or state.shape != (core.STATE_SIZE,) or not np.issubdtype(
+            state.dtype, np.integer):
+        what = (f"a {state.dtype} array of shape {state.shape}" if isinstance(state, np.ndarray)
+                else type(state).__name__)
+        raise ValueError(f"state must be an integer numpy array of shape ({core.STATE_SIZE},) as state() "
+                         f"returns, got {what}")
+    if state.dtype == np.uint64 and int(state.max()) > np.iinfo(np.int64).max:
+        raise ValueError("state must hold int64 values, as state() returns; got a uint64 value above 2**63 - 1")
+    row = state.astype(np.int64)  # always a copy: the checks and the copy in see the same values
+    if row[core.NUM_PLAYERS] != env.num_players:
+        raise ValueError(f"state is a {int(row[core.NUM_PLAYERS])}-player game (NUM_PLAYERS); this "
+                         f"environment has {env.num_players} players")
+    variant = env.variants[env.variant]
+    if row[core.VARIANT] != variant:
+        raise ValueError(f"state is a game of variant {int(row[core.VARIANT])} (VARIANT); this environment "
+                         f"plays {env.variant!r} ({variant})")
+    checked = getattr(env, "checked", None)
+    if checked is not None:
+        checked.check_state(row)
+    return row
+
+
 class CoreAECEnv(AECEnv):
-    core = None                # the game's Numba core module
+    core = None                # the game's Numba kernels module
+    checked = None             # the game's checked core module (``check_state``), where it has one
     players = (2, 5)           # allowed num_players
     variants = {}              # variant name -> core constant
     decisions = ()             # names of the core's phases, for messages and ``decision()``
 
     def __init__(self, num_players, variant, max_turns, render_mode, reward):
         super().__init__()
-        check_options(num_players, variant, max_turns, render_mode, reward, players=self.players,
-                      variants=self.variants)
+        num_players, max_turns = check_options(num_players, variant, max_turns, render_mode, reward,
+                                               players=self.players, variants=self.variants)
         core = self.core
-        self.num_players = int(num_players)
+        self.num_players = num_players
         self.variant = variant
-        self.max_turns = int(max_turns)
+        self.max_turns = max_turns
         self.render_mode = render_mode
         self.reward = reward
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
@@ -226,9 +278,9 @@ class CoreAECEnv(AECEnv):
 
     # -- core API ----------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is not None:
-            self._seed = int(seed) & 0x7FFFFFFFFFFFFFFF
+            self._seed = seed
         elif self._seed is None:
             self._seed = fresh_seed()
         else:
@@ -254,9 +306,12 @@ class CoreAECEnv(AECEnv):
         return self.possible_agents[self.core.player_to_act(self._state)]
 
     def observe(self, agent):
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"agent must be one of {self.possible_agents}, got {agent!r}")
         observation = np.empty(self.obs_size, dtype=np.int8)
         mask = np.empty(self.num_actions, dtype=np.int8)
-        self.core.observe_player(self._state, self._agent_index[agent], observation, mask)
+        self.core.observe_player(self._state, seat, observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
@@ -266,10 +321,14 @@ class CoreAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         core = self.core
-        if not is_integer(action):
+        try:
+            action = integer("action", action, 0, self.num_actions - 1)
+        except ValueError:
+            if is_integer(action):   # an integer outside the space
+                raise ValueError(f"illegal action {action} for {agent}: an integer action is in 0 … "
+                                 f"{self.num_actions - 1}") from None
             raise ValueError(f"{agent} must give an integer action in 0 … {self.num_actions - 1}, got "
-                             f"{action!r}; None is only for agents whose game is over")
-        action = int(action)
+                             f"{action!r}; None is only for agents whose game is over") from None
         if core.step(self._state, action) != core.STEP_OK:
             raise ValueError(f"illegal action {action} ({self.describe_action(action)}) for {agent}: "
                              f"the {self.decision()} decision is asked; see the action_mask")
@@ -312,19 +371,9 @@ class CoreAECEnv(AECEnv):
         return self._state.copy()
 
     def set_state(self, state):
-        """Restore a state returned by ``state()`` (same game, variant and number of players)."""
-        state = np.asarray(state)
-        if state.shape != (self.core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
-            raise ValueError(f"state must be an integer array of shape ({self.core.STATE_SIZE},), got "
-                             f"{state.dtype} {state.shape}")
-        if state[self.core.NUM_PLAYERS] != self.num_players:
-            raise ValueError(f"state is a {state[self.core.NUM_PLAYERS]}-player game; this environment has "
-                             f"{self.num_players} players")
-        variant = self.variants[self.variant]
-        if state[self.core.VARIANT] != variant:
-            raise ValueError(f"state is a game of variant {int(state[self.core.VARIANT])}; this environment plays "
-                             f"{self.variant!r} ({variant})")
-        self._state[:] = state
+        """Restore a state returned by ``state()`` (same game, variant and number of players).  A row
+        that is not a valid game of this environment raises ValueError and changes nothing."""
+        self._state[:] = checked_row(self, state)
         self._sync_agents()
 
     # -- presentation ------------------------------------------------------------------------------

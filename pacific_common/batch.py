@@ -44,6 +44,15 @@ game ``g``'s observation and mask only when the player to act in it is a seat ma
 -- a learner's own seat, say, and the seats of opponents that need observations.  Rows not written
 keep what they held.
 
+Checked arguments: every public method checks its arguments before any kernel runs (an array of the
+wrong dtype, shape or layout, or a read-only ``out``, is a ``ValueError``), so no call writes outside
+an array.  ``step`` takes any integer array of shape ``(num_envs,)`` whose values are actions of the
+space or -1; a value outside ``-1 … num_actions - 1``, or an action a game's mask forbids, is a
+``ValueError`` naming the game, and no game is changed.  ``set_state(g, row)`` puts a game's row
+(``state(g)`` returns a copy of one) into game ``g`` after the same checks as ``raw_env.set_state``.
+The arrays above are the batch's own: a caller that writes into ``states`` directly bypasses every
+check.
+
 Threads: from ``PARALLEL_FROM`` games on, the kernels run on Numba's thread pool or on one thread,
 whichever ``ThreadChoice`` measures faster on this machine at this moment.
 
@@ -54,8 +63,11 @@ import time
 
 import numpy as np
 
+from .aec import checked_row
+from .checked import array, integer
 from .ends import END_NAMES
-from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
+from .options import (NUM_ENVS_LIMIT, REWARD_MODES, check_flag, check_options, check_seed, fresh_seed,
+                      space_sizes)
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
 PARALLEL_FROM = 256
@@ -119,7 +131,8 @@ class ThreadChoice:
 
 
 class CoreBatchEnv:
-    core = None        # the game's Numba core module
+    core = None        # the game's Numba kernels module
+    checked = None     # the game's checked core module (``check_state``), where it has one
     kernels = None     # the game's batch module (batch_reset, batch_step, …)
     players = (2, 5)
     variants = {}
@@ -129,19 +142,16 @@ class CoreBatchEnv:
 
     def __init__(self, num_envs, seed, autoreset, num_players, variant, max_turns, reward,
                  outputs="observations"):
-        if not is_integer(num_envs) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if outputs not in OUTPUTS:
+        self.num_envs = integer("num_envs", num_envs, 1, NUM_ENVS_LIMIT)
+        if not isinstance(outputs, str) or outputs not in OUTPUTS:
             raise ValueError(f"outputs must be one of {', '.join(map(repr, OUTPUTS))}, got {outputs!r}")
-        check_options(num_players, variant, max_turns, None, reward, players=self.players,
-                      variants=self.variants)
+        self.num_players, self.max_turns = check_options(num_players, variant, max_turns, None, reward,
+                                                         players=self.players, variants=self.variants)
+        self.autoreset = check_flag("autoreset", autoreset)
+        check_seed(seed)  # before anything is allocated
         core = self.core
-        self.num_envs = int(num_envs)
-        self.num_players = int(num_players)
         self.variant = variant
-        self.max_turns = int(max_turns)
         self.reward = reward
-        self.autoreset = bool(autoreset)
         self.outputs = outputs
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
@@ -168,11 +178,13 @@ class CoreBatchEnv:
         """Start every game again; game i gets seed ``seed + i`` (a fresh random seed if None).
         ``observe``: the seats whose observations to write (see above).  Returns ``(observations,
         action_masks)``."""
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is None:
             seed = fresh_seed()
         observe = self._seats(observe)
-        seeds = (np.arange(self.num_envs, dtype=np.int64) + np.int64(seed)) & 0x7FFFFFFFFFFFFFFF
+        # seed + i, wrapped into the non-negative int64 a row holds
+        seeds = ((np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed))
+                 & np.uint64(0x7FFFFFFFFFFFFFFF)).astype(np.int64)
         self.kernels.batch_reset(self.states, seeds, self.num_players, self.variants[self.variant],
                                  self.max_turns, self._write_masks, observe, self.observations,
                                  self.action_masks, self.agent_to_act)
@@ -188,7 +200,7 @@ class CoreBatchEnv:
         """``observe`` as the (num_envs, num_players) bool array the kernels read."""
         if observe is None:
             return self._observe_default
-        observe = np.asarray(observe)
+        observe = np.asarray(observe)  # a copy into _observe follows: any bool array-like will do
         if observe.dtype != np.bool_ or observe.shape not in ((self.num_envs,), self._observe.shape):
             raise ValueError(f"observe must be a bool array of shape ({self.num_envs},) or "
                              f"{self._observe.shape}, got {observe.dtype} {observe.shape}")
@@ -199,13 +211,7 @@ class CoreBatchEnv:
         """Apply one action per game.  ``observe``: the seats whose observations to write (see above;
         default: as ``outputs`` says).  Returns ``(observations, action_masks, rewards, terminated,
         truncated)``: the attributes themselves, overwritten by the next call."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got "
-                             f"{actions.dtype} {actions.shape}")
-        if actions.dtype != np.int64:
-            self._actions[:] = actions
-            actions = self._actions
+        actions = self._checked_actions(actions)
         observe = self._seats(observe)
         k = self.kernels
         parallel = self.threads.next()
@@ -221,6 +227,22 @@ class CoreBatchEnv:
                observe, self.observations, self.action_masks, self.agent_to_act, *self._outputs)
         self.threads.record(parallel, time.perf_counter() - started)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
+
+    def _checked_actions(self, actions):
+        """``actions`` as an int64 array the kernels can read, every value in ``-1 … num_actions - 1``."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got "
+                             f"{actions.dtype} {actions.shape}")
+        outside = (actions < -1) | (actions >= self.num_actions)
+        if outside.any():
+            g = int(np.argmax(outside))
+            raise ValueError(f"game {g}: illegal action {actions[g]}, outside the actions 0 … "
+                             f"{self.num_actions - 1} (and -1, for a finished game). No game was changed.")
+        if actions.dtype != np.int64 or not actions.flags.c_contiguous:
+            self._actions[:] = actions
+            actions = self._actions
+        return actions
 
     def _refuse(self, g, action):
         if self.states[g, self.core.STATUS] != self.core.STATUS_RUNNING:
@@ -239,6 +261,8 @@ class CoreBatchEnv:
         finished game)."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
+        else:
+            array("out", out, np.int64, self.num_envs, writeable=True)
         if self.threads.parallel:
             self.kernels.batch_random_actions(self.states, out)
         else:
@@ -248,4 +272,34 @@ class CoreBatchEnv:
     def play_random(self, num_steps):
         """Play ``num_steps`` random decisions in every game inside Numba, starting new games as they
         end; returns the number of games finished."""
-        return int(self.kernels.batch_play_random(self.states, int(num_steps)).sum())
+        num_steps = integer("num_steps", num_steps, 0, np.iinfo(np.int64).max)
+        return int(self.kernels.batch_play_random(self.states, num_steps).sum())
+
+    # -- one game of the batch ------------------------------------------------------------------------
+    def _game(self, game_index):
+        return integer("game_index", game_index, 0, self.num_envs - 1)
+
+    def state(self, game_index):
+        """A copy of game ``game_index``'s row, as ``raw_env.state()`` returns it."""
+        return self.states[self._game(game_index)].copy()
+
+    def set_state(self, game_index, state):
+        """Put ``state`` (a row, as ``state()`` or ``raw_env.state()`` returns it) into game
+        ``game_index``, which then continues from there.  A row that is not a valid game of this batch
+        raises ValueError and changes nothing.  With ``autoreset`` a finished game is refused: the batch
+        never holds one (it would be started again before anyone saw it)."""
+        g = self._game(game_index)
+        row = checked_row(self, state)
+        if self.autoreset and row[self.core.STATUS] != self.core.STATUS_RUNNING:
+            raise ValueError(f"state is a finished game (STATUS = {int(row[self.core.STATUS])}); a batch "
+                             f"with autoreset=True holds running games only: use autoreset=False")
+        self.states[g] = row
+        # what the last step reported belongs to the game replaced
+        self.rewards[g] = 0
+        self.terminated[g] = False
+        self.truncated[g] = False
+        self.scores[g] = 0
+        if self.reports_ends:
+            self.ends[g] = 0
+        self.kernels._write_outputs(self.states[g], g, self._write_masks, self._observe_default,
+                                    self.observations, self.action_masks, self.agent_to_act)

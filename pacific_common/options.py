@@ -1,8 +1,28 @@
-"""Options spelled the same in every game, checked the same way."""
+"""Options spelled the same in every game, checked the same way.
+
+Every bad value is a ``ValueError`` that names the option and says what is allowed; none reaches
+Numba, where a value too large for an int64 is an ``OverflowError`` and a wrong type a typing error.
+
+Upper bounds, from what a state row holds (int64 entries):
+
+- ``max_turns``: 1 … ``MAX_TURNS_LIMIT`` (10**9).  Far more than any game lasts, and small enough that
+  the kernels' arithmetic on turn counters (Make Make observes ``100 * turns // max_turns``) stays
+  inside int64.
+- ``seed``: 0 … ``SEED_LIMIT`` (2**63 - 1), the non-negative int64 a row stores its seed as.  A
+  ``BatchEnv`` gives game ``i`` the seed ``(seed + i) mod 2**63``.
+- ``num_envs``: 1 … ``NUM_ENVS_LIMIT`` (2**20, a million games; their Mauna Kea rows alone take 18 GB), so
+  that a typo does not ask for terabytes.
+"""
 import numpy as np
+
+from .checked import integer
 
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 REWARD_MODES = ("win_loss", "score", "margin")  # index = the cores' REWARD_* constants
+
+MAX_TURNS_LIMIT = 10**9
+SEED_LIMIT = 2**63 - 1
+NUM_ENVS_LIMIT = 2**20
 
 
 def is_integer(value):
@@ -10,24 +30,40 @@ def is_integer(value):
 
 
 def check_options(num_players, variant, max_turns, render_mode, reward, *, players, variants):
-    """Raise ValueError for an option the game does not offer, saying what is allowed.
-    ``players`` is the allowed (low, high) range, ``variants`` the allowed variant names."""
-    low, high = players
-    if not is_integer(num_players) or not low <= num_players <= high:
-        raise ValueError(f"num_players must be an integer from {low} to {high}, got {num_players!r}")
-    if variant not in variants:
+    """``(num_players, max_turns)`` as Python ints, after raising ValueError for any option the game
+    does not offer, saying what is allowed.  ``players`` is the allowed (low, high) range,
+    ``variants`` the allowed variant names."""
+    num_players = integer("num_players", num_players, *players)
+    if not isinstance(variant, str) or variant not in variants:
         raise ValueError(f"variant must be one of {sorted(variants)}, got {variant!r}")
-    if not is_integer(max_turns) or max_turns < 1:
-        raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
-    if render_mode is not None and render_mode not in RENDER_MODES:
+    try:
+        max_turns = integer("max_turns", max_turns, 1, MAX_TURNS_LIMIT)
+    except ValueError:
+        raise ValueError(f"max_turns must be a positive integer, at most {MAX_TURNS_LIMIT}, "
+                         f"got {max_turns!r}") from None
+    if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in RENDER_MODES):
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-    if reward not in REWARD_MODES:
+    if not isinstance(reward, str) or reward not in REWARD_MODES:
         raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
+    return num_players, max_turns
 
 
 def check_seed(seed):
-    if seed is not None and (not is_integer(seed) or seed < 0):
-        raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+    """``seed`` as a Python int (or None), after raising ValueError for anything but None or an
+    integer from 0 to ``SEED_LIMIT``."""
+    if seed is None:
+        return None
+    try:
+        return integer("seed", seed, 0, SEED_LIMIT)
+    except ValueError as error:
+        raise ValueError(f"{error} (or None for a fresh random seed)") from None
+
+
+def check_flag(name, value):
+    """``value`` as a bool, when it is one (Python's or numpy's); anything else is a ValueError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def fresh_seed():

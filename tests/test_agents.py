@@ -8,6 +8,7 @@ variant (Maka Bana Mao) is covered as soon as its environment offers it.
 """
 import json
 import sys
+import zipfile
 from contextlib import contextmanager
 
 import numpy as np
@@ -176,9 +177,16 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
             agents.make_agent(bad, game)
     with pytest.raises(ValueError, match="no shipped policy"):
         agents.load("makabana")
-    checkpoint = tmp_path / "model.zip"
-    checkpoint.write_bytes(b"not a model")
+    not_a_model = tmp_path / "model.zip"
+    not_a_model.write_bytes(b"not a model")
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if not installed
+    # issue 23: a file that is no checkpoint says so, not that sb3_contrib is missing (tests/test_cli.py)
+    with pytest.raises(ValueError, match="is not an agent file.*found text beginning 'not a model'"):
+        agents.make_agent(str(not_a_model), game)
+    checkpoint = tmp_path / "checkpoint.zip"   # what stable-baselines3 writes, as far as the registry looks
+    with zipfile.ZipFile(checkpoint, "w") as archive:
+        archive.writestr("data", "{}")
+        archive.writestr("policy.pth", b"")
     with pytest.raises(ImportError, match=r'pip install -e "\.\[train\]"'):
         agents.make_agent(str(checkpoint), game)
 

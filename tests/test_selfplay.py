@@ -111,7 +111,7 @@ def test_shaping_adds_up_to_the_points_margin():
     assert total == pytest.approx(c * margin + win_loss[env.seat])
 
 
-def test_bad_arguments_and_illegal_actions_are_clear_errors():
+def test_bad_arguments_and_actions_outside_the_space_are_clear_errors():
     with pytest.raises(ValueError, match="seat must be one of"):
         SelfPlayEnv("makabana", 2, seat="first")
     with pytest.raises(ValueError, match="reward must be one of"):
@@ -123,9 +123,11 @@ def test_bad_arguments_and_illegal_actions_are_clear_errors():
     with pytest.raises(ValueError, match="pool is empty"):
         SelfPlayEnv("makabana", 2, opponents=[])
     env = SelfPlayEnv("makabana", 2, opponents=["random"], seed=0)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
-    with pytest.raises(ValueError, match=f"action {illegal} is not legal"):
-        env.step(illegal)
+    # issue 23 item 5: an illegal action inside the space ends the game (tests/test_hardening.py);
+    # outside the space it is refused
+    for outside in (env.action_space.n, -1, 2**70, 1.5, "3"):
+        with pytest.raises(ValueError, match="action must be an integer"):
+            env.step(outside)
 
 
 # ---------------------------------------------------------------------------------------------------

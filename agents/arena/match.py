@@ -38,6 +38,9 @@ class GameResult:
     win_shares: list     # 1/k for each of the k players tied for first, 0 for the others
     truncated: bool      # stopped by max_turns rather than by the rules
     decisions: int       # actions asked of the agents
+    core_seed: int = None     # the seed the game's kernels were set up with (``raw_env.reset(seed=...)``)
+    actions: list = None      # every action, in the order played: with ``core_seed``, the whole game
+    final_state: list = None  # the state row at the end, as ints
 
 
 def finishing_ranks(rewards, scores, truncated=False):
@@ -93,7 +96,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
     for seat, agent in enumerate(by_seat):
         agent.reset(game, seat, seat_seeds[seat])
 
-    decisions = 0
+    actions = []
     while state[core.STATUS] == core.STATUS_RUNNING:
         player = int(core.player_to_act(state))
         agent = by_seat[player]
@@ -107,7 +110,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
         before = state.copy() if on_step else None
         if core.step(state, int(action)) != core.STEP_OK:
             raise RuntimeError(f"{game.name}: the core refused action {action}, which its mask offered")
-        decisions += 1
+        actions.append(int(action))
         if on_step:
             on_step(player, int(action), before, state.copy())
 
@@ -120,7 +123,8 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
     shares = win_shares(ranks)
     return GameResult(seats=seats, scores=[int(scores[s]) for s in seats],
                       rewards=[float(rewards[s]) for s in seats], ranks=[ranks[s] for s in seats],
-                      win_shares=[shares[s] for s in seats], truncated=truncated, decisions=decisions)
+                      win_shares=[shares[s] for s in seats], truncated=truncated, decisions=len(actions),
+                      core_seed=core_seed, actions=actions, final_state=state.tolist())
 
 
 def _check_action(game, state, agent, player, action, legal):

@@ -1,6 +1,7 @@
 """Play a game in the terminal against machine players.
 
-    python -m agents.play --game makabana [--players 4] [--against heuristic] [--seat 0] [--seed S]
+    python -m agents.play --game makabana [--players 4] [--against heuristic] [--seat 0] [--seed S] \
+        [--record game.json]
 
 You play one seat; the machines play the others (``--against``: ``heuristic``, ``mcts``,
 ``mcts:200``, ``random``, ``shipped`` or a checkpoint path).  Before each of your decisions the board
@@ -10,17 +11,24 @@ moves are announced as you would see them at the table: in Maka Bana a project i
 so you only hear that a player "prepares a project" (in Mao, not even how many cards it took); the
 hints show on the board once every colour has chosen, and the projects at execution.  In advanced
 Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else is public.
+
+``--record PATH`` writes the game, finished or left, as a game record (``pacific_common.record``;
+``python -c "from pacific_common.record import load, play_back; print(play_back(load('PATH'))[1])"``
+plays it again).  The path is checked before the game starts.
 """
 import argparse
 
 import numpy as np
 
-from pacific_common.options import is_integer
+from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
+from pacific_common.record import record_game, save
 
 from ..base import Agent
 from ..games import GAMES, describe_action, game_info, render_ansi
 from ..registry import make_agent
-from .match import IllegalActionError, play_game
+from .cli import integer_option, output_file
+from .match import IllegalActionError, game_seeds, play_game
+from .tournament import game_info_or_error
 
 
 class Quit(Exception):
@@ -103,12 +111,17 @@ def public_words(game, action, before, after):
 
 
 def play(game, players=None, against="heuristic", seat=0, seed=None, variant=None, max_turns=None,
-         input_fn=input, print_fn=print):
-    """Play one game with a human in ``seat``; returns the ``GameResult``, or None if they quit."""
+         input_fn=input, print_fn=print, record=None):
+    """Play one game with a human in ``seat``; returns the ``GameResult``, or None if they quit.
+    ``record``: a path to write the game to as a game record (also a game left unfinished)."""
     info = game_info(game, players, variant, max_turns)
     n = info.num_players
     if not is_integer(seat) or not 0 <= seat < n:
         raise ValueError(f"seat must be a player number from 0 to {n - 1}, got {seat!r}")
+    if seed is not None and (not is_integer(seed) or not 0 <= seed <= SEED_LIMIT):
+        raise ValueError(f"seed must be an integer from 0 to {SEED_LIMIT}, got {seed!r}")
+    if record is not None:
+        record = output_file("record", record)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy) & 0x7FFFFFFFFFFFFFFF
     human = HumanAgent(input_fn, print_fn)
@@ -117,9 +130,11 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     print_fn(f"{game} ({info.variant}), {n} players, seed {seed}: you are player {seat}; "
              f"the others are {against}.")
     final = {}
+    actions = []
 
     def announce(player, action, before, after):
         final["state"] = after
+        actions.append(action)
         if player != seat:
             words = public_words(info, action, before, after)
             if words:
@@ -129,7 +144,9 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
         result = play_game(info, agents, seed=seed, on_step=announce)
     except Quit:
         print_fn("You left the game.")
+        _write_record(record, info, seed, actions, names, print_fn)
         return None
+    _write_record(record, info, seed, actions, names, print_fn)
 
     print_fn("")
     print_fn(render_ansi(info, final["state"], seat))
@@ -147,21 +164,43 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     return result
 
 
+def _write_record(path, info, seed, actions, names, print_fn):
+    if path is None:
+        return
+    game = record_game(info.name, game_seeds(seed, info.num_players)[0], actions, num_players=info.num_players,
+                       variant=info.variant, max_turns=info.max_turns, players=names)
+    save(game, path)
+    print_fn(f"The game record is in {path}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Play a game in the terminal against machine players.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--players", type=integer_option(1), default=None,
+                        help="number of players (default: the game's)")
     parser.add_argument("--against", default="heuristic",
                         help="the machine players: heuristic (default), mcts, mcts:<simulations>, random, "
                              "shipped or the path of a checkpoint (.zip) or policy network (.npz)")
-    parser.add_argument("--seat", type=int, default=0, help="your player number (default: 0)")
-    parser.add_argument("--seed", type=int, default=None, help="replay a game by its seed")
+    parser.add_argument("--seat", type=integer_option(0), default=0, help="your player number (default: 0)")
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=None,
+                        help="replay a game by its seed")
     parser.add_argument("--variant", default=None, help="game variant (default: the game's)")
-    parser.add_argument("--max-turns", type=int, default=None, help="truncation limit (default: the game's)")
+    parser.add_argument("--max-turns", type=integer_option(1, MAX_TURNS_LIMIT), default=None,
+                        help="truncation limit (default: the game's)")
+    parser.add_argument("--record", metavar="PATH", help="write the game as a game record (JSON) to PATH")
     args = parser.parse_args(argv)
+    try:  # options and the record's path are checked before the game starts
+        info = game_info_or_error(args.game, args.players, args.variant, args.max_turns)
+        if args.seat >= info.num_players:
+            raise ValueError(f"--seat: a player number from 0 to {info.num_players - 1}, got {args.seat}")
+        if args.record is not None:
+            output_file("--record", args.record)
+    except ValueError as error:
+        parser.error(str(error))
     try:
-        play(args.game, args.players, args.against, args.seat, args.seed, args.variant, args.max_turns)
+        play(args.game, args.players, args.against, args.seat, args.seed, args.variant, args.max_turns,
+             record=args.record)
     except KeyboardInterrupt:
         print("\nYou left the game.")
     except IllegalActionError:

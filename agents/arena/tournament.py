@@ -1,7 +1,7 @@
 """Tournament: agents play many games with rotated seats; win rates with confidence intervals, ratings.
 
     python -m agents.tournament --game makabana --players 4 --agents heuristic,mcts:200,random,random \
-        --games 400 [--seed 0] [--workers 8] [--json results.json] [--plot tournament.png]
+        --games 400 [--seed 0] [--workers 8] [--json results.json] [--plot tournament.png] [--record DIR]
 
 Agents are named as in ``agents.registry`` (``random``, ``heuristic``, ``mcts:200``, a checkpoint path,
 ...); an agent named twice gets two labels (``random#1``, ``random#2``) and is rated twice.
@@ -19,6 +19,11 @@ Scoring: a win is split evenly between the players tied for first (a game trunca
 ``--max-turns`` is ranked by the points as they stand); win rates come with Wilson 95% intervals,
 ratings from a Plackett–Luce fit of the finishing orders on the Elo scale with ``random`` at 1000
 (``agents.arena.ratings``).
+
+Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are written to exactly the
+paths given, and only when asked; ``--record DIR`` writes every game as a game record
+(``pacific_common.record``), ``DIR/game-00000.json`` and so on, which ``pacific_common.record.replay``
+plays again.  Every path is checked, and ``DIR`` created, before the first game is played.
 """
 import argparse
 import json
@@ -30,9 +35,14 @@ from collections import Counter
 from itertools import combinations, permutations
 from pathlib import Path
 
+from pacific_common.checked import integer
+from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
+from pacific_common.record import record_game, save
+
 from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import make_agent
+from .cli import integer_option, output_file, output_folder
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 
@@ -75,8 +85,9 @@ def schedule(num_agents, num_players, games):
 class Table:
     """One process's game and agents: every worker builds its own from the specs."""
 
-    def __init__(self, game_args, specs, labels):
+    def __init__(self, game_args, specs, labels, record_dir=None):
         self.game = game_info(*game_args)
+        self.record_dir = record_dir
         self.agents = [make_agent(spec, self.game) for spec in specs]
         for agent, label in zip(self.agents, labels):
             agent.name = label
@@ -90,15 +101,28 @@ class Table:
                             "scores": result.scores, "rewards": result.rewards, "ranks": result.ranks,
                             "win_shares": result.win_shares, "truncated": result.truncated,
                             "decisions": result.decisions})
+            if self.record_dir is not None:
+                records[-1]["record"] = self._write_record(index, seating, result)
         return records
+
+    def _write_record(self, index, seating, result):
+        """Write game ``index`` as a game record (replayed once on the environment, which checks it);
+        returns the file's name."""
+        game = self.game
+        record = record_game(game.name, result.core_seed, result.actions, num_players=game.num_players,
+                             variant=game.variant, max_turns=game.max_turns,
+                             players=[self.agents[i].name for i in seating], final_state=result.final_state)
+        name = f"game-{index:05d}.json"
+        save(record, Path(self.record_dir) / name)
+        return name
 
 
 _table = None  # the worker's Table
 
 
-def _start_worker(game_args, specs, labels):
+def _start_worker(game_args, specs, labels, record_dir):
     global _table
-    _table = Table(game_args, specs, labels)
+    _table = Table(game_args, specs, labels, record_dir)
     if "torch" in sys.modules:  # a policy agent: one thread per worker, the workers fill the cores
         sys.modules["torch"].set_num_threads(1)
 
@@ -109,9 +133,10 @@ def _play_chunk(task):
 
 
 def run_tournament(game, num_players, specs, games, seed=0, workers=None, variant=None,
-                   max_turns=None, log=None):
+                   max_turns=None, log=None, record_dir=None):
     """Play the tournament and return its report (a dict; see ``summarize``).  ``workers`` processes
-    play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress."""
+    play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress;
+    ``record_dir`` (created if missing) receives one game record per game."""
     specs = [s.strip() for s in specs]
     info = game_info(game, num_players, variant, max_turns)
     n = info.num_players
@@ -119,16 +144,14 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
         filled = ",".join(specs + specs[-1:] * (n - len(specs)))
         raise ValueError(f"{n} players need at least {n} agents, got {len(specs)}; name an agent "
                          f"several times to fill the seats, e.g. --agents {filled}")
-    if games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    workers = (os.cpu_count() or 1) if workers is None else workers
-    if workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    games = integer("games", games, 1, 10**9)
+    seed = integer("seed", seed, 0, SEED_LIMIT)
+    workers = integer("workers", (os.cpu_count() or 1) if workers is None else workers, 1, 10**6)
+    if record_dir is not None:
+        record_dir = str(output_folder("record_dir", record_dir))
     labels = agent_labels(specs)
     game_args = (game, n, info.variant, info.max_turns)
-    table = Table(game_args, specs, labels)  # also checks every spec before any worker starts
+    table = Table(game_args, specs, labels, record_dir)  # also checks every spec before any worker starts
 
     plan = list(enumerate(schedule(len(specs), n, games)))
     size = max(1, min(25, games // (4 * workers)))
@@ -143,7 +166,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
             records += chunk_records
     else:
         context = multiprocessing.get_context("spawn")  # the same on every platform; safe with torch
-        with context.Pool(workers, _start_worker, (game_args, specs, labels)) as pool:
+        with context.Pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
             for chunk_records in pool.imap(_play_chunk, chunks):
                 _progress(log, len(records), len(records) + len(chunk_records), games)
                 records += chunk_records
@@ -231,32 +254,60 @@ def plot(report, path):
     right.set_xlabel(f"rating (Plackett–Luce, Elo scale, {anchor or 'mean'} = 1000)")
     fig.suptitle(f"{report['game']}, {report['players']} players, {report['games']} games")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, format="png")  # a format given: matplotlib adds no ".png" to the path
     plt.close(fig)
+
+
+# the game's own option names, as the command line spells them
+CLI_OPTIONS = {"num_players": "--players", "variant": "--variant", "max_turns": "--max-turns"}
+
+
+def game_info_or_error(game, players, variant, max_turns):
+    """``game_info`` with its errors naming the command-line option, e.g. "--players: num_players must …"."""
+    try:
+        return game_info(game, players, variant, max_turns)
+    except ValueError as error:
+        option = next((cli for name, cli in CLI_OPTIONS.items() if str(error).startswith(name)), None)
+        raise ValueError(f"{option}: {error}" if option else str(error)) from None
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Rate agents in seat-rotated games.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
+    parser.add_argument("--players", type=integer_option(1), default=None,
+                        help="number of players (default: the game's)")
     parser.add_argument("--agents", required=True,
                         help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
                              "shipped, or the path of a checkpoint (.zip), policy network (.npz) or RLlib "
                              "checkpoint folder")
-    parser.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
+    parser.add_argument("--games", type=integer_option(1, 10**9), default=100,
+                        help="games to play (default: %(default)s)")
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0,
+                        help="tournament seed (default: %(default)s)")
+    parser.add_argument("--workers", type=integer_option(1, 10**6), default=None,
+                        help="processes (default: one per CPU)")
     parser.add_argument("--variant", default=None, help="game variant (default: the game's)")
-    parser.add_argument("--max-turns", type=int, default=None, help="truncation limit (default: the game's)")
-    parser.add_argument("--json", metavar="PATH", help="write the results and every game's record as JSON")
-    parser.add_argument("--plot", metavar="PATH", default="tournament.png",
-                        help="PNG of win rates and ratings (default: %(default)s)")
+    parser.add_argument("--max-turns", type=integer_option(1, MAX_TURNS_LIMIT), default=None,
+                        help="truncation limit (default: the game's)")
+    parser.add_argument("--json", metavar="PATH", help="write the results and every game's result as JSON")
+    parser.add_argument("--plot", metavar="PATH", help="write a PNG of win rates and ratings to PATH")
+    parser.add_argument("--record", metavar="DIR",
+                        help="write every game as a game record (pacific_common.record) into DIR")
     args = parser.parse_args(argv)
     specs = [s for s in args.agents.split(",") if s.strip()]
+    try:  # every output is checked before the first game: an error after hours of play loses them all
+        for option, path in (("--json", args.json), ("--plot", args.plot)):
+            if path is not None:
+                output_file(option, path)
+        if args.record is not None:
+            output_folder("--record", args.record)
+        game_info_or_error(args.game, args.players, args.variant, args.max_turns)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
-                                args.variant, args.max_turns, log=print)
+                                args.variant, args.max_turns, log=print, record_dir=args.record)
     except IllegalActionError:
         raise  # a broken agent: the traceback helps
     except (ValueError, ImportError) as error:
@@ -272,10 +323,12 @@ def main(argv=None):
     if not report["balanced"]:
         print(f"note: seats are balanced only when --games is a multiple of "
               f"{seating_cycle(len(specs), report['players'])}")
-    if args.json:
+    if args.record is not None:
+        print(f"wrote {report['games']} game records into {args.record}")
+    if args.json is not None:
         Path(args.json).write_text(json.dumps(report, indent=1))
         print(f"wrote {args.json}")
-    if args.plot:
+    if args.plot is not None:
         plot(report, args.plot)
         print(f"wrote {args.plot}")
 

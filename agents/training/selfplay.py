@@ -34,6 +34,7 @@ from pathlib import Path
 import gymnasium
 import numpy as np
 
+from pacific_common.checked import integer
 from pacific_common.options import REWARD_MODES
 
 from ..base import GameInfo
@@ -45,6 +46,7 @@ SEAT_MODES = ("rotate", "random")
 TRUNCATION_MODES = ("draw", "loss", "standings")
 BASELINES = ("random", "heuristic")
 SNAPSHOT_SUFFIXES = (".npz", ".zip")
+ILLEGAL_REWARD = -1.0   # the learner's reward for an action its mask forbids (TerminateIllegalWrapper's)
 
 
 def is_snapshot(spec):
@@ -127,7 +129,14 @@ class SelfPlayEnv(gymnasium.Env):
     module docstring; ``truncation``: the learner's reward for a game cut by ``max_turns`` (idem).
 
     Observation: the learner's observation vector (``Box`` of int8); action: ``Discrete``;
-    ``action_masks()`` gives the legal actions, as ``sb3_contrib.MaskablePPO`` expects.  The info of
+    ``action_masks()`` gives the legal actions, as ``sb3_contrib.MaskablePPO`` expects.
+
+    Illegal actions: an action of the space (any integer-like value, a 0-d array included) that the
+    mask forbids ends the learner's game as a loss, as PettingZoo's ``TerminateIllegalWrapper`` does:
+    the step returns reward ``ILLEGAL_REWARD`` (−1, whatever ``reward`` and ``shaping`` say),
+    ``terminated=True`` and ``info["illegal_action"] = True`` (with the ``seat``, ``opponents`` and the
+    ``scores`` as they stood).  Nothing is played; ``reset()`` starts the next game.  A value outside
+    the space is a ``ValueError``.  So the environment passes Gymnasium's ``check_env``.  The info of
     ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
     step's also the ``scores`` and ``win_share`` (1/k when k players tie for first, after a
     truncation everybody); the steps between return an empty info."""
@@ -214,11 +223,9 @@ class SelfPlayEnv(gymnasium.Env):
     def step(self, action):
         if self._over:
             raise RuntimeError("the game is over: call reset() before step()")
-        action = int(action)
-        if not (0 <= action < self.game.num_actions and self._mask[action]):
-            raise ValueError(f"action {action} is not legal for the learner (seat {self.seat}) in "
-                             f"{self.game.name}; {int(self._mask.sum())} actions are legal "
-                             f"(action_masks())")
+        action = integer("action", action, 0, self.game.num_actions - 1)
+        if not self._mask[action]:
+            return self._end_on_illegal_action()
         if self.core.step(self.state, action) != self.core.STEP_OK:
             raise RuntimeError(f"{self.game.name}: the core refused action {action}, which its mask offered")
         self._advance_opponents()
@@ -236,6 +243,17 @@ class SelfPlayEnv(gymnasium.Env):
         elif truncated and self.truncation != "draw":
             reward += -1.0 if self.truncation == "loss" else self._standings()
         return self._observe(), reward, terminated, truncated, self._info()
+
+    def _end_on_illegal_action(self):
+        """The learner's game ends as a loss, the position untouched (see the class docstring)."""
+        self._over = True
+        self._mask[:] = 0
+        obs = np.empty(self.game.obs_size, dtype=np.int8)
+        self.core.observe_player(self.state, self.seat, obs, np.empty_like(self._mask))
+        self.core.player_scores(self.state, self._scores)
+        info = {"seat": self.seat, "opponents": list(self.opponents), "scores": self._scores.tolist(),
+                "win_share": 0.0, "illegal_action": True}
+        return obs, ILLEGAL_REWARD, True, False, info
 
     def action_masks(self):
         """The learner's legal actions (bool), all False once the game is over."""

@@ -1,0 +1,52 @@
+"""Command-line options shared by ``agents.tournament`` and ``agents.play``: numbers checked as argparse
+reads them, and output paths checked before any game is played, so that a typo costs nothing."""
+import argparse
+import os
+from pathlib import Path
+
+
+def integer_option(low, high=None):
+    """An argparse ``type``: an integer from ``low`` to ``high`` (no upper bound for None).  argparse
+    names the option in its error, e.g. "argument --seed: must be an integer from 0 to …, got '-3'"."""
+    allowed = f"an integer from {low} to {high}" if high is not None else f"an integer of at least {low}"
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+        return value
+
+    parse.__name__ = "integer"  # what argparse calls the type in its own messages
+    return parse
+
+
+def output_file(option, path):
+    """``path`` as a ``Path`` where a file can be written, else ValueError naming ``option``: its folder
+    must exist and be writeable, and it must not be a folder itself."""
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a folder; give the path of the file to write")
+    if not folder.is_dir():
+        raise ValueError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+    return path
+
+
+def output_folder(option, path):
+    """``path`` as a ``Path`` to an existing, writeable folder (created if missing, with its parents),
+    else ValueError naming ``option``."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a file; give a folder to write the records into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"{option} {str(path)!r}: the folder cannot be created ({error.strerror})") from None
+    if not os.access(path, os.W_OK):
+        raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+    return path

@@ -1,0 +1,156 @@
+"""Issue 23 item 4 and issue 25 item 3: the command lines ``agents.tournament`` and ``agents.play``.
+
+- Output paths are checked before any game is played; a plot or JSON is written only where asked, to
+  exactly the path given; errors name the option.
+- Every numeric option is checked as it is read, and its error names it (``agents.play --seed -3``).
+- A file given as an agent that is not one says what was expected and what was found (it said "needs
+  sb3_contrib").
+- ``--record`` writes game records that play back.
+"""
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from agents.arena import play as play_module
+from agents.arena import tournament
+from agents.games import game_info
+from agents.registry import make_agent
+from pacific_common.record import load, play_back
+
+SMALL = ["--game", "makemake", "--players", "2", "--agents", "random,random", "--games", "4", "--workers", "1",
+         "--max-turns", "8"]
+
+
+def fails(main, argv, capsys):
+    """The message of the argparse error ``main(argv)`` ends with."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Any game played fails the test: the checks must come first."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a game was played before the options were checked")
+    monkeypatch.setattr(tournament, "play_game", refuse)
+    monkeypatch.setattr(play_module, "play_game", refuse)
+
+
+@pytest.mark.parametrize("option", ["--plot", "--json"])
+def test_outputs_in_a_missing_folder_fail_before_any_game(tmp_path, capsys, no_games, option):
+    """Issue 23: "--plot or --json pointing into a missing folder fails with a traceback after every
+    game has run, and the results are lost"."""
+    message = fails(tournament.main, SMALL + [option, str(tmp_path / "missing" / "out")], capsys)
+    assert option in message and "does not exist" in message
+    message = fails(tournament.main, SMALL + [option, str(tmp_path)], capsys)
+    assert option in message and "is a folder" in message
+
+
+def test_record_folder_that_is_a_file_fails_before_any_game(tmp_path, capsys, no_games):
+    (tmp_path / "taken").write_text("x")
+    message = fails(tournament.main, SMALL + ["--record", str(tmp_path / "taken")], capsys)
+    assert "--record" in message and "is a file" in message
+
+
+@pytest.mark.parametrize("option,value", [("--games", "0"), ("--games", "many"), ("--seed", "-3"),
+                                          ("--seed", str(2**63)), ("--workers", "0"), ("--players", "9"),
+                                          ("--players", "0"), ("--max-turns", "0"), ("--max-turns", "1e3"),
+                                          ("--variant", "expert")])
+def test_tournament_numeric_options_are_named_in_their_errors(capsys, no_games, option, value):
+    argv = [a for a in SMALL]
+    if option in argv:
+        argv[argv.index(option) + 1] = value
+    else:
+        argv += [option, value]
+    assert option in fails(tournament.main, argv, capsys)
+
+
+def test_plot_and_json_written_only_where_asked_to_exactly_that_path(tmp_path, monkeypatch, capsys):
+    """Issue 23: "With --plot DIR it reports writing DIR but writes DIR.png. Without --plot it writes
+    tournament.png into the working directory"."""
+    monkeypatch.chdir(tmp_path)
+    tournament.main(SMALL)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    tournament.main(SMALL + ["--plot", "results", "--json", "report"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report", "results"]
+    assert (tmp_path / "results").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads((tmp_path / "report").read_text())["games"] == 4
+    out = capsys.readouterr().out
+    assert "wrote report" in out and "wrote results" in out
+
+
+def test_tournament_record_writes_one_record_per_game_that_plays_back(tmp_path, capsys):
+    """Issue 25 item 3: "agents.tournament --record DIR writes one record per game"."""
+    folder = tmp_path / "new" / "records"
+    tournament.main(SMALL + ["--record", str(folder), "--json", str(tmp_path / "r.json")])
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == [f"game-{i:05d}.json" for i in range(4)]
+    report = json.loads((tmp_path / "r.json").read_text())
+    for entry, path in zip(report["records"], files):
+        record = load(path)
+        assert entry["record"] == path.name and record.players == entry["agents"]
+        final, result = play_back(record, "batch")
+        assert final.tolist() == record.final_state
+        assert result["scores"] == [entry["scores"][entry["agents"].index(p)] for p in record.players]
+    assert f"wrote 4 game records into {folder}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,option", [(["--seed", "-3"], "--seed"), (["--seat", "9"], "--seat"),
+                                         (["--seat", "-1"], "--seat"), (["--players", "7"], "--players"),
+                                         (["--max-turns", "0"], "--max-turns")])
+def test_play_options_are_named_in_their_errors(capsys, no_games, argv, option):
+    """Issue 23: "agents.play --seed -3 does not name the option"."""
+    assert option in fails(play_module.main, ["--game", "maunakea"] + argv, capsys)
+
+
+def test_play_record_path_is_checked_before_the_game(tmp_path, capsys, no_games):
+    message = fails(play_module.main, ["--game", "makemake", "--record", str(tmp_path / "no" / "g.json")], capsys)
+    assert "--record" in message and "does not exist" in message
+
+
+@pytest.mark.parametrize("quit_after", [None, 1])
+def test_play_writes_the_humans_game(tmp_path, quit_after):
+    """Issue 25 item 3: "agents.play writes the human's game" -- finished, or left with q."""
+    answers = iter(["1"] * (quit_after or 10**6) + ["q"])
+    said = []
+    path = tmp_path / "mine.json"
+    result = play_module.play("makemake", players=2, against="random", seed=12, max_turns=6,
+                              input_fn=lambda prompt: next(answers), print_fn=said.append, record=path)
+    assert f"The game record is in {path}" in said
+    record = load(path)
+    assert record.players == ["player 0 (you)", "player 1 (random)"]
+    final, replayed = play_back(record, "reference")
+    if quit_after is None:
+        assert result is not None and replayed == record.result and replayed["scores"] == result.scores
+    else:
+        assert result is None and record.result is None and replayed is None   # still running
+        assert "You left the game." in said and len(record.actions) >= 1
+
+
+# -- agent files ----------------------------------------------------------------------------------------
+def agent_files(folder):
+    (folder / "notes.txt").write_text("hello\n")
+    np.savez(folder / "arrays.npz", x=np.zeros(3))
+    (folder / "broken.zip").write_bytes(b"PK\x03\x04 not really")
+    with zipfile.ZipFile(folder / "other.zip", "w") as archive:
+        archive.writestr("readme.md", "not a checkpoint")
+    (folder / "empty.bin").write_bytes(b"")
+    return {"notes.txt": "text beginning 'hello'", "arrays.npz": "not a policy network",
+            "broken.zip": "found", "other.zip": "zip archive holding 'readme.md'", "empty.bin": "an empty file"}
+
+
+def test_a_file_that_is_no_agent_says_what_was_expected_and_found(tmp_path, capsys, no_games):
+    """Issue 23: "An existing file that is not a checkpoint, given as an agent, gets 'needs sb3_contrib'"."""
+    game = game_info("makemake", 2)
+    for name, found in agent_files(tmp_path).items():
+        with pytest.raises(ValueError) as error:
+            make_agent(str(tmp_path / name), game)
+        message = str(error.value)
+        assert "sb3_contrib" not in message and found in message and "MaskablePPO checkpoint" in message
+    argv = SMALL[:]
+    argv[argv.index("--agents") + 1] = f"random,{tmp_path / 'notes.txt'}"
+    assert "is not an agent file" in fails(tournament.main, argv, capsys)

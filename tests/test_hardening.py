@@ -1,0 +1,334 @@
+"""Issue 23, the shared parts: no input to ``raw_env``, ``env()``, ``BatchEnv`` or ``SelfPlayEnv`` of
+any game ends in anything but its result or a ``ValueError`` that names what was wrong.
+
+- item 1: ``set_state`` runs the game's ``checked.check_state`` before copying anything, so a refused
+  row leaves the environment as it was (tested with a stand-in ``checked`` where the game has none);
+  ``BatchEnv.set_state`` / ``state`` do the same for one game of a batch;
+- item 2: every public ``BatchEnv`` method checks its array arguments (the issue's
+  ``random_actions(out=np.empty(1))`` with 300 games wrote past the array);
+- item 3: integer-like actions, 0-d arrays included, are accepted in range; options and seeds out of
+  range or of the wrong type are ``ValueError``s naming the option;
+- item 5: ``SelfPlayEnv`` passes Gymnasium's ``check_env``, and an illegal action ends the learner's
+  game as a loss, reported in ``info``;
+- item 6: property-based tests (``tests/fuzz_inputs.py``, hypothesis) run in a subprocess per game,
+  so that a crash of the interpreter fails the test instead of killing the suite.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import makabana_env
+import makemake_env
+import maunakea_env
+from pacific_common.aec import ActionOutsideSpace
+from pacific_common.options import MAX_TURNS_LIMIT, NUM_ENVS_LIMIT, SEED_LIMIT
+
+PACKAGES = {"makabana": makabana_env, "makemake": makemake_env, "maunakea": maunakea_env}
+VARIANTS = [(name, variant) for name, package in PACKAGES.items() for variant in package.raw_env.variants]
+TESTS = Path(__file__).resolve().parent
+
+
+def legal_actions(env):
+    return np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+
+
+def illegal_action(env):
+    return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+
+
+def snapshot(env):
+    return (env.state(), list(env.agents), env.agent_selection, dict(env.rewards),
+            dict(env._cumulative_rewards), dict(env.terminations), dict(env.truncations),
+            {a: dict(i) for a, i in env.infos.items()})
+
+
+def assert_same(before, after):
+    np.testing.assert_array_equal(before[0], after[0])
+    assert before[1:] == after[1:]
+
+
+class RefusingCheck:
+    """A stand-in for a game's checked core: refuses every row, and notes what it was shown."""
+
+    def __init__(self, env_state):
+        self.env_state = env_state   # how to read the environment's own row at the time of the call
+        self.seen = []
+
+    def check_state(self, state):
+        self.seen.append((state.copy(), self.env_state().copy()))
+        raise ValueError("invalid state: HUT[3] = 1000000: a hut colour is -1 or 0 … 4")
+
+
+class AcceptingCheck(RefusingCheck):
+    def check_state(self, state):
+        self.seen.append((state.copy(), self.env_state().copy()))
+
+
+# -- item 1: set_state validates before copying -------------------------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_raw_env_set_state_refused_by_check_state_changes_nothing(name):
+    """Issue 23 item 1: "A rejected row leaves the environment exactly as it was"."""
+    env = PACKAGES[name].raw_env(num_players=3)
+    env.reset(seed=5)
+    env.step(int(legal_actions(env)[0]))
+    other = PACKAGES[name].raw_env(num_players=3)
+    other.reset(seed=9)
+    row = other.state()
+    env.checked = RefusingCheck(env.state)
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="HUT\\[3\\]"):
+        env.set_state(row)
+    assert_same(before, snapshot(env))
+    shown, own = env.checked.seen[0]
+    np.testing.assert_array_equal(shown, row)
+    np.testing.assert_array_equal(own, before[0])   # asked before anything was copied
+
+    env.checked = AcceptingCheck(env.state)
+    env.set_state(row)
+    np.testing.assert_array_equal(env.state(), row)
+    np.testing.assert_array_equal(env.checked.seen[0][1], before[0])
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_set_state_refuses_rows_an_int64_cannot_hold_and_accepts_written_out_rows(name):
+    env = PACKAGES[name].raw_env(num_players=3)
+    env.reset(seed=2)
+    row = env.state()
+    env.reset(seed=3)
+    before = snapshot(env)
+    too_big = row.astype(np.uint64)
+    too_big[-1] = 2**64 - 1
+    with pytest.raises(ValueError, match="int64"):
+        env.set_state(too_big)
+    with pytest.raises(ValueError, match="shape"):
+        env.set_state([float(v) for v in row])
+    with pytest.raises(ValueError, match="shape"):
+        env.set_state(row[:-1].tolist() + [2**70])
+    assert_same(before, snapshot(env))
+    env.set_state(row.tolist())   # a row written out, as a game record holds it
+    np.testing.assert_array_equal(env.state(), row)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_batch_state_and_set_state_continue_a_game_like_raw_env(name):
+    """Brief: ``BatchEnv.set_state(game_index, state)`` and a read-only ``state(game_index)`` copy."""
+    package = PACKAGES[name]
+    env = package.raw_env(num_players=3)
+    env.reset(seed=11)
+    for _ in range(5):
+        env.step(int(legal_actions(env)[-1]))
+    batch = package.BatchEnv(4, seed=0, num_players=3)
+    batch.set_state(2, env.state())
+    np.testing.assert_array_equal(batch.state(2), env.state())
+    assert batch.agent_to_act[2] == env.possible_agents.index(env.agent_selection)
+    np.testing.assert_array_equal(batch.action_masks[2], env.observe(env.agent_selection)["action_mask"])
+    np.testing.assert_array_equal(batch.observations[2], env.observe(env.agent_selection)["observation"])
+    copy = batch.state(2)
+    copy[:] = 0
+    assert batch.states[2].any()   # state(g) is a copy
+    # random_actions would draw from each game's own generator, which is part of its row
+    actions = np.array([np.flatnonzero(mask)[0] for mask in batch.action_masks])
+    batch.step(actions)
+    env.step(int(legal_actions(env)[0]))
+    np.testing.assert_array_equal(batch.state(2), env.state())
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_batch_set_state_checks_index_row_and_game_before_changing_anything(name):
+    package = PACKAGES[name]
+    batch = package.BatchEnv(3, seed=0, num_players=3)
+    before = [a.copy() for a in (batch.states, batch.observations, batch.action_masks, batch.agent_to_act)]
+    row = package.raw_env(num_players=3).state()
+    for bad_index in (3, -1, 2**70, 1.0, "0", np.array([1])):
+        with pytest.raises(ValueError, match="game_index"):
+            batch.set_state(bad_index, row)
+    with pytest.raises(ValueError, match="shape"):
+        batch.set_state(0, row[:-1])
+    with pytest.raises(ValueError, match="4-player"):
+        batch.set_state(0, package.raw_env(num_players=4).state())
+    batch.checked = RefusingCheck(lambda: batch.states[0])
+    with pytest.raises(ValueError, match="invalid state"):
+        batch.set_state(0, row)
+    del batch.checked
+    finished = package.raw_env(num_players=3, max_turns=1)
+    finished.reset(seed=0)
+    while finished.agents and not any(finished.terminations.values()) and not any(finished.truncations.values()):
+        finished.step(int(legal_actions(finished)[0]))
+    with pytest.raises(ValueError, match="autoreset"):
+        batch.set_state(1, finished.state())
+    for old, new in zip(before, (batch.states, batch.observations, batch.action_masks, batch.agent_to_act)):
+        np.testing.assert_array_equal(old, new)
+    held = package.BatchEnv(2, seed=0, autoreset=False, num_players=3)
+    held.set_state(1, finished.state())   # without autoreset a finished game is a game like any other
+    assert held.agent_to_act[1] == -1 and not held.action_masks[1].any()
+
+
+# -- item 2: array arguments of BatchEnv ----------------------------------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_batch_random_actions_checks_out(name):
+    """Issue 23: ``BatchEnv.random_actions(out=np.empty(1, np.int64))`` with 300 games wrote past the array."""
+    batch = PACKAGES[name].BatchEnv(300, seed=1, num_players=3)
+    read_only = np.empty(300, np.int64)
+    read_only.flags.writeable = False
+    for out, message in ((np.empty(1, np.int64), "300 entries"), (np.empty(300, np.int32), "int64"),
+                         (np.empty((300, 1), np.int64), "1-D"), (np.empty(600, np.int64)[::2], "contiguous"),
+                         (read_only, "writeable"), ([0] * 300, "list")):
+        with pytest.raises(ValueError, match=message):
+            batch.random_actions(out=out)
+    out = np.full(300, -7, np.int64)
+    assert batch.random_actions(out=out) is out and (out >= 0).all()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_batch_step_checks_actions_and_observe(name):
+    batch = PACKAGES[name].BatchEnv(4, seed=1, num_players=3)
+    before = batch.states.copy()
+    for actions, message in ((np.full(4, 2**40), "game 0: illegal action 1099511627776"),
+                             (np.array([0, 0, 0, 2**64 - 1], np.uint64), "game 3"),
+                             (np.array([0, -2, 0, 0]), "game 1"),
+                             (np.zeros(4, np.float64), "integer array"), ([[0] * 4], "shape"),
+                             (np.array([0, 0, 0, 2**70], dtype=object), "integer array")):
+        with pytest.raises(ValueError, match=message):
+            batch.step(actions)
+    legal = np.array([np.flatnonzero(mask)[0] for mask in batch.action_masks])
+    with pytest.raises(ValueError, match="observe"):
+        batch.step(legal, observe=np.ones(5, bool))
+    with pytest.raises(ValueError, match="num_steps"):
+        batch.play_random(-1)
+    with pytest.raises(ValueError, match="num_steps"):
+        batch.play_random(2**70)
+    np.testing.assert_array_equal(before, batch.states)
+    batch.step(legal.astype(np.int16))   # any integer dtype that holds the actions
+
+
+# -- item 3: actions ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_integer_like_actions_are_accepted_everywhere(name):
+    """Issue 23: ``env().step(np.array(3))``, an action as stable-baselines3's ``predict`` returns it."""
+    package = PACKAGES[name]
+    kinds = (np.int64, np.int16, np.uint32, np.array, lambda a: np.array(a, np.uint16), int)
+    for factory in (package.raw_env, package.env):
+        env, twin = factory(num_players=3), package.raw_env(num_players=3)
+        env.reset(seed=4)
+        twin.reset(seed=4)
+        for kind in kinds:
+            action = int(legal_actions(twin)[-1])
+            env.step(kind(action))
+            twin.step(action)
+            np.testing.assert_array_equal(env.state(), twin.state())
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_actions_that_are_not_integers_of_the_space_are_value_errors(name):
+    """Issue 23: ``raw_env.step(2**70)`` raised OverflowError or a Numba typing error."""
+    package = PACKAGES[name]
+    bad = [2**70, -2**70, 2**63, -1, 10**9, 3.0, np.float32(1), "3", b"3", None, [1], np.array([1]),
+           np.array([[1]]), np.array(1.0), True, np.bool_(False), object()]
+    raw = package.raw_env(num_players=3)
+    raw.reset(seed=0)
+    wrapped = package.env(num_players=3)
+    wrapped.reset(seed=0)
+    for action in bad:
+        before = raw.state()
+        with pytest.raises(ValueError, match="integer action"):
+            raw.step(action)
+        np.testing.assert_array_equal(before, raw.state())
+        with pytest.raises(ActionOutsideSpace, match="not in action space"):
+            wrapped.step(action)
+        assert not any(wrapped.terminations.values())
+    assert issubclass(ActionOutsideSpace, ValueError) and issubclass(ActionOutsideSpace, AssertionError)
+    for agent in ("player_7", 0, None, ["player_0"]):
+        with pytest.raises(ValueError, match="agent must be one of"):
+            raw.observe(agent)
+
+
+# -- item 3: options and seeds ----------------------------------------------------------------------
+BAD_OPTIONS = [
+    ("max_turns", 10**30), ("max_turns", MAX_TURNS_LIMIT + 1), ("max_turns", 0), ("max_turns", 1.5),
+    ("max_turns", "100"), ("max_turns", None), ("max_turns", True),
+    ("num_players", 2**70), ("num_players", [3]), ("num_players", 3.0), ("num_players", None),
+    ("variant", ["x"]), ("variant", {"a": 1}), ("variant", None), ("variant", 0),
+    ("reward", ["win_loss"]), ("reward", np.array(["score", "margin"])), ("reward", None),
+]
+
+
+@pytest.mark.parametrize("option,value", BAD_OPTIONS, ids=[f"{o}={v!r}"[:40] for o, v in BAD_OPTIONS])
+@pytest.mark.parametrize("name", PACKAGES)
+def test_bad_options_are_value_errors_naming_the_option(name, option, value):
+    """Issue 23: ``BatchEnv(2, max_turns=10**30)`` and ``raw_env(variant=["x"])`` raised raw errors."""
+    package = PACKAGES[name]
+    for make in (package.raw_env, package.env, lambda **kw: package.BatchEnv(2, **kw)):
+        with pytest.raises(ValueError, match=option):
+            make(**{option: value})
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_bad_batch_options_and_seeds_are_value_errors_naming_them(name):
+    """Issue 23: ``BatchEnv(2, seed=2**64)`` raised OverflowError."""
+    package = PACKAGES[name]
+    batch_only = [("num_envs", 0), ("num_envs", NUM_ENVS_LIMIT + 1), ("num_envs", 10**30), ("num_envs", 2.0),
+                  ("autoreset", "yes"), ("autoreset", 1), ("autoreset", None), ("outputs", ["state"]),
+                  ("outputs", "all")]
+    for option, value in batch_only:
+        with pytest.raises(ValueError, match=option):
+            package.BatchEnv(**{"num_envs": 2, option: value})
+    for render_mode in ("x", ["ansi"], 1):
+        with pytest.raises(ValueError, match="render_mode"):
+            package.raw_env(render_mode=render_mode)
+    for seed in (2**64, SEED_LIMIT + 1, -1, 1.5, "7", [1]):
+        with pytest.raises(ValueError, match="seed"):
+            package.BatchEnv(2, seed=seed)
+        env = package.raw_env(num_players=3)
+        with pytest.raises(ValueError, match="seed"):
+            env.reset(seed=seed)
+    batch = package.BatchEnv(2, seed=SEED_LIMIT)   # the largest seed: games SEED_LIMIT and 0
+    raw = package.raw_env()
+    raw.reset(seed=0)
+    np.testing.assert_array_equal(batch.states[1], raw.state())
+    package.BatchEnv(2, seed=np.array(3), num_players=np.int8(3), max_turns=np.uint16(50), autoreset=np.bool_(False))
+
+
+# -- item 5: SelfPlayEnv -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_selfplay_env_passes_gymnasium_check_env(name):
+    from gymnasium.utils.env_checker import check_env
+
+    from agents.training.selfplay import SelfPlayEnv
+    check_env(SelfPlayEnv(name, 2, opponents=["random"], max_turns=20), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_selfplay_illegal_action_ends_the_game_as_a_loss(name):
+    """Issue 23 item 5: "An illegal action by the learner ends its game as a loss, as PettingZoo's
+    TerminateIllegalWrapper does, and is reported in info"."""
+    from agents.training.selfplay import ILLEGAL_REWARD, SelfPlayEnv
+    env = SelfPlayEnv(name, 3, opponents=["random"], shaping=0.5)
+    obs, _ = env.reset(seed=3)
+    state = env.state.copy()
+    illegal = np.array(int(np.flatnonzero(~env.action_masks())[0]))   # a 0-d array, as predict returns
+    obs2, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (ILLEGAL_REWARD, True, False) == (-1.0, True, False)
+    assert info["illegal_action"] is True and info["seat"] == env.seat and info["win_share"] == 0.0
+    np.testing.assert_array_equal(state, env.state)   # nothing was played
+    np.testing.assert_array_equal(obs, obs2)
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset()
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    assert "illegal_action" not in env.step(legal)[4]
+
+
+# -- item 6: property-based tests, each game in its own interpreter ---------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_fuzzed_actions_options_and_seeds_in_a_subprocess(name):
+    """Issue 23 item 6: arbitrary actions, options and seeds either work or raise ValueError; a crash
+    of the interpreter (a segmentation fault, say) is this test's failure, not the suite's."""
+    code = f"import sys; sys.path.insert(0, {str(TESTS)!r}); import fuzz_inputs; fuzz_inputs.run({name!r})"
+    done = subprocess.run([sys.executable, "-c", code], cwd=TESTS.parent, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, f"exit status {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert f"{name}: every property held" in done.stdout
