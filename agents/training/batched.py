@@ -51,11 +51,22 @@ class SnapshotNetwork:
     """A snapshot's policy network (``agents.learned.network.save_snapshot``) over stacked observations:
     the forward pass of ``SnapshotAgent.logits`` for many rows at once."""
 
-    def __init__(self, path, game):
+    def __init__(self, layers, activation="tanh", features="none", skip=False):
+        self.activation = ACTIVATIONS[activation]
+        self.squash, self.skip = features == "log", bool(skip)
+        self.transposed = [(np.ascontiguousarray(w.T), b) for w, b in layers]
+
+    @classmethod
+    def load(cls, path, game):
+        """The network of a snapshot file, checked against ``game``'s spaces (``SnapshotAgent.load``)."""
         agent = SnapshotAgent.load(path, game)
-        self.layers, self.activation = agent.layers, agent.activation
-        self.squash, self.skip = agent.squash, agent.skip
-        self.transposed = [(np.ascontiguousarray(w.T), b) for w, b in self.layers]
+        network = cls(agent.layers, skip=agent.skip)
+        network.activation, network.squash = agent.activation, agent.squash
+        return network
+
+    def greedy(self, observations, masks):
+        """The most likely legal action of every row, as ``SnapshotAgent(deterministic=True)`` plays."""
+        return np.argmax(np.where(masks != 0, self.logits(observations), -np.inf), axis=1)
 
     def logits(self, observations):
         x = observations.astype(np.float32)
@@ -100,12 +111,15 @@ class BatchedSelfPlayEnv(VecEnv):
     ``game``: a name or a ``GameInfo``; ``num_players``, ``variant``, ``max_turns``: the game's options
     (ignored for a ``GameInfo``).  ``opponents``, ``seat``, ``reward``, ``shaping``, ``truncation``: as for
     ``SelfPlayEnv``, the pool shared by all games.  ``seed``: game ``i`` draws from a generator seeded
-    ``seed + i`` at the first ``reset`` (as ``VecEnv.seed`` does for a ``DummyVecEnv``)."""
+    ``seed + i`` at the first ``reset`` (as ``VecEnv.seed`` does for a ``DummyVecEnv``).
+    ``first_seats``: with ``seat="rotate"``, the learner's seat in each game's first game instead of a
+    drawn one (the draw is still made, so the games stay those of the seed): evaluations balance the
+    seats with it."""
 
     render_mode = None
 
     def __init__(self, game, num_envs=32, num_players=None, opponents=BASELINES, seat="rotate",
-                 reward="win_loss", shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None):
+                 reward="win_loss", shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None, first_seats=None):
         _check_options(num_envs, seat, reward, truncation, shaping)
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
         self.pool = OpponentPool.of(opponents)
@@ -115,6 +129,12 @@ class BatchedSelfPlayEnv(VecEnv):
         self.loops = importlib.import_module(f"agents.baselines.batched.{self.game.name}")
         k, n, g = self.kernels, self.game.num_players, num_envs
         self.num_players = n
+        if first_seats is not None:
+            first_seats = np.asarray(first_seats)
+            if seat != "rotate" or first_seats.shape != (g,) or not ((0 <= first_seats) & (first_seats < n)).all():
+                raise ValueError(f"first_seats must give, with seat='rotate', one seat from 0 to {n - 1} for "
+                                 f"each of the {g} games, got {first_seats!r} with seat={seat!r}")
+        self._first_seats = first_seats
         super().__init__(g, spaces.Box(-128, 127, (self.game.obs_size,), np.int8),
                          spaces.Discrete(self.game.num_actions))
         self.states = np.zeros((g, k.STATE_SIZE), dtype=np.int64)
@@ -164,7 +184,7 @@ class BatchedSelfPlayEnv(VecEnv):
             self._spec_index[spec] = len(self.specs)
             self.specs.append(spec)
         if spec.endswith(".npz") and spec not in self._networks and not is_scorer_file(spec):
-            self._networks[spec] = SnapshotNetwork(spec, self.game)
+            self._networks[spec] = SnapshotNetwork.load(spec, self.game)
         return self._spec_index[spec]
 
     def _python_agent(self, spec, g, p):
@@ -185,6 +205,8 @@ class BatchedSelfPlayEnv(VecEnv):
         if self.seat_mode == "rotate":
             if seed is not None or self._seat_offsets[g] is None:
                 self._seat_offsets[g], self._games_started[g] = int(rng.integers(n)), 0
+                if self._first_seats is not None:
+                    self._seat_offsets[g] = int(self._first_seats[g])
             seat = (self._seat_offsets[g] + self._games_started[g]) % n
         else:
             seat = int(rng.integers(n))
@@ -389,3 +411,20 @@ class BatchedSelfPlayEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False] * len(list(self._get_indices(indices)))
+
+
+def evaluate(network, game, opponent, games, seed, num_players=None):
+    """Win rate (ties for first split) of ``network`` (a ``SnapshotNetwork``, played greedily) with
+    ``opponent`` (an agent spec) in every other seat: ``games`` games played at once, the learner in seat
+    ``g % players`` of game ``g``, the games' draws from ``seed``.  Returns the win rate."""
+    game = game if isinstance(game, GameInfo) else game_info(game, num_players)
+    env = BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed,
+                             first_seats=np.arange(games) % game.num_players)
+    env.reset()
+    shares = np.full(games, np.nan)
+    while np.isnan(shares).any():
+        _, _, dones, infos = env.step(network.greedy(env.observations, env.masks))
+        for g in np.flatnonzero(dones & np.isnan(shares)):
+            shares[g] = infos[g]["win_share"]
+    env.close()
+    return float(shares.mean())
