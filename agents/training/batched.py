@@ -33,7 +33,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv
 
-from pacific_common.batch import PARALLEL_FROM, ThreadChoice
+from pacific_common.batch import ThreadChoice
 from pacific_common.options import REWARD_MODES, is_integer
 from pacific_common.rng import seed_rng
 
@@ -161,10 +161,10 @@ class BatchedSelfPlayEnv(VecEnv):
         self._spec_index = {}
         self._networks = {}        # snapshot spec -> SnapshotNetwork
         self._agents = {}          # (spec, game, seat) -> a Python agent
-        # Not below PARALLEL_FROM games, although a heuristic's decision costs far more than a rules
-        # step: once Numba's thread pool has run, torch's operations in the same process ran 3-15 times
-        # slower on the 2-core machine (measured: the learner's logsumexp went from 1 ms to 18 ms).
-        self._threads = ThreadChoice(g >= PARALLEL_FROM)
+        # One thread, whatever the number of games: once Numba's thread pool has run, torch in the same
+        # process ran 3-15 times slower on the 2-core machine (the learner's forward pass over 256 games
+        # took 0.7 s instead of a few ms), which costs far more than the pool saves.
+        self._threads = ThreadChoice(False)
         self.network_seconds = 0.0
         self._started = False
         if seed is not None:

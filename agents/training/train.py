@@ -63,6 +63,12 @@ GAME_DEFAULTS = {
     "maunakea": dict(timesteps=150_000, imitate=80_000, gamma=0.995, shaping=0.02, net=128, skip=0,
                      eval_every=50_000, eval_games=20, final_games=100, lr=3e-5),
 }
+# Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
+# the learner's forward pass is the rollout's main cost, and over 256 games it costs little more than
+# over 32 (benchmarks.training_speed, 2-core machine, Maka Bana: 1,553 learner steps/s collected with
+# 32 games x 64 steps, 2,629 with 128 x 16, 3,180 with 256 x 8).  The old path steps its games one by
+# one, so more games only make each step longer.
+VEC_DEFAULTS = {"batched": dict(envs=256, n_steps=8), "per-game": dict(envs=32, n_steps=64)}
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
@@ -79,7 +85,8 @@ def parse_args(argv=None):
              "opponents' moves with more players)")
     add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
-    add("--envs", type=int, default=32, help="games played at once (default: %(default)s)")
+    add("--envs", type=int, default=None,
+        help="games played at once (default: 256 batched, 32 for the old path; see VEC_DEFAULTS)")
     add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
     add("--vec-env", choices=["batched", "dummy", "subproc"], default="batched",
         help="batched: all games in one state array, the opponents played in batch "
@@ -89,7 +96,8 @@ def parse_args(argv=None):
                                                   "(default: the game's)")
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
-    add("--n-steps", type=int, default=64, help="steps per env per update (default: %(default)s)")
+    add("--n-steps", type=int, default=None,
+        help="steps per game per update (default: 8 batched, 64 for the old path: 2048 either way)")
     add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
     add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
@@ -121,6 +129,9 @@ def parse_args(argv=None):
     add("--final-table", action="store_true",
         help="also play the closing games as agents.arena.tournament does, one at a time, for its full table")
     args = parser.parse_args(argv)
+    for key, value in VEC_DEFAULTS["batched" if args.vec_env == "batched" else "per-game"].items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
