@@ -192,3 +192,45 @@ def test_a_tiny_maskable_ppo_run_completes(tmp_path):
     model.learn(256, reset_num_timesteps=False)
     assert model.num_timesteps >= 512
     assert str(path) in env.venv.pool.snapshots
+
+
+def test_snapshot_network_plays_like_the_snapshot_agent(tmp_path):
+    # one forward pass over stacked observations: the greedy action of SnapshotAgent row by row
+    from agents.learned.network import SnapshotAgent
+    from agents.training.batched import SnapshotNetwork
+
+    game = game_info("makabana", 2)
+    path = write_snapshot(tmp_path / "s.npz", game, skip=True)
+    network, agent = SnapshotNetwork.load(path, game), SnapshotAgent.load(path, game, deterministic=True)
+    env = BatchedSelfPlayEnv(game, 16, opponents=["random"], seed=4)
+    env.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(10):
+        greedy = network.greedy(env.observations, env.masks)
+        assert greedy.tolist() == [agent.act(o, m) for o, m in zip(env.observations, env.masks)]
+        env.step(learner_actions(env.action_masks(), rng))
+
+
+def test_evaluation_rotates_the_learners_seat_and_replays_the_same_games(tmp_path):
+    # the curve's evaluations (issue 21, item 3): batched, seats balanced, the same games every time
+    from agents.training.batched import SnapshotNetwork, evaluate
+
+    game = game_info("makemake", 2)
+    network = SnapshotNetwork.load(write_snapshot(tmp_path / "s.npz", game), game)
+    rate = evaluate(network, game, "heuristic", 12, seed=3)
+    assert 0.0 <= rate <= 1.0 and rate == evaluate(network, game, "heuristic", 12, seed=3)
+    env = BatchedSelfPlayEnv(game, 6, opponents=["random"], seed=3, first_seats=np.arange(6) % 2)
+    env.reset()
+    assert env.seats.tolist() == [0, 1, 0, 1, 0, 1]
+    with pytest.raises(ValueError, match="first_seats must give"):
+        BatchedSelfPlayEnv(game, 6, first_seats=[0, 1])
+
+
+def test_the_main_job_trains_batched_by_default():
+    from agents.training.train import parse_args
+
+    args = parse_args(["--game", "makemake"])
+    assert (args.vec_env, args.envs, args.n_steps) == ("batched", 256, 8)
+    old = parse_args(["--game", "makemake", "--vec-env", "dummy"])
+    assert (old.envs, old.n_steps) == (32, 64)
+    assert parse_args(["--game", "makemake", "--envs", "64"]).envs == 64
