@@ -9,16 +9,20 @@ Top to bottom:
    passes of supervised learning.  Policy gradients teach each of the hundreds of actions only
    when that action is tried; imitation teaches every action at every decision, so the learner starts
    from sensible play -- build on free spots, claim free territories -- instead of finding it by chance.
-2. Self-play (``--timesteps``): the learner plays one seat of ``agents.training.selfplay.SelfPlayEnv`` in
-   ``--envs`` games at once; the other seats are drawn at every game from a pool that holds the
-   random and heuristic agents and a snapshot of the learner every ``--snapshot-every`` steps.
+2. Self-play (``--timesteps``): the learner plays one seat in each of ``--envs`` games at once
+   (``agents.training.batched.BatchedSelfPlayEnv``: one state array, the opponents played in batch;
+   ``--vec-env dummy`` steps one ``agents.training.selfplay.SelfPlayEnv`` per game instead, the old
+   path); the other seats are drawn at every game from a pool that holds the random and heuristic
+   agents and a snapshot of the learner every ``--snapshot-every`` steps.
 3. Every ``--eval-every`` steps the greedy learner plays ``--eval-games`` games against random and
-   against heuristic opponents (every other seat, seats rotated); the win rates go to
+   against heuristic opponents (every other seat, seats rotated; all games at once on the batched
+   engine); the win rates go to
    ``DIR/progress.csv`` and TensorBoard (``tensorboard --logdir DIR/tb``), a checkpoint to
    ``DIR/checkpoints/``.
 4. At the end: ``DIR/final.zip`` (``agents.make_agent(path, game)`` loads it) and the same policy as
    ``DIR/final.npz`` for numpy alone (what ``agents/shipped/`` holds for Maka Bana and Make Make), the
-   tournament table against random and heuristic opponents, and the learning curve ``DIR/curve.png``.
+   win rates of ``--final-games`` games against random and heuristic opponents (batched as well;
+   ``--final-table`` adds ``agents.arena.tournament``'s full table), and the learning curve ``DIR/curve.png``.
    ``DIR/best.zip`` is the policy of the best evaluation against the heuristic (measure it again with
    ``agents.arena.tournament`` and other seeds before trusting that number: it was picked for being high).
 
@@ -41,7 +45,7 @@ import numpy as np
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info
-from ..learned.network import SnapshotAgent, policy_layers, save_snapshot
+from ..learned.network import policy_layers, save_snapshot
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
 
@@ -59,7 +63,14 @@ GAME_DEFAULTS = {
     "maunakea": dict(timesteps=150_000, imitate=80_000, gamma=0.995, shaping=0.02, net=128, skip=0,
                      eval_every=50_000, eval_games=20, final_games=100, lr=3e-5),
 }
+# Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
+# the learner's forward pass is the rollout's main cost, and over 256 games it costs little more than
+# over 32 (benchmarks.training_speed, 2-core machine, Maka Bana: 1,553 learner steps/s collected with
+# 32 games x 64 steps, 2,629 with 128 x 16, 3,180 with 256 x 8).  The old path steps its games one by
+# one, so more games only make each step longer.
+VEC_DEFAULTS = {"batched": dict(envs=256, n_steps=8), "per-game": dict(envs=32, n_steps=64)}
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
+EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
 
 
@@ -74,15 +85,19 @@ def parse_args(argv=None):
              "opponents' moves with more players)")
     add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
-    add("--envs", type=int, default=32, help="games played at once (default: %(default)s)")
+    add("--envs", type=int, default=None,
+        help="games played at once (default: 256 batched, 32 for the old path; see VEC_DEFAULTS)")
     add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
-    add("--vec-env", choices=["dummy", "subproc"], default="dummy",
-        help="dummy: every game in this process, faster on 2 cores (measured); subproc: a process each")
+    add("--vec-env", choices=["batched", "dummy", "subproc"], default="batched",
+        help="batched: all games in one state array, the opponents played in batch "
+             "(agents.training.batched); dummy, subproc: one SelfPlayEnv per game, in this process or a "
+             "process each, the old path (benchmarks.training_speed compares them) (default: %(default)s)")
     add("--imitate", type=int, default=None, help="heuristic decisions to imitate first, 0 for none "
                                                   "(default: the game's)")
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
-    add("--n-steps", type=int, default=64, help="steps per env per update (default: %(default)s)")
+    add("--n-steps", type=int, default=None,
+        help="steps per game per update (default: 8 batched, 64 for the old path: 2048 either way)")
     add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
     add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
@@ -109,9 +124,14 @@ def parse_args(argv=None):
     add("--window", type=int, default=5, help="latest snapshots opponents come from (default: %(default)s)")
     add("--eval-every", type=int, default=None, help="steps between evaluations (default: the game's)")
     add("--eval-games", type=int, default=None, help="games per opponent and evaluation (default: the game's)")
-    add("--final-games", type=int, default=None, help="tournament games per opponent at the end "
-                                                      "(default: the game's)")
+    add("--final-games", type=int, default=None, help="games per opponent played at the end, on the "
+                                                      "batched engine (default: the game's)")
+    add("--final-table", action="store_true",
+        help="also play the closing games as agents.arena.tournament does, one at a time, for its full table")
     args = parser.parse_args(argv)
+    for key, value in VEC_DEFAULTS["batched" if args.vec_env == "batched" else "per-game"].items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
@@ -199,19 +219,15 @@ def imitate(model, data, epochs, batch_size, lr, seed):
 
 # ---------------------------------------------------------------------------------------------------
 # 3. Evaluation: the greedy learner against one kind of opponent in every other seat
-def evaluate(learner, game, opponent, games, seed):
-    """Win rate (ties for first split) of ``learner`` (an agent) with ``opponent`` ("random" or
-    "heuristic") in every other seat, over ``games`` games with the learner's seat rotated.  The same
-    seeds every time, so that the curve's changes come from the learner, not from the deals."""
-    n = game.num_players
-    others = [make_agent(opponent, game) for _ in range(n - 1)]
-    wins = 0.0
-    for g in range(games):
-        seat = g % n
-        result = play_game(game, [learner] + others, seed=(seed, 7, g),
-                           seats=[seat] + [p for p in range(n) if p != seat])
-        wins += result.win_shares[0]
-    return wins / games
+def evaluate(model, game, opponent, games, seed):
+    """Win rate (ties for first split) of ``model``'s greedy policy with ``opponent`` ("random" or
+    "heuristic") in every other seat, over ``games`` games with the learner's seat rotated, all played at
+    once on the batched engine (``agents.training.batched.evaluate``).  The same seeds every time, so
+    that the curve's changes come from the learner, not from the deals."""
+    from .batched import SnapshotNetwork, evaluate as evaluate_batched
+
+    network = SnapshotNetwork(*policy_layers(model.policy))
+    return evaluate_batched(network, game, opponent, games, EVAL_SEED + 1000 * seed)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -312,8 +328,17 @@ def _start_point(args, out, config_path, csv_path):
 
 
 def _training_envs(game, args, baselines, pool, start_steps):
-    """``args.envs`` self-play environments, each drawing its opponents from its own copy of the pool."""
+    """``args.envs`` self-play games: one ``BatchedSelfPlayEnv`` (``--vec-env batched``), or one
+    ``SelfPlayEnv`` each, drawing its opponents from its own copy of the pool.  Game ``i`` is seeded
+    alike either way."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if args.vec_env == "batched":
+        from .batched import BatchedSelfPlayEnv
+        return VecMonitor(BatchedSelfPlayEnv(
+            game, args.envs, shaping=args.shaping, truncation=args.truncation,
+            opponents=OpponentPool(baselines, list(pool.snapshots), args.baseline_share, args.window),
+            seed=args.seed * 1000 + start_steps))
 
     def make_env(rank):
         return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping, truncation=args.truncation,
@@ -365,15 +390,22 @@ def _final_report(model, args, out, rows, csv_path):
     save_policy(model, final)
     save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
     print(f"wrote {final} and {out / 'final.npz'}")
-    from ..arena.tournament import run_tournament, table_text
+    from .batched import SnapshotNetwork, evaluate as evaluate_batched
 
-    n = args.players
+    n, game = args.players, game_info(args.game, args.players)
+    network = SnapshotNetwork.load(out / "final.npz", game)
     for opponent in EVAL_OPPONENTS:
-        report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
-                                games=args.final_games, seed=args.seed + 1, workers=1)
-        print(f"\n{args.game}, {n} players: the final policy against {opponent} "
-              f"({args.final_games} games, seats rotated, greedy)")
-        print(table_text(report))
+        started = time.perf_counter()
+        rate = evaluate_batched(network, game, opponent, args.final_games, args.seed + 1)
+        margin = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / args.final_games)
+        print(f"\n{args.game}, {n} players: the final policy against {opponent} ({args.final_games} games, "
+              f"seats rotated, greedy): wins {rate:.1%} ± {margin:.1%} (ties split; "
+              f"{time.perf_counter() - started:.1f} s)")
+        if args.final_table:
+            from ..arena.tournament import run_tournament, table_text
+            report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
+                                    games=args.final_games, seed=args.seed + 1, workers=1)
+            print(table_text(report))
     if rows:
         plot_curve(rows, out / "curve.png", f"{args.game}, {n} players, seed {args.seed}", n)
         print(f"\nwrote {out / 'curve.png'} and {csv_path}")
@@ -404,10 +436,13 @@ def main(argv=None):
 
     model = _learner(args, envs, out, checkpoint)
 
+    evaluation_seconds = [0.0]
+
     def evaluate_and_log(steps, logger):
         # greedy, as the saved policy plays (agents.learned.policy), but through numpy: faster
-        learner = SnapshotAgent(*policy_layers(model.policy), name="learner", deterministic=True)
-        rates = {o: evaluate(learner, game, o, args.eval_games, args.seed) for o in EVAL_OPPONENTS}
+        began = time.perf_counter()
+        rates = {o: evaluate(model, game, o, args.eval_games, args.seed) for o in EVAL_OPPONENTS}
+        evaluation_seconds[0] += time.perf_counter() - began
         for opponent, rate in rates.items():
             logger.record(f"eval/win_rate_{opponent}", rate)
         logger.dump(steps)
@@ -453,8 +488,10 @@ def main(argv=None):
                 progress_bar=True, reset_num_timesteps=checkpoint is None, tb_log_name="ppo")
     envs.close()
     # CPU time too: on a shared machine it is what the run would take on cores of its own
-    print(f"\ntrained to {model.num_timesteps:,} steps in {time.perf_counter() - started:.0f} s "
-          f"({time.process_time():.0f} s of CPU) in this session")
+    seconds = time.perf_counter() - started
+    print(f"\ntrained to {model.num_timesteps:,} steps in {seconds:.0f} s "
+          f"({time.process_time():.0f} s of CPU) in this session, of which the evaluations "
+          f"{evaluation_seconds[0]:.0f} s ({evaluation_seconds[0] / max(seconds, 1e-9):.1%})")
 
     # ---- 4. the result: final policy, tournament table, learning curve ------------------------------
     _final_report(model, args, out, rows, csv_path)

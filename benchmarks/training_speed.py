@@ -1,0 +1,230 @@
+"""Learner steps per second of self-play training, the old path and the batched one side by side in one run.
+
+    python -m benchmarks.training_speed [--quick] [--json PATH] [--games makabana,makemake,maunakea]
+
+For each game (2 players) both paths train the same MaskablePPO learner, built as the main job builds it
+(``agents.training.train``'s defaults: batch 1024, 4 epochs, 128 x 128, one torch thread; games at once
+and steps per game as ``VEC_DEFAULTS`` has them for each path: 32 x 64 for the old one, 256 x 8
+batched, 2048 learner steps per iteration either way), against the same pool: the heuristic and a
+network snapshot of the learner (``save_snapshot``), drawn half and half.
+
+- ``per-game``: one ``SelfPlayEnv`` per game in a ``DummyVecEnv``, every opponent move one Python call.
+- ``batched``: ``BatchedSelfPlayEnv``, the heuristic in Numba, the snapshot one forward pass per batch.
+
+Every PPO iteration is timed in two parts, SB3's ``collect_rollouts`` (the ``rollout`` rows) and
+``train`` (the update); the ``ppo`` rows are whole iterations, collection plus update.  Before the
+timing every game plays 160 learner steps (64 with ``--quick``) of random legal moves: the first moves
+of a game cost the heuristic several times what later ones do, and both paths must be timed on games
+as far along.  For the batched rollout the
+run also times every network forward pass -- the learner's (``policy.forward``, sampling included) and
+the snapshots' (``BatchedSelfPlayEnv.network_seconds``) -- and reports their share of the rollout time
+(``network_share``); the rest is stepping, masks, observations, the Numba opponents, the rollout buffer
+and bookkeeping.
+
+JSON: a list of rows ``{"game", "path", "phase", "learner_steps_per_second"}``, the batched rollout
+rows with ``network_share``, every row with the seconds and steps measured.  The targets of issue 21
+are printed beside the figures: batched rollout >= 4x the old, its network share >= 0.85, the whole
+PPO iteration >= 2x the old.
+"""
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+GAMES = ("makabana", "makemake", "maunakea")
+
+
+def build(game_name, path, pool, args, folder):
+    """The learner and its training games for one path, as ``agents.training.train`` builds them."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from agents.training.batched import BatchedSelfPlayEnv
+    from agents.training.selfplay import OpponentPool, SelfPlayEnv
+    from agents.training.train import _learner
+
+    def fresh_pool():
+        return OpponentPool(["heuristic"], [pool], baseline_share=0.5)
+
+    if path == "batched":
+        envs = BatchedSelfPlayEnv(game_name, args.envs, 2, opponents=fresh_pool(), shaping=args.shaping,
+                                  truncation=args.truncation, seed=args.seed * 1000)
+    else:
+        envs = DummyVecEnv([lambda rank=rank: SelfPlayEnv(game_name, 2, opponents=fresh_pool(),
+                                                          shaping=args.shaping, truncation=args.truncation,
+                                                          seed=args.seed * 1000 + rank)
+                            for rank in range(args.envs)])
+    model = _learner(args, VecMonitor(envs), folder, None)
+    return model, envs
+
+
+class ForwardTimer:
+    """Adds up the time of the learner's forward passes (``policy.forward``) while installed."""
+
+    def __init__(self, policy):
+        self.policy, self.seconds = policy, 0.0
+        self.plain = policy.forward
+
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return self.plain(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        policy.forward = timed
+
+
+def warm_up(model, steps_per_game, seed=0):
+    """Play ``steps_per_game`` learner steps in every game (uniformly random legal moves, no update)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    rng = np.random.default_rng(seed)
+    obs, dones = model._last_obs, model._last_episode_starts
+    for _ in range(steps_per_game):
+        masks = get_action_masks(model.env)
+        actions = np.argmax(np.where(masks, rng.random(masks.shape), -1.0), axis=1)
+        obs, _, dones, _ = model.env.step(actions)
+    model._last_obs, model._last_episode_starts = obs, dones
+
+
+def measure(model, envs, iterations, warmup):
+    """Seconds of collection and of update over ``iterations`` PPO iterations, the learner's and the
+    snapshots' forward seconds during collection, and the learner steps collected.  Every game first
+    plays ``warmup`` learner steps: a game's first moves cost the heuristic several times what later
+    ones do (Mauna Kea: 5x), and 256 games x 8 steps timed from the start would be nearly all first
+    moves, 32 x 64 far fewer.  The warm-up also loads or compiles the Numba code."""
+    callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
+    callback.on_training_start(locals(), globals())
+    warm_up(model, warmup)
+    timer = ForwardTimer(model.policy)
+    collect = update = learner_net = snapshot_net = 0.0
+    for _ in range(iterations):
+        timer.seconds = 0.0
+        snapshot_before = getattr(envs, "network_seconds", 0.0)
+        started = time.perf_counter()
+        model.collect_rollouts(model.env, callback, model.rollout_buffer, model.n_steps)
+        collected = time.perf_counter()
+        model.train()
+        done = time.perf_counter()
+        collect += collected - started
+        update += done - collected
+        learner_net += timer.seconds
+        snapshot_net += getattr(envs, "network_seconds", 0.0) - snapshot_before
+    return dict(collect=collect, update=update, learner_net=learner_net, snapshot_net=snapshot_net,
+                steps=iterations * model.n_steps * model.n_envs, envs=model.n_envs, n_steps=model.n_steps)
+
+
+def run_game(game_name, args):
+    import torch
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from agents.learned.network import save_snapshot
+    from agents.training.batched import BatchedSelfPlayEnv
+    from agents.training.train import _learner, _single_threaded, parse_args
+
+    _single_threaded(torch)
+    results = {}
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        # the snapshot opponent: a fresh learner's network, as big as the learner's
+        probe = VecMonitor(BatchedSelfPlayEnv(game_name, 1, 2, opponents=["random"], seed=0))
+        for path in ("per-game", "batched"):
+            # each path at the main job's defaults for it (agents.training.train.VEC_DEFAULTS)
+            train_args = parse_args(["--game", game_name, "--players", "2", "--seed", str(args.seed),
+                                     "--vec-env", "batched" if path == "batched" else "dummy"]
+                                    + (["--envs", str(args.envs)] if args.envs else []))
+            if path == "per-game":
+                snapshot = str(save_snapshot(_learner(train_args, probe, folder, None), folder / "snapshot_0.npz"))
+            model, envs = build(game_name, path, snapshot, train_args, folder)
+            results[path] = measure(model, envs, args.iterations, args.warmup)
+            envs.close()
+    return results
+
+
+def rows_of(game_name, results):
+    rows = []
+    for path, r in results.items():
+        shape = dict(envs=r["envs"], n_steps=r["n_steps"])
+        rollout = dict(game=game_name, path=path, phase="rollout", **shape,
+                       learner_steps_per_second=r["steps"] / r["collect"], seconds=r["collect"], steps=r["steps"])
+        if path == "batched":
+            rollout["network_share"] = (r["learner_net"] + r["snapshot_net"]) / r["collect"]
+            rollout["learner_network_seconds"] = r["learner_net"]
+            rollout["snapshot_network_seconds"] = r["snapshot_net"]
+        rows.append(rollout)
+        rows.append(dict(game=game_name, path=path, phase="ppo", **shape,
+                         learner_steps_per_second=r["steps"] / (r["collect"] + r["update"]),
+                         seconds=r["collect"] + r["update"], update_seconds=r["update"], steps=r["steps"]))
+    return rows
+
+
+def print_table(rows):
+    print(f"\n{'game':<10} {'path':<9} {'games x steps':>13} {'rollout/s':>10} {'update/s':>9} {'ppo/s':>8} "
+          f"{'net share':>9}")
+    by = {(r["game"], r["path"], r["phase"]): r for r in rows}
+    for game in dict.fromkeys(r["game"] for r in rows):
+        for path in ("per-game", "batched"):
+            rollout, ppo = by[(game, path, "rollout")], by[(game, path, "ppo")]
+            update = ppo["steps"] / ppo["update_seconds"]
+            share = f"{rollout['network_share']:.2f}" if "network_share" in rollout else ""
+            shape = f"{rollout['envs']} x {rollout['n_steps']}"
+            print(f"{game:<10} {path:<9} {shape:>13} {rollout['learner_steps_per_second']:>10,.0f} {update:>9,.0f} "
+                  f"{ppo['learner_steps_per_second']:>8,.0f} {share:>9}")
+        old_r, new_r = by[(game, "per-game", "rollout")], by[(game, "batched", "rollout")]
+        old_p, new_p = by[(game, "per-game", "ppo")], by[(game, "batched", "ppo")]
+        speedup_r = new_r["learner_steps_per_second"] / old_r["learner_steps_per_second"]
+        speedup_p = new_p["learner_steps_per_second"] / old_p["learner_steps_per_second"]
+        print(f"{'':<10} targets: rollout x{speedup_r:.1f} (>= 4: {'met' if speedup_r >= 4 else 'missed'}), "
+              f"network share {new_r['network_share']:.2f} (>= 0.85: "
+              f"{'met' if new_r['network_share'] >= 0.85 else 'missed'}), ppo x{speedup_p:.1f} "
+              f"(>= 2: {'met' if speedup_p >= 2 else 'missed'})")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--quick", action="store_true",
+                        help="2 measured iterations per path instead of 6, after 64 warm-up steps per game "
+                             "instead of 160")
+    parser.add_argument("--json", type=Path, help="write the rows to this file")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all three)")
+    parser.add_argument("--envs", type=int, default=None,
+                        help="games at once on both paths (default: each path's main-job default)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
+    if args.envs is not None and args.envs < 1:
+        parser.error(f"--envs must be a positive integer, got {args.envs}")
+    args.iterations = 2 if args.quick else 6
+    args.warmup = 64 if args.quick else 160
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        sys.exit('the training benchmark needs the train extra: pip install -e ".[train]"')
+    import makabana_env.core  # noqa: F401  (agents.games reads <package>.core)
+    import makemake_env.core  # noqa: F401
+    import maunakea_env.core  # noqa: F401
+
+    rows = []
+    for game in games:
+        started = time.perf_counter()
+        rows += rows_of(game, run_game(game, args))
+        print(f"{game}: measured in {time.perf_counter() - started:.0f} s", flush=True)
+    print_table(rows)
+    if args.json:
+        meta = dict(machine=platform.machine(), python=platform.python_version(), iterations=args.iterations,
+                    warmup_steps_per_game=args.warmup)
+        args.json.write_text(json.dumps([dict(r, **{"meta": meta}) for r in rows], indent=1))
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
