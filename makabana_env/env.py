@@ -83,7 +83,7 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
 
-from . import kernels
+from . import core, kernels
 from .board import CARD_NAMES, SPOT_NAMES
 from .render import render_ansi, render_rgb
 
@@ -132,6 +132,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "makabana_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = core  # argument and state checks (set_state validates with checked.check_state)
     players = (2, 5)
     variants = {"haapii": kernels.VARIANT_HAAPII, "mao": kernels.VARIANT_MAO}
     decisions = ("project", "tiki", "over", "denunciation", "payback", "repaint offer", "execution")
