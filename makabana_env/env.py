@@ -83,7 +83,8 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
 
-from . import core, kernels
+from . import core as checked_faces  # not `core`: the class body's `core` names the kernels
+from . import kernels
 from .board import CARD_NAMES, SPOT_NAMES
 from .render import render_ansi, render_rgb
 
@@ -132,7 +133,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "makabana_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
-    checked = core  # argument and state checks (set_state validates with checked.check_state)
+    checked = checked_faces  # makabana_env.core: argument and state checks (set_state: check_state)
     players = (2, 5)
     variants = {"haapii": kernels.VARIANT_HAAPII, "mao": kernels.VARIANT_MAO}
     decisions = ("project", "tiki", "over", "denunciation", "payback", "repaint offer", "execution")
