@@ -319,7 +319,7 @@ def other_mao_project(state, c, rng, keep_top, keep_count):
         changed[mb.PROJECT_CARDS + c] = bits
         changed[mb.PROJECT_PAINT + c] = paint
         changed[mb.PROJECT_TOP + c] = new_top
-        changed[mb.PROJECT_NEXT + c] = int(rng.integers(0, mb.PAINT_CARD + 1))
+        changed[mb.PROJECT_NEXT + c] = mb._hand_asked(changed, c)  # a ready project has asked its whole hand
         changed[mb.RNG] ^= 0x5DEECE66D
         return changed
     return None
