@@ -3,10 +3,13 @@
 Each test names the rulebook section it checks (``shared/rulebooks/makabana-rulebook-en.txt``);
 decisions the rulebook leaves open are taken from ``shared/RULINGS.md`` and
 ``makabana_env/RULES.md``.  Everything is driven through the public AEC API; crafted positions are
-written with ``set_state`` (see ``makabana_positions``) and the season itself is played with ``step``.
+written in the position notation (``makabana_env.from_text``, see ``makabana_positions``), restored with
+``set_state``, and the season itself is played with ``step``.
 """
 import numpy as np
 import pytest
+
+import makabana_env
 
 from makabana_env import core
 from makabana_env.board import (
@@ -579,9 +582,19 @@ def test_2_players_take_back_of_the_partner_colours_hut_succeeds():
 def test_2_players_tiki_may_not_protect_the_partner_colours_hut():
     """Rulebook 3.b in the 2-player game / RULINGS.md, Maka Bana, Players: with a paint card shown a
     colour may protect only its own huts; the partner colour's hut is another colour's."""
-    env = position(new_game(2), {"Azzura-Rock-Flower": GREEN, "Coquito-Grass-Flower": YELLOW,
-                                 "Bikini-Sand-Fish": BLUE})
-    choose_projects(env, {BLUE: take_back("Azzura-Rock-Flower", "theme")})
+    env = new_game(2)
+    env.set_state(makabana_env.from_text("""
+        game: Maka Bana
+        players: 2
+        phase: tiki
+        Yellow huts: Coquito-Grass-Flower
+        Blue huts: Bikini-Sand-Fish
+        Green huts: Azzura-Rock-Flower
+        Yellow project: construct Coquito-Grass-Flower showing the beach
+        Blue project: take back Azzura-Rock-Flower showing paint and the theme
+        Green project: construct Coquito-Grass-Flower showing the area
+        Red project: construct Coquito-Grass-Flower showing the theme
+    """))
     assert colour_to_act(env) == YELLOW
     assert mask(env)[tiki("Coquito-Grass-Flower")] == 1     # Yellow's own hut
     assert mask(env)[tiki("Azzura-Rock-Flower")] == 0       # Green's hut, same player
