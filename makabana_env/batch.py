@@ -15,6 +15,7 @@ from numba import njit, prange
 
 from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PARALLEL_FROM: re-exported)
 
+from . import core as checked_faces  # not `core`: the class body's `core` names the kernels
 from . import kernels
 from .env import describe_action, raw_env
 
@@ -135,6 +136,7 @@ class BatchEnv(CoreBatchEnv):
     """``num_envs`` Maka Bana games stepped together; see ``pacific_common.batch``."""
 
     core = kernels
+    checked = checked_faces  # makabana_env.core: argument and state checks (set_state: check_state)
     kernels = sys.modules[__name__]
     players = raw_env.players
     variants = raw_env.variants

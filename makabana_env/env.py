@@ -10,6 +10,7 @@ Rewards                at the end only: ``win_loss`` (default) +1 sole winner, 0
                        −1 others; ``score``: final points; ``margin``: points − best other
 Termination            out of huts, or the season after a beach fills up (rulebook "Game Ends")
 Truncation             after ``max_turns`` seasons (default 100); rewards 0, scores still reported
+Infos                  ``colour`` for the agent to act: the colour asked (two per player with 2)
 Infos at the end       ``scores``, ``colour_scores``, ``end`` (``"rules"`` or ``"truncated"``)
 =====================  ==========================================================================
 
@@ -83,42 +84,11 @@ Version history
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
 
+from . import core as checked_faces  # not `core`: the class body's `core` names the kernels
 from . import kernels
-from .board import CARD_NAMES, SPOT_NAMES
+from .board import COLOUR_NAMES
+from .notation import describe_action
 from .render import render_ansi, render_rgb
-
-
-def describe_action(action):
-    """A readable name for an action, e.g. 'construct Azzura-Rock-Flower showing the beach'.  Actions
-    from 273 on are Maka Bana Mao's."""
-    shown = ("beach", "area", "theme")
-    if not 0 <= action < kernels.NUM_ACTIONS_MAO:
-        return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1} (Mao: … {kernels.NUM_ACTIONS_MAO - 1})"
-    if action >= kernels.NUM_ACTIONS:
-        return _describe_mao_action(action)
-    if action < kernels.TAKE_BACK_BASE:
-        return f"construct {SPOT_NAMES[action // 3]} showing the {shown[action % 3]}"
-    if action < kernels.TIKI_BASE:
-        a = action - kernels.TAKE_BACK_BASE
-        return f"take back {SPOT_NAMES[a // 3]} showing paint and the {shown[a % 3]}"
-    return f"tiki on {SPOT_NAMES[action - kernels.TIKI_BASE]}"
-
-
-def _describe_mao_action(action):
-    if action < kernels.MAO_ADD_BASE:
-        return f"project: show {CARD_NAMES[action - kernels.MAO_TOP_BASE]} on top"
-    if action < kernels.MAO_KEEP:
-        return f"project: add {CARD_NAMES[action - kernels.MAO_ADD_BASE]}, hidden"
-    if action == kernels.MAO_KEEP:
-        return "project: keep the card asked in hand"
-    if action < kernels.MAO_PASS:
-        k = action - kernels.MAO_DENOUNCE_BASE + 1
-        return f"denounce the colour {k} seat{'s' if k > 1 else ''} clockwise"
-    if action == kernels.MAO_PASS:
-        return "do not denounce"
-    if action < kernels.MAO_STOP:
-        return f"spot {SPOT_NAMES[action - kernels.MAO_SPOT_BASE]} (build, take back or repaint there)"
-    return "stop / decline"
 
 
 def env(**kwargs):
@@ -132,6 +102,7 @@ class raw_env(CoreAECEnv):
     metadata = {"name": "makabana_v0", "render_modes": ["human", "ansi", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
     core = kernels
+    checked = checked_faces  # makabana_env.core: argument and state checks (set_state: check_state)
     players = (2, 5)
     variants = {"haapii": kernels.VARIANT_HAAPII, "mao": kernels.VARIANT_MAO}
     decisions = ("project", "tiki", "over", "denunciation", "payback", "repaint offer", "execution")
@@ -142,6 +113,23 @@ class raw_env(CoreAECEnv):
     describe_action = staticmethod(describe_action)
     render_ansi = staticmethod(render_ansi)
     render_rgb = staticmethod(render_rgb)
+
+    def _sync_agents(self):
+        super()._sync_agents()
+        self._name_colour_to_act()
+
+    def step(self, action):
+        super().step(action)
+        self._name_colour_to_act()
+
+    def _name_colour_to_act(self):
+        """``infos[agent]["colour"]``: the colour the agent to act plays now -- with 2 players each
+        player has two colours, and the observation alone does not say which one is asked."""
+        for info in self.infos.values():
+            info.pop("colour", None)
+        colour = int(self._state[kernels.TO_ACT])
+        if colour >= 0 and self.agents:
+            self.infos[self.agent_selection]["colour"] = COLOUR_NAMES[colour]
 
     def final_info(self):
         # Maka Bana ends only by the rulebook (a colour without huts, or the season after a full

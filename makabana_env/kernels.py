@@ -132,6 +132,21 @@ EXECUTED = OFFERED + 1                      # projects the executing colour has 
 PAINT_LEFT = EXECUTED + 1                   # paint cards of the executing project not yet used
 STATE_SIZE = PAINT_LEFT + 1
 
+# Every entry of the row as ``(name, start, length)``, named as the offsets above are spelled; the
+# validator's messages name an entry with it (e.g. ``HUT[3]``, see ``pacific_common.checked``).
+_PER_SPOT = ("HUT", "TIKI")
+_PER_COLOUR = ("RESERVE", "PAINTS", "PROJECT_KIND", "PROJECT_SPOT", "PROJECT_SHOWN", "LAST_KIND", "LAST_SPOT",
+               "LAST_SUCCESS", "SCORE", "PROJECT_CARDS", "PROJECT_PAINT", "PROJECT_TOP", "PROJECT_NEXT",
+               "ELIMINATED", "PASSED", "REVEALED_NOW", "LAST_CARDS", "LAST_PAINT", "DONE_SPOTS")
+_SINGLE = ("NUM_COLOURS", "NUM_PLAYERS", "VARIANT", "MAX_TURNS", "PHASE", "TO_ACT", "FIRST", "SEASON",
+           "LAST_SEASON", "DECIDED", "STATUS", "RNG", "SEED", "DENOUNCER", "DENOUNCED", "PAINT_CASE",
+           "OFFERED", "EXECUTED", "PAINT_LEFT")
+FIELDS = tuple(sorted(
+    [(name, globals()[name], 1) for name in _SINGLE] + [(name, globals()[name], NUM_SPOTS) for name in _PER_SPOT]
+    + [(name, globals()[name], MAX_COLOURS) for name in _PER_COLOUR], key=lambda f: f[1]))
+assert sum(f[2] for f in FIELDS) == STATE_SIZE and all(
+    a[1] + a[2] == b[1] for a, b in zip(FIELDS, FIELDS[1:])), "FIELDS must cover the row once"
+
 # ---------------------------------------------------------------------------------------------------
 # Observation layout (int8), always from one colour's point of view: "relative colour" k is the colour
 # k seats clockwise from the viewer, so the viewer's own pieces come first.  Slots for colours that are
@@ -1099,3 +1114,553 @@ def play_random_games(state, num_steps):
             finished += 1
             init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))
     return finished
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation (issue 23): a row from outside -- set_state, a crafted position, a notation text -- is
+# checked before any kernel reads it.  The kernels index arrays with the row's values (a hut's colour,
+# a spot, a card) and trust them; the validator makes sure every value is in range and that the row is
+# a position the rules can reach, so that play from it stays inside the same set of rows.
+VALID = 0
+BAD_SIZE = 1
+BAD_PLAYERS = 2
+BAD_COLOURS = 3
+BAD_VARIANT = 4
+BAD_MAX_TURNS = 5
+BAD_STATUS = 6
+BAD_PHASE = 7
+BAD_OVER = 8
+BAD_FIRST = 9
+BAD_TO_ACT = 10
+BAD_SEASON = 11
+BAD_FLAG = 12
+BAD_RNG = 13
+BAD_SEED = 14
+BAD_ABSENT = 15
+BAD_HUT = 16
+BAD_TIKI = 17
+BAD_OUT_OF_PLAY = 18
+BAD_TWO_TIKIS = 19
+BAD_TIKI_UNDER = 20
+BAD_RESERVE = 21
+BAD_PAINTS = 22
+BAD_END = 23
+BAD_EMPTY_RESERVE = 24
+BAD_SCORE = 25
+BAD_DECIDED = 26
+BAD_TURN = 27
+BAD_TIKI_TIME = 28
+BAD_PROTECTION = 29
+BAD_MAO_ENTRY = 30
+BAD_HAAPII_ENTRY = 31
+BAD_PROJECT = 32
+BAD_PROJECT_SPOT = 33
+BAD_SHOWN = 34
+BAD_TAKE_BACK_PAINT = 35
+BAD_LAST = 36
+BAD_CARDS = 37
+BAD_TOP = 38
+BAD_ASKED = 39
+BAD_PROJECT_PAINT = 40
+BAD_DENUNCIATION = 41
+BAD_PASSED = 42
+BAD_ELIMINATED = 43
+BAD_PAINT_CASE = 44
+BAD_OFFERED = 45
+BAD_REVEALED = 46
+BAD_LAST_REVEALED = 47
+BAD_DONE = 48
+BAD_EXECUTED = 49
+BAD_PAINT_LEFT = 50
+BAD_FORCED = 51
+BAD_STUCK = 52
+
+# REASONS[code]: what is wrong and what is allowed, for the ValueError of ``core.check_state``.
+REASONS = (
+    "valid",
+    f"a state row has {STATE_SIZE} entries",
+    "NUM_PLAYERS must be 2 to 5",
+    "NUM_COLOURS must be 4 with 2 players, otherwise the number of players",
+    f"VARIANT must be {VARIANT_HAAPII} (Haapii) or {VARIANT_MAO} (Mao)",
+    "MAX_TURNS must be at least 1",
+    f"STATUS must be {STATUS_RUNNING} (running), {STATUS_TERMINATED} (terminated) or {STATUS_TRUNCATED} (truncated)",
+    f"PHASE must be 0 to {PHASE_OVER} in Haapii, 0 to {NUM_PHASES - 1} in Mao",
+    f"PHASE must be {PHASE_OVER} (over) exactly when STATUS says the game is over",
+    "FIRST must be a colour in play (0 to NUM_COLOURS - 1)",
+    "TO_ACT must be a colour in play while the game runs, -1 once it is over",
+    "SEASON must be 0 to MAX_TURNS: below MAX_TURNS while the game runs, equal to it when truncated, "
+    "at least 1 when terminated",
+    "a flag must be 0 or 1",
+    "RNG must not be 0 (a zero xorshift state never changes)",
+    "SEED must be non-negative",
+    "entries of a colour not in the game must hold their empty value",
+    "a hut is -1 (none) or a colour in play",
+    "a tiki is -1 (none) or a colour in play",
+    "a spot out of play (Bikini with 3 players) holds no hut and no tiki",
+    "a colour has one tiki",
+    "a tiki stands on an empty spot or under a hut of its own colour (rulebook 3)",
+    f"huts in reserve plus huts on the board must be {HUTS_PER_COLOUR} per colour",
+    f"PAINTS must be 0 to {NUM_PAINT_CARDS}",
+    "a terminated game needs a colour without huts in reserve or a last season; a truncated one has neither "
+    "an empty reserve",
+    "a reserve can only run empty during a season's repaints and execution: the game ends at the season's end",
+    "SCORE is 0 while the game runs and the colour's final points once it is over",
+    "DECIDED must be 0 to NUM_COLOURS - 1 while a phase runs (0 once over; the number of colours that passed "
+    "during the paint case)",
+    "TO_ACT must be the colour DECIDED seats clockwise from FIRST (Denunciation: the denouncer, then the "
+    "denounced; never an eliminated colour)",
+    "tikis stand only from the tiki phase to the end of the season, one for each colour that has placed it, "
+    "none for an eliminated colour",
+    "a tiki protects its colour's hut only while some project shows a paint card (rulebook 3.b)",
+    "Mao entries must hold their empty value in a Haapii game",
+    "Haapii entries (PROJECT_SPOT, PROJECT_SHOWN, LAST_*) must hold their empty value in a Mao game",
+    "a colour has a project exactly when it has chosen one this season",
+    "a project names a spot in play (-1 without a project)",
+    "the shown card is 0 (beach), 1 (area) or 2 (theme) (-1 without a project)",
+    "a take-back project needs a paint card in hand",
+    "last season's project: kind -1, 0 or 1, an in-play spot and success 0 or 1, set for every colour "
+    "exactly from the second season on",
+    "a card set holds only cards of the colour's hand (bits 0 to 10; no Bikini with 3 players)",
+    "PROJECT_TOP is -1 before the visible card is chosen, then a card of the hand that is in the project",
+    "PROJECT_NEXT counts the hand cards asked so far: only cards asked can be in the project, and every "
+    "card has been asked once the project is ready",
+    "a project holds 0 to 2 paint cards, no more than the colour holds",
+    "DENOUNCER and DENOUNCED are -1, or two colours of different players once a denunciation was made",
+    "PASSED marks exactly the colours that passed in this season's denunciation round",
+    "ELIMINATED marks the loser of this season's denunciation (the denouncer when the denounced colour "
+    "cheats no more than it), and nobody else",
+    "PAINT_CASE is 0 (none), 1 (paid back) or 2 (not minding his business), only for an eliminated "
+    "denounced colour whose project holds paint, and must be set to ask the paint case",
+    "OFFERED is -1 or the spot of the denouncer's hut offered for repaint (not minding his business)",
+    "REVEALED_NOW marks the colours whose project the execution has reached this season",
+    "a project revealed this season is also the colour's last revealed project (LAST_CARDS, LAST_PAINT)",
+    "DONE_SPOTS holds at most 2 in-play spots; for the executing colour, as many as EXECUTED, each "
+    "holding its hut",
+    "EXECUTED is 0 to 2, and 0 outside the execution",
+    "PAINT_LEFT is 0 outside the execution; then no more than the project's and the hand's paint cards, "
+    "and only a take-back uses one",
+    "an execution with a single spot and no stop is carried out without asking",
+    "the colour to act must have a legal action while the game runs",
+)
+assert len(REASONS) == BAD_STUCK + 1
+
+# Per-colour entries with the value they hold for a colour not in the game; the Mao ones come last.
+_COLOUR_ENTRIES = np.array([RESERVE, PAINTS, PROJECT_KIND, PROJECT_SPOT, PROJECT_SHOWN, LAST_KIND, LAST_SPOT,
+                            LAST_SUCCESS, SCORE, PROJECT_CARDS, PROJECT_PAINT, PROJECT_TOP, PROJECT_NEXT,
+                            ELIMINATED, PASSED, REVEALED_NOW, LAST_CARDS, LAST_PAINT, DONE_SPOTS], dtype=np.int64)
+_COLOUR_EMPTY = np.array([0, 0, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+_FIRST_MAO_ENTRY = 9
+# Mao entries of the season, cleared at its end, with their cleared values.
+_SEASON_ENTRIES = np.array([DENOUNCER, DENOUNCED, PAINT_CASE, OFFERED, EXECUTED, PAINT_LEFT], dtype=np.int64)
+_SEASON_EMPTY = np.array([-1, -1, CASE_NONE, -1, 0, 0], dtype=np.int64)
+
+
+@njit(cache=True)
+def _lowest_bits(bits, k):
+    """The ``k`` lowest set bits of ``bits``."""
+    left = bits
+    for _ in range(k):
+        left &= left - 1
+    return bits & ~left
+
+
+@njit(cache=True)
+def _hand_asked(state, colour):
+    """Number of hand cards the colour is asked about after its visible card: the project is ready
+    once PROJECT_NEXT reaches it."""
+    cards, paints = _hidden_hand(state, colour)
+    return popcount(cards) + max(paints, 0)
+
+
+@njit(cache=True)
+def validate(state):
+    """``(code, offset)``: ``(VALID, -1)`` for a row the rules can reach, else the reason's code
+    (``REASONS[code]``) and the offset of the first offending entry (``FIELDS`` names it).
+
+    Checked: the range of every entry; huts and reserves adding up to 10 per colour; tikis one per
+    colour, on empty spots or their own huts, standing only from the tiki phase on; the phase, the
+    colour to act and the colours that have decided agreeing with each other; projects (Haapii: spot,
+    shown card, paint; Mao: card sets within the hand, the visible card, the cards asked so far); the
+    denunciation round, its loser and its paint case; the execution's counters; the end of the game
+    and the scores; and that the colour to act has a legal action."""
+    if state.shape[0] != STATE_SIZE:
+        return BAD_SIZE, -1
+    p = state[NUM_PLAYERS]
+    if p < 2 or p > MAX_COLOURS:
+        return BAD_PLAYERS, NUM_PLAYERS
+    n = state[NUM_COLOURS]
+    if n != (4 if p == 2 else p):
+        return BAD_COLOURS, NUM_COLOURS
+    mao = state[VARIANT] == VARIANT_MAO
+    if not mao and state[VARIANT] != VARIANT_HAAPII:
+        return BAD_VARIANT, VARIANT
+    if state[MAX_TURNS] < 1:
+        return BAD_MAX_TURNS, MAX_TURNS
+    status = state[STATUS]
+    if status < STATUS_RUNNING or status > STATUS_TRUNCATED:
+        return BAD_STATUS, STATUS
+    running = status == STATUS_RUNNING
+    phase = state[PHASE]
+    if phase < 0 or phase >= (NUM_PHASES if mao else PHASE_OVER + 1):
+        return BAD_PHASE, PHASE
+    if (phase == PHASE_OVER) == running:
+        return BAD_OVER, PHASE
+    first = state[FIRST]
+    if first < 0 or first >= n:
+        return BAD_FIRST, FIRST
+    to_act = state[TO_ACT]
+    if (running and (to_act < 0 or to_act >= n)) or (not running and to_act != -1):
+        return BAD_TO_ACT, TO_ACT
+    season = state[SEASON]
+    if season < 0 or season > state[MAX_TURNS] or (running and season == state[MAX_TURNS]) or (
+            status == STATUS_TRUNCATED and season != state[MAX_TURNS]) or (status == STATUS_TERMINATED and season == 0):
+        return BAD_SEASON, SEASON
+    if state[LAST_SEASON] != 0 and state[LAST_SEASON] != 1:
+        return BAD_FLAG, LAST_SEASON
+    if state[RNG] == 0:
+        return BAD_RNG, RNG
+    if state[SEED] < 0:
+        return BAD_SEED, SEED
+    for c in range(n, MAX_COLOURS):
+        for i in range(_COLOUR_ENTRIES.shape[0]):
+            if state[_COLOUR_ENTRIES[i] + c] != _COLOUR_EMPTY[i]:
+                return BAD_ABSENT, _COLOUR_ENTRIES[i] + c
+
+    # the board and the reserves
+    in_play = IN_PLAY_BITS[n]
+    huts = np.zeros(MAX_COLOURS, dtype=np.int64)
+    tikis = np.zeros(MAX_COLOURS, dtype=np.int64)
+    for s in range(NUM_SPOTS):
+        hut = state[HUT + s]
+        tiki = state[TIKI + s]
+        if hut < -1 or hut >= n:
+            return BAD_HUT, HUT + s
+        if tiki < -1 or tiki >= n:
+            return BAD_TIKI, TIKI + s
+        if (in_play >> s) & 1 == 0 and (hut >= 0 or tiki >= 0):
+            return BAD_OUT_OF_PLAY, HUT + s if hut >= 0 else TIKI + s
+        if hut >= 0:
+            huts[hut] += 1
+        if tiki >= 0:
+            tikis[tiki] += 1
+            if tikis[tiki] > 1:
+                return BAD_TWO_TIKIS, TIKI + s
+            if hut >= 0 and hut != tiki:
+                return BAD_TIKI_UNDER, TIKI + s
+    empty_reserve = -1
+    for c in range(n):
+        if state[RESERVE + c] < 0 or state[RESERVE + c] + huts[c] != HUTS_PER_COLOUR:
+            return BAD_RESERVE, RESERVE + c
+        if state[PAINTS + c] < 0 or state[PAINTS + c] > NUM_PAINT_CARDS:
+            return BAD_PAINTS, PAINTS + c
+        if state[RESERVE + c] == 0 and empty_reserve < 0:
+            empty_reserve = c
+    if status == STATUS_TERMINATED and empty_reserve < 0 and state[LAST_SEASON] == 0:
+        return BAD_END, STATUS
+    if status == STATUS_TRUNCATED and empty_reserve >= 0:
+        return BAD_END, RESERVE + empty_reserve
+    # Haapii executes all at once; Mao's repaints (payback, repaint offer) come after the tiki phase starts
+    if running and empty_reserve >= 0 and not (mao and (phase == PHASE_TIKI or phase == PHASE_EXECUTE)):
+        return BAD_EMPTY_RESERVE, RESERVE + empty_reserve
+    for c in range(n):
+        if state[SCORE + c] != (colour_score(state, c) if not running else 0):
+            return BAD_SCORE, SCORE + c
+
+    # whose turn it is
+    decided = state[DECIDED]
+    if not running:
+        if decided != 0:
+            return BAD_DECIDED, DECIDED
+    elif phase != PHASE_PAYBACK and phase != PHASE_REPAINT:
+        if decided < 0 or decided >= n:
+            return BAD_DECIDED, DECIDED
+        if to_act != seat_after(first, decided, n):
+            return BAD_TURN, TO_ACT
+
+    if mao:
+        code, offset = _validate_mao(state, n, phase, running, decided)
+    else:
+        code, offset = _validate_haapii(state, n, phase, running, decided)
+    if code != VALID:
+        return code, offset
+
+    # tikis: from the tiki phase on, for the colours that have placed theirs, never an eliminated one's
+    if running and phase != PHASE_EXECUTE:
+        for s in range(NUM_SPOTS):
+            tiki = state[TIKI + s]
+            if tiki >= 0 and (phase != PHASE_TIKI or relative(tiki, first, n) >= decided
+                              or state[ELIMINATED + tiki] == 1):
+                return BAD_TIKI_TIME, TIKI + s
+            if tiki >= 0 and not mao and state[HUT + s] >= 0 and not paint_shown(state):
+                return BAD_PROTECTION, TIKI + s
+    elif mao and running:
+        for s in range(NUM_SPOTS):
+            if state[TIKI + s] >= 0 and state[ELIMINATED + state[TIKI + s]] == 1:
+                return BAD_TIKI_TIME, TIKI + s
+
+    if running:
+        if mao:
+            stuck = mao_choices(state)[1] == 0
+        else:
+            stuck = phase == PHASE_TIKI and tiki_spots(state, to_act) == 0
+        if stuck:
+            return BAD_STUCK, TO_ACT
+    return VALID, -1
+
+
+@njit(cache=True)
+def _validate_haapii(state, n, phase, running, decided):
+    for c in range(n):
+        for i in range(_FIRST_MAO_ENTRY, _COLOUR_ENTRIES.shape[0]):
+            if state[_COLOUR_ENTRIES[i] + c] != _COLOUR_EMPTY[i]:
+                return BAD_MAO_ENTRY, _COLOUR_ENTRIES[i] + c
+    for i in range(_SEASON_ENTRIES.shape[0]):
+        if state[_SEASON_ENTRIES[i]] != _SEASON_EMPTY[i]:
+            return BAD_MAO_ENTRY, _SEASON_ENTRIES[i]
+    in_play = IN_PLAY_BITS[n]
+    for c in range(n):
+        kind = state[PROJECT_KIND + c]
+        spot = state[PROJECT_SPOT + c]
+        shown = state[PROJECT_SHOWN + c]
+        chosen = running and (phase == PHASE_TIKI or relative(c, state[FIRST], n) < decided)
+        if kind < NO_PROJECT or kind > TAKE_BACK or (kind != NO_PROJECT) != chosen:
+            return BAD_PROJECT, PROJECT_KIND + c
+        if kind == NO_PROJECT:
+            if spot != -1:
+                return BAD_PROJECT_SPOT, PROJECT_SPOT + c
+            if shown != -1:
+                return BAD_SHOWN, PROJECT_SHOWN + c
+        else:
+            if spot < 0 or spot >= NUM_SPOTS or (in_play >> spot) & 1 == 0:
+                return BAD_PROJECT_SPOT, PROJECT_SPOT + c
+            if shown < SHOWN_BEACH or shown > SHOWN_THEME:
+                return BAD_SHOWN, PROJECT_SHOWN + c
+            if kind == TAKE_BACK and state[PAINTS + c] == 0:
+                return BAD_TAKE_BACK_PAINT, PROJECT_KIND + c
+        last = state[LAST_KIND + c]
+        if last < NO_PROJECT or last > TAKE_BACK or (last == NO_PROJECT) != (state[SEASON] == 0):
+            return BAD_LAST, LAST_KIND + c
+        last_spot = state[LAST_SPOT + c]
+        success = state[LAST_SUCCESS + c]
+        if last == NO_PROJECT:
+            if last_spot != -1:
+                return BAD_LAST, LAST_SPOT + c
+            if success != -1:
+                return BAD_LAST, LAST_SUCCESS + c
+        else:
+            if last_spot < 0 or last_spot >= NUM_SPOTS or (in_play >> last_spot) & 1 == 0:
+                return BAD_LAST, LAST_SPOT + c
+            if success != 0 and success != 1:
+                return BAD_LAST, LAST_SUCCESS + c
+    return VALID, -1
+
+
+@njit(cache=True)
+def _validate_mao(state, n, phase, running, decided):
+    hand = HAND_CARDS[n]
+    in_play = IN_PLAY_BITS[n]
+    first = state[FIRST]
+    for c in range(n):
+        for entry in (PROJECT_SPOT, PROJECT_SHOWN, LAST_KIND, LAST_SPOT, LAST_SUCCESS):
+            if state[entry + c] != -1:
+                return BAD_HAAPII_ENTRY, entry + c
+    # ranges first: the checks further down read cards, counts and hands through them
+    for c in range(n):
+        cards = state[PROJECT_CARDS + c]
+        paint = state[PROJECT_PAINT + c]
+        top = state[PROJECT_TOP + c]
+        kind = state[PROJECT_KIND + c]
+        if cards < 0 or cards & ~hand != 0:
+            return BAD_CARDS, PROJECT_CARDS + c
+        if paint < 0 or paint > NUM_PAINT_CARDS:
+            return BAD_PROJECT_PAINT, PROJECT_PAINT + c
+        if top < -1 or top > PAINT_CARD or (0 <= top < PAINT_CARD and (hand >> top) & 1 == 0):
+            return BAD_TOP, PROJECT_TOP + c
+        if top == -1:
+            if cards != 0:
+                return BAD_TOP, PROJECT_CARDS + c
+            if paint != 0:
+                return BAD_TOP, PROJECT_PAINT + c
+            if state[PROJECT_NEXT + c] != 0:
+                return BAD_ASKED, PROJECT_NEXT + c
+        elif (top == PAINT_CARD and paint == 0) or (top < PAINT_CARD and (cards >> top) & 1 == 0):
+            return BAD_TOP, PROJECT_TOP + c
+        if kind != NO_PROJECT and (kind != MAO_PROJECT or top < 0):
+            return BAD_PROJECT, PROJECT_KIND + c
+        nxt = state[PROJECT_NEXT + c]
+        if nxt < 0 or nxt > popcount(hand) - 1 + NUM_PAINT_CARDS:
+            return BAD_ASKED, PROJECT_NEXT + c
+        for entry in (ELIMINATED, PASSED, REVEALED_NOW):
+            if state[entry + c] != 0 and state[entry + c] != 1:
+                return BAD_FLAG, entry + c
+        if state[LAST_CARDS + c] < 0 or state[LAST_CARDS + c] & ~hand != 0:
+            return BAD_CARDS, LAST_CARDS + c
+        if state[LAST_PAINT + c] < 0 or state[LAST_PAINT + c] > NUM_PAINT_CARDS:
+            return BAD_PROJECT_PAINT, LAST_PAINT + c
+        done = state[DONE_SPOTS + c]
+        if done < 0 or done & ~in_play != 0 or popcount(done) > 2:
+            return BAD_DONE, DONE_SPOTS + c
+    aata = state[DENOUNCER]
+    vaea = state[DENOUNCED]
+    if aata < -1 or aata >= n:
+        return BAD_DENUNCIATION, DENOUNCER
+    if vaea < -1 or vaea >= n:
+        return BAD_DENUNCIATION, DENOUNCED
+    if state[PAINT_CASE] < CASE_NONE or state[PAINT_CASE] > CASE_NOT_MINDING:
+        return BAD_PAINT_CASE, PAINT_CASE
+    if state[OFFERED] < -1 or state[OFFERED] >= NUM_SPOTS:
+        return BAD_OFFERED, OFFERED
+    if state[EXECUTED] < 0 or state[EXECUTED] > 2 or (phase != PHASE_EXECUTE and state[EXECUTED] != 0):
+        return BAD_EXECUTED, EXECUTED
+    if state[PAINT_LEFT] < 0 or (phase != PHASE_EXECUTE and state[PAINT_LEFT] != 0):
+        return BAD_PAINT_LEFT, PAINT_LEFT
+
+    if not running or phase == PHASE_PROJECT or phase == PHASE_DENOUNCE:
+        # no denunciation yet this season (or the season was cleared at the end of the game)
+        for i in range(_SEASON_ENTRIES.shape[0]):
+            if state[_SEASON_ENTRIES[i]] != _SEASON_EMPTY[i]:
+                return BAD_DENUNCIATION if i < 2 else (BAD_PAINT_CASE if i == 2 else BAD_OFFERED), _SEASON_ENTRIES[i]
+        for c in range(n):
+            seat = relative(c, first, n)
+            kind = state[PROJECT_KIND + c]
+            if not running:
+                if kind != NO_PROJECT or state[PROJECT_TOP + c] != -1:
+                    return BAD_PROJECT, PROJECT_KIND + c if kind != NO_PROJECT else PROJECT_TOP + c
+            elif phase == PHASE_DENOUNCE or seat < decided:
+                if kind != MAO_PROJECT:
+                    return BAD_PROJECT, PROJECT_KIND + c
+                if state[PROJECT_NEXT + c] != _hand_asked(state, c):
+                    return BAD_ASKED, PROJECT_NEXT + c
+            elif seat == decided:
+                if kind != NO_PROJECT:
+                    return BAD_PROJECT, PROJECT_KIND + c
+                top = state[PROJECT_TOP + c]
+                if top >= 0:
+                    # only the cards asked so far (in increasing number, paint last) can be in the project
+                    asked = state[PROJECT_NEXT + c]
+                    cards, paints = _hidden_hand(state, c)
+                    k = popcount(cards)
+                    if asked >= k + max(paints, 0):
+                        return BAD_ASKED, PROJECT_NEXT + c
+                    hidden = state[PROJECT_CARDS + c] & ~(1 << top)
+                    if hidden & ~_lowest_bits(cards, min(asked, k)) != 0:
+                        return BAD_ASKED, PROJECT_CARDS + c
+                    if state[PROJECT_PAINT + c] - (1 if top == PAINT_CARD else 0) > max(asked - k, 0):
+                        return BAD_ASKED, PROJECT_PAINT + c
+            elif state[PROJECT_TOP + c] != -1:
+                return BAD_PROJECT, PROJECT_TOP + c
+            if state[PROJECT_PAINT + c] > state[PAINTS + c]:
+                return BAD_PROJECT_PAINT, PROJECT_PAINT + c
+            passed = 1 if phase == PHASE_DENOUNCE and seat < decided else 0
+            if state[PASSED + c] != passed:
+                return BAD_PASSED, PASSED + c
+            if state[ELIMINATED + c] != 0:
+                return BAD_ELIMINATED, ELIMINATED + c
+            if state[REVEALED_NOW + c] != 0:
+                return BAD_REVEALED, REVEALED_NOW + c
+        return VALID, -1
+
+    # payback, repaint offer, tikis, execution: every colour has its project; the round is over
+    loser = -1
+    if aata == -1:
+        if vaea != -1:
+            return BAD_DENUNCIATION, DENOUNCED
+        if phase == PHASE_PAYBACK or phase == PHASE_REPAINT:
+            return BAD_DENUNCIATION, DENOUNCER
+    else:
+        if vaea == -1 or vaea == aata or owner(state, vaea) == owner(state, aata):
+            return BAD_DENUNCIATION, DENOUNCED
+    for c in range(n):
+        if state[PROJECT_KIND + c] != MAO_PROJECT:
+            return BAD_PROJECT, PROJECT_KIND + c
+    if aata >= 0:
+        loser = aata if cheating_level(card_count(state, vaea)) <= cheating_level(card_count(state, aata)) else vaea
+    for c in range(n):
+        seat = relative(c, first, n)
+        passed = 1 if aata == -1 or seat < relative(aata, first, n) else 0
+        if state[PASSED + c] != passed:
+            return BAD_PASSED, PASSED + c
+        if state[ELIMINATED + c] != (1 if c == loser else 0):
+            return BAD_ELIMINATED, ELIMINATED + c
+    case = state[PAINT_CASE]
+    if case != CASE_NONE and (loser != vaea or loser < 0 or state[PROJECT_PAINT + vaea] == 0):
+        return BAD_PAINT_CASE, PAINT_CASE
+    offered = state[OFFERED]
+    if offered >= 0 and (case != CASE_NOT_MINDING or (in_play >> offered) & 1 == 0):
+        return BAD_OFFERED, OFFERED
+    # a repaint takes one of the eliminated Vaea's paint cards, however many its project holds
+    repainted = loser == vaea and loser >= 0 and (phase == PHASE_TIKI or phase == PHASE_EXECUTE)
+    for c in range(n):
+        asked = state[PROJECT_NEXT + c]
+        if phase == PHASE_PAYBACK or phase == PHASE_REPAINT:
+            if asked != _hand_asked(state, c):
+                return BAD_ASKED, PROJECT_NEXT + c
+        elif asked < _hand_asked(state, c):
+            return BAD_ASKED, PROJECT_NEXT + c
+        if state[REVEALED_NOW + c] == 0 and state[PROJECT_PAINT + c] > state[PAINTS + c] + (
+                1 if repainted and c == vaea else 0):
+            return BAD_PROJECT_PAINT, PROJECT_PAINT + c
+
+    if phase == PHASE_PAYBACK or phase == PHASE_REPAINT:
+        if state[DECIDED] != relative(aata, first, n):
+            return BAD_DECIDED, DECIDED
+        for c in range(n):
+            if state[REVEALED_NOW + c] != 0:
+                return BAD_REVEALED, REVEALED_NOW + c
+        if phase == PHASE_PAYBACK:
+            if state[TO_ACT] != aata:
+                return BAD_TURN, TO_ACT
+            if offered != -1:
+                return BAD_OFFERED, OFFERED
+            if case == CASE_PAID_BACK:
+                if huts_of(state, vaea) == 0 or state[RESERVE + aata] == 0:
+                    return BAD_PAINT_CASE, PAINT_CASE
+            elif case == CASE_NOT_MINDING:
+                if popcount(huts_of(state, aata)) < 2 or state[RESERVE + vaea] == 0:
+                    return BAD_PAINT_CASE, PAINT_CASE
+            else:
+                return BAD_PAINT_CASE, PAINT_CASE
+        else:
+            if state[TO_ACT] != vaea:
+                return BAD_TURN, TO_ACT
+            if case != CASE_NOT_MINDING or state[RESERVE + vaea] == 0:
+                return BAD_PAINT_CASE, PAINT_CASE
+            if offered < 0 or state[HUT + offered] != aata:
+                return BAD_OFFERED, OFFERED
+        return VALID, -1
+
+    to_act = state[TO_ACT]
+    if state[ELIMINATED + to_act] == 1:
+        return BAD_TURN, TO_ACT
+    if phase == PHASE_TIKI:
+        for c in range(n):
+            if state[REVEALED_NOW + c] != 0:
+                return BAD_REVEALED, REVEALED_NOW + c
+        return VALID, -1
+    # the execution: colours before the executing one were revealed unless eliminated
+    for c in range(n):
+        seat = relative(c, first, n)
+        revealed = 1 if seat == decided or (seat < decided and state[ELIMINATED + c] == 0) else 0
+        if state[REVEALED_NOW + c] != revealed:
+            return BAD_REVEALED, REVEALED_NOW + c
+        if revealed == 1:
+            if state[LAST_CARDS + c] != state[PROJECT_CARDS + c]:
+                return BAD_LAST_REVEALED, LAST_CARDS + c
+            if state[LAST_PAINT + c] != state[PROJECT_PAINT + c]:
+                return BAD_LAST_REVEALED, LAST_PAINT + c
+    done = state[DONE_SPOTS + to_act]
+    if popcount(done) != state[EXECUTED]:
+        return BAD_DONE, DONE_SPOTS + to_act
+    while done != 0:
+        if state[HUT + popcount((done & -done) - 1)] != to_act:
+            return BAD_DONE, DONE_SPOTS + to_act
+        done &= done - 1
+    left = state[PAINT_LEFT]
+    paint = state[PROJECT_PAINT + to_act]
+    if left > paint or left > state[PAINTS + to_act] or paint - left > state[EXECUTED]:
+        return BAD_PAINT_LEFT, PAINT_LEFT
+    if card_count(state, to_act) <= 3:
+        spots = _execution_spots(state, to_act)
+        if spots != 0 and spots & (spots - 1) == 0:
+            return BAD_FORCED, TO_ACT
+    return VALID, -1

@@ -1,9 +1,8 @@
 """Small helpers that let the Maka Bana rules tests read like the rulebook.
 
 Everything goes through the public API of ``makabana_env.raw_env``: ``reset``, ``step``, ``observe``,
-``state`` and ``set_state``.  Crafted positions are written into a copy of ``env.state()`` with the
-offsets of ``makabana_env.core`` and restored with ``set_state``; the reserves are kept consistent
-(huts on the board + huts in reserve = 10 per colour).
+``state`` and ``set_state``.  Crafted positions are written in the position notation
+(``makabana_env.from_text``, RULES.md "Position notation") and restored with ``set_state``.
 
 Colours are numbered as in the core (0 Yellow, 1 Blue, 2 Green, 3 Red, 4 White); colour ``c`` is
 played by ``player_{c % num_players}``.  Spots are named as in the rulebook, e.g.
@@ -14,7 +13,7 @@ import numpy as np
 import makabana_env
 from makabana_env import core
 from makabana_env.board import (
-    BEACHES, HUTS_PER_COLOUR, NEIGHBOURS, NUM_PAINT_CARDS, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES,
+    BEACHES, COLOUR_NAMES, NEIGHBOURS, NUM_PAINT_CARDS, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES,
 )
 
 YELLOW, BLUE, GREEN, RED, WHITE = range(5)
@@ -52,44 +51,29 @@ def new_game(num_players=4, seed=0, **options):
     return env
 
 
-def position(env, huts=None, paints=None, first=0, last_season=False, tikis=None):
-    """Set the start of a season (project phase) with the given huts ``{spot name: colour}``.
-
-    Reserves follow from the board; ``paints`` maps colour -> paint cards in hand (default 2);
-    ``first`` is the colour holding the "First Player" card; ``last_season`` marks the season as the
-    last one (as a full beach would); ``tikis`` ({spot name: colour}) is only for scoring/end checks.
-    """
-    huts = huts or {}
-    s = env.state()
-    n = int(s[core.NUM_COLOURS])
-    s[core.HUT:core.HUT + NUM_SPOTS] = -1
-    s[core.TIKI:core.TIKI + NUM_SPOTS] = -1
-    for name, colour in huts.items():
-        assert 0 <= colour < n
-        s[core.HUT + spot(name)] = colour
-    for name, colour in (tikis or {}).items():
-        s[core.TIKI + spot(name)] = colour
+def position(env, huts=None, paints=None, first=0, last_season=False):
+    """Set the start of a season (project phase) with the given huts ``{spot name: colour}``, written
+    in the position notation (RULES.md, "Position notation"): reserves follow from the board;
+    ``paints`` maps colour -> paint cards in hand (default 2); ``first`` is the colour holding the
+    "First Player" card; ``last_season`` marks the season as the last one (as a full beach would).
+    The season count, the last season's projects and the generator are the environment's."""
+    state = env.state()
+    n = int(state[core.NUM_COLOURS])
+    keep = ("game", "variant", "players", "max_turns", "seed", "rng", "season")
+    lines = [line for line in makabana_env.to_text(state).splitlines()
+             if line.split(":")[0] in keep or line.split(":")[0].endswith(" last project")]
+    lines += [f"first: {COLOUR_NAMES[first]}", f"last season: {'yes' if last_season else 'no'}"]
     for c in range(n):
-        on_board = sum(1 for colour in huts.values() if colour == c)
-        assert on_board <= HUTS_PER_COLOUR
-        s[core.RESERVE + c] = HUTS_PER_COLOUR - on_board
-        s[core.PAINTS + c] = (paints or {}).get(c, NUM_PAINT_CARDS)
-        s[core.PROJECT_KIND + c] = core.NO_PROJECT
-        s[core.PROJECT_SPOT + c] = -1
-        s[core.PROJECT_SHOWN + c] = -1
-    s[core.FIRST] = first
-    s[core.TO_ACT] = first
-    s[core.PHASE] = core.PHASE_PROJECT
-    s[core.DECIDED] = 0
-    s[core.STATUS] = core.STATUS_RUNNING
-    s[core.LAST_SEASON] = 1 if last_season else 0
-    env.set_state(s)
+        spots = [name for name, colour in (huts or {}).items() if colour == c]
+        lines.append(f"{COLOUR_NAMES[c]} huts: {', '.join(spots) or '-'}")
+        lines.append(f"{COLOUR_NAMES[c]} paints: {(paints or {}).get(c, NUM_PAINT_CARDS)}")
+    env.set_state(makabana_env.from_text("\n".join(lines)))
     return env
 
 
 # -- reading the board -------------------------------------------------------------------------------
 def hut_at(env, name):
-    c = int(env.state()[core.HUT + spot(name)])
+    c = int(makabana_env.spot_owners(env.state())[spot(name)])
     return None if c < 0 else c
 
 
@@ -107,7 +91,7 @@ def paints(env, colour):
 
 
 def colour_to_act(env):
-    return int(env.state()[core.TO_ACT])
+    return makabana_env.colour_to_act(env.state())
 
 
 def first_player(env):

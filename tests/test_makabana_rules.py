@@ -3,10 +3,13 @@
 Each test names the rulebook section it checks (``shared/rulebooks/makabana-rulebook-en.txt``);
 decisions the rulebook leaves open are taken from ``shared/RULINGS.md`` and
 ``makabana_env/RULES.md``.  Everything is driven through the public AEC API; crafted positions are
-written with ``set_state`` (see ``makabana_positions``) and the season itself is played with ``step``.
+written in the position notation (``makabana_env.from_text``, see ``makabana_positions``), restored with
+``set_state``, and the season itself is played with ``step``.
 """
 import numpy as np
 import pytest
+
+import makabana_env
 
 from makabana_env import core
 from makabana_env.board import (
@@ -523,23 +526,25 @@ def test_setup_3_players_never_offers_a_bikini_spot():
     assert games >= 3
 
 
-def test_setup_3_players_bikini_not_scored_nor_checked_for_the_end():
-    """Rulebook "Setup" note / RULINGS: with 3 players Bikini gives no beach bonus and is not checked
-    for the full-beach end, even if (in a crafted position) its spots were all occupied."""
+def test_setup_3_players_a_position_with_anything_on_bikini_is_refused():
+    """Rulebook "Setup" note / RULINGS: with 3 players Bikini is out of play, so no hut or tiki can
+    ever stand there (its spots are never offered, above), and a crafted position that puts one there
+    is refused (issue 23) rather than scored or checked for the end; with 4 players the same huts
+    count, Bikini's beach bonus included."""
     bikini = spots_of("Bikini")
     huts = {name: i % 3 for i, name in enumerate(bikini[:9])}
-    huts.update({"Azzura-Rock-Flower": YELLOW})
-    env = position(new_game(3), huts, tikis={name: BLUE for name in bikini[9:]})
-    # Bikini's 9 huts are 3 per colour (a three-way tie: no bonus in any case); give Yellow a clear
-    # lead there and compare with the 4-player game, where Bikini is in play.
-    huts_lead = dict(huts)
-    huts_lead[bikini[1]] = YELLOW    # Yellow 4, Blue 2, Green 3 on Bikini
-    s3 = position(new_game(3), huts_lead).colour_scores()
-    s4 = position(new_game(4), huts_lead).colour_scores()
-    assert s4[YELLOW] - s3[YELLOW] == 4
-    # Not checked for the end: play a season with Bikini "full" -- no last season.
-    play_season(env, {c: construct("Azzura-Rock-Flower") for c in range(3)})
-    assert env.state()[core.LAST_SEASON] == 0 and env.decision() == "project"
+    huts[bikini[1]] = YELLOW    # Yellow 4, Blue 2, Green 3 on Bikini
+    s4 = position(new_game(4), huts).colour_scores()
+    s4_without_bikini = position(new_game(4), {}).colour_scores()
+    assert s4[YELLOW] - s4_without_bikini[YELLOW] > 4   # groups plus the beach bonus
+    for entry in ("hut", "tiki"):
+        state = new_game(3).state()
+        offset = (core.HUT if entry == "hut" else core.TIKI) + spot(bikini[0])
+        state[offset] = BLUE
+        if entry == "hut":
+            state[core.RESERVE + BLUE] -= 1
+        with pytest.raises(ValueError, match=rf"{entry.upper()}\[{spot(bikini[0])}\] = 1: a spot out of play"):
+            core.check_state(state)
 
 
 # =====================================================================================================
@@ -577,9 +582,19 @@ def test_2_players_take_back_of_the_partner_colours_hut_succeeds():
 def test_2_players_tiki_may_not_protect_the_partner_colours_hut():
     """Rulebook 3.b in the 2-player game / RULINGS.md, Maka Bana, Players: with a paint card shown a
     colour may protect only its own huts; the partner colour's hut is another colour's."""
-    env = position(new_game(2), {"Azzura-Rock-Flower": GREEN, "Coquito-Grass-Flower": YELLOW,
-                                 "Bikini-Sand-Fish": BLUE})
-    choose_projects(env, {BLUE: take_back("Azzura-Rock-Flower", "theme")})
+    env = new_game(2)
+    env.set_state(makabana_env.from_text("""
+        game: Maka Bana
+        players: 2
+        phase: tiki
+        Yellow huts: Coquito-Grass-Flower
+        Blue huts: Bikini-Sand-Fish
+        Green huts: Azzura-Rock-Flower
+        Yellow project: construct Coquito-Grass-Flower showing the beach
+        Blue project: take back Azzura-Rock-Flower showing paint and the theme
+        Green project: construct Coquito-Grass-Flower showing the area
+        Red project: construct Coquito-Grass-Flower showing the theme
+    """))
     assert colour_to_act(env) == YELLOW
     assert mask(env)[tiki("Coquito-Grass-Flower")] == 1     # Yellow's own hut
     assert mask(env)[tiki("Azzura-Rock-Flower")] == 0       # Green's hut, same player

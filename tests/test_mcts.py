@@ -5,7 +5,7 @@ import pytest
 
 from agents.games import game_info
 from agents.search.mcts import MCTSAgent, random_positions
-from makabana_env import core as mb
+from makabana_env import kernels as mb  # the search works on rows it builds: the unchecked kernels
 from makabana_env.board import SPOT_NAMES
 from maunakea_env import core as mk
 
@@ -319,7 +319,7 @@ def other_mao_project(state, c, rng, keep_top, keep_count):
         changed[mb.PROJECT_CARDS + c] = bits
         changed[mb.PROJECT_PAINT + c] = paint
         changed[mb.PROJECT_TOP + c] = new_top
-        changed[mb.PROJECT_NEXT + c] = int(rng.integers(0, mb.PAINT_CARD + 1))
+        changed[mb.PROJECT_NEXT + c] = mb._hand_asked(changed, c)  # a ready project has asked its whole hand
         changed[mb.RNG] ^= 0x5DEECE66D
         return changed
     return None

@@ -570,8 +570,13 @@ def _determinize_mao(state, player, belief):
         top = state[core.PROJECT_TOP + c] if revealed else -1
         count = core.card_count(state, c) if c == state[core.DENOUNCER] or c == state[core.DENOUNCED] else -1
         paints = state[core.PAINTS + c]
+        # a paint case was opened only because the denounced colour's project holds paint: public
+        paint_known = top == core.PAINT_CARD or (c == state[core.DENOUNCED] and state[core.PAINT_CASE] != core.CASE_NONE)
+        if c == state[core.DENOUNCED] and state[core.ELIMINATED + c] == 1 and paints < core.NUM_PAINT_CARDS and (
+                state[core.PHASE] == core.PHASE_TIKI or state[core.PHASE] == core.PHASE_EXECUTE):
+            paints += 1  # a repaint may since have taken one of the paint cards its count includes
         kind = core.CONSTRUCT
-        if top == core.PAINT_CARD:
+        if paint_known:
             kind = core.TAKE_BACK
         elif paints > 0 and draw(state, core.RNG, 2 if belief == BELIEF_UNIFORM else 4) == 0:
             kind = core.TAKE_BACK
@@ -591,7 +596,7 @@ def _determinize_mao(state, player, belief):
             size = core.popcount(cards) + paint
             while size > count:
                 removable = cards & ~(1 << top) if top < core.PAINT_CARD else cards
-                spare_paint = paint - 1 if top == core.PAINT_CARD else paint
+                spare_paint = paint - 1 if paint_known else paint
                 r = draw(state, core.RNG, core.popcount(removable) + spare_paint)
                 if r < core.popcount(removable):
                     cards &= ~(1 << nth_bit(removable, r))
