@@ -50,3 +50,39 @@ def test_search_speed_reports_every_game(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "1"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--positions must be at least 2" in bad.stderr
+
+
+def test_soak_plays_every_game_and_counts_no_violation(tmp_path):
+    """Issue 23, item 7: the soak run validates every row of random games of every game, variant
+    and player count; the suite runs a small N."""
+    out = tmp_path / "soak.json"
+    result = subprocess.run([sys.executable, "-m", "benchmarks.soak", "--games", "60", "--json", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {r["game"]: r for r in json.loads(out.read_text())}
+    assert set(rows) == {"makabana", "makemake", "maunakea"}
+    for r in rows.values():
+        assert r["games"] >= 60 and r["steps"] > r["games"] and r["violations"] == 0
+
+
+def test_soak_reports_a_violation(monkeypatch):
+    """A validator that rejects a row is counted, with the seed, step and field of the first one."""
+    import numpy as np
+    from numba import njit
+
+    from benchmarks import soak
+    from makemake_env import kernels
+
+    @njit
+    def rejects_after_ten_turns(state):
+        return (1, kernels.TURN) if state[kernels.TURN] > 10 else (0, 0)
+
+    class Patched:
+        def __getattr__(self, name):
+            return rejects_after_ten_turns if name == "validate" else getattr(kernels, name)
+
+    real = soak._modules
+    monkeypatch.setattr(soak, "_modules", lambda game: (real(game)[0], Patched()))
+    r = soak.soak_game("makemake", 3, seed=1)
+    assert r["violations"] == 3 and r["first_violation"]["field"] == "TURN"
+    assert r["first_violation"]["step"] > 10 and np.isfinite(r["seconds"])
