@@ -157,6 +157,9 @@ def test_illegal_action_is_a_clear_error(name):
         play_game(game, [Cheat(game.num_actions)] * game.num_players, seed=1)
     with pytest.raises(IllegalActionError, match="returned 1.5"):
         play_game(game, [Cheat(1.5)] * game.num_players, seed=1)
+    # a policy's predict gives a numpy 0-d array: an action like any integer (issue 23, item 3)
+    with pytest.raises(IllegalActionError, match=rf"chose illegal action {illegal} "):
+        play_game(game, [Cheat(np.array(illegal))] * game.num_players, seed=1)
     with pytest.raises(ValueError, match="needs"):
         play_game(game, [RandomAgent()], seed=1)
     with pytest.raises(ValueError, match="permutation"):
@@ -439,3 +442,15 @@ def test_play_rejects_a_bad_seat():
     with pytest.raises(ValueError, match="seat must be"):
         play("makemake", players=3, against="random", seat=3, seed=0, input_fn=scripted(), print_fn=print)
 
+
+
+def test_agents_may_answer_with_numpy_0d_arrays():
+    """A policy's ``predict`` returns its action as a 0-d array; the arena plays it as the integer."""
+    class ArrayAnswers(RandomAgent):
+        def act(self, observation, action_mask, state=None):
+            return np.array(super().act(observation, action_mask, state))
+
+    game = game_info("makemake", num_players=2)
+    as_arrays = play_game(game, [ArrayAnswers(), ArrayAnswers()], seed=4)
+    as_ints = play_game(game, [RandomAgent(), RandomAgent()], seed=4)
+    assert as_arrays.actions == as_ints.actions and len(as_arrays.actions) > 0

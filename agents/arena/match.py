@@ -106,7 +106,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
         core.observe_player(state, player, obs, mask)
         legal = mask.copy()  # the agent may scribble on its mask; the check below uses this one
         action = agent.act(obs, mask, state.copy() if agent.needs_state else None)
-        _check_action(game, state, agent, player, action, legal)
+        action = _check_action(game, state, agent, player, action, legal)
         before = state.copy() if on_step else None
         if core.step(state, int(action)) != core.STEP_OK:
             raise RuntimeError(f"{game.name}: the core refused action {action}, which its mask offered")
@@ -128,7 +128,11 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
 
 
 def _check_action(game, state, agent, player, action, legal):
+    """The agent's action as an int (a numpy 0-d array, as a policy's ``predict`` gives, included);
+    an ``IllegalActionError`` naming the agent otherwise."""
     who = f"agent {agent.name!r} ({type(agent).__name__}, player {player})"
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
     if not is_integer(action):
         raise IllegalActionError(f"{who} returned {action!r}; an action is an integer in "
                                  f"0 … {len(legal) - 1}")
@@ -137,7 +141,7 @@ def _check_action(game, state, agent, player, action, legal):
         raise IllegalActionError(f"{who} chose action {action}, outside {game.name}'s actions "
                                  f"0 … {len(legal) - 1}")
     if legal[action]:
-        return
+        return action
     decisions = GAMES[game.name].raw_env.decisions
     phase = int(state[game.core.PHASE])
     decision = decisions[phase] if phase < len(decisions) else f"phase {phase}"
