@@ -322,6 +322,7 @@ def test_observed_turn_is_the_share_of_max_turns_played_past_100_turns(max_turns
     for turn in sorted({0, 1, 99, 100, 101, later, max_turns // 2, max_turns - 1}):
         s = e.state()
         s[core.TURN] = turn
+        s[core.TO_ACT] = turn % 2   # clans play in turn (a valid row: RULES.md, "Valid states")
         e.set_state(s)
         obs = e.observe(e.agent_selection)["observation"]
         assert space.contains(obs) and obs.dtype == np.int8

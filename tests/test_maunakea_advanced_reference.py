@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from maunakea_env import board as B
-from maunakea_env import core
+from maunakea_env import kernels as core  # crafted rows no game reaches (injected ends): the unchecked kernels
 from maunakea_env.reference import NUM_ACTIONS_ADVANCED, ReferenceGame
 
 PHASES = {"placement": core.PHASE_PLACEMENT, "turn": core.PHASE_TURN, "over": core.PHASE_OVER,

@@ -7,7 +7,7 @@ from agents.games import game_info
 from agents.search.mcts import MCTSAgent, random_positions
 from makabana_env import kernels as mb  # the search works on rows it builds: the unchecked kernels
 from makabana_env.board import SPOT_NAMES
-from maunakea_env import core as mk
+from maunakea_env import kernels as mk  # likewise
 
 GAMES = ("makabana", "makemake", "maunakea")
 SIMS = 48
