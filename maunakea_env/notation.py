@@ -11,6 +11,7 @@ Everything here reads rows through ``core.check_state``, so a row or text that i
 game gets a ``ValueError`` saying where and why.
 """
 import difflib
+import functools
 import numbers
 import re
 from typing import NamedTuple
@@ -205,29 +206,40 @@ def _counts_text(counts):
     return ", ".join(parts) if parts else "none"
 
 
+def _shown_by_tile():
+    """SHOWN[t, r, i]: what square i of a field shows when tile t lies on it turned r times."""
+    squares = np.empty((K.NUM_TILES, 4), np.int64)
+    squares[:NUM_TERRAIN_TILES] = TERRAIN_TILE_SQUARES
+    squares[NUM_TERRAIN_TILES:NUM_ISLAND_TILES] = LAVA
+    squares[NUM_ISLAND_TILES:] = START_TILE_SQUARES
+    return squares[:, TILE_ROTATION_SOURCE]
+
+
+_SHOWN_BY_TILE = _shown_by_tile()
+
+
 def _shown_terrain(state):
     """What the tiles on the fields show, square by square (the printed board where none lies)."""
     shown = INITIAL_TERRAIN.copy()
-    for f in range(NUM_FIELDS):
-        t = int(state[K.FIELD_TILE + f])
-        if t < 0:
-            continue
-        rotation = int(state[K.FIELD_ROTATION + f])
-        for i in range(4):
-            source = TILE_ROTATION_SOURCE[rotation, i]
-            if t < NUM_TERRAIN_TILES:
-                shown[FIELD_SQUARES[f, i]] = TERRAIN_TILE_SQUARES[t, source]
-            elif t < NUM_ISLAND_TILES:
-                shown[FIELD_SQUARES[f, i]] = LAVA
-            else:
-                shown[FIELD_SQUARES[f, i]] = START_TILE_SQUARES[t - NUM_ISLAND_TILES, source]
+    tiles = np.asarray(state[K.FIELD_TILE:K.FIELD_TILE + NUM_FIELDS])
+    laid = tiles >= 0
+    rotations = np.asarray(state[K.FIELD_ROTATION:K.FIELD_ROTATION + NUM_FIELDS])[laid]
+    shown[FIELD_SQUARES[laid]] = _SHOWN_BY_TILE[tiles[laid], rotations]
     return shown
+
+
+@functools.lru_cache(maxsize=64)
+def _set_up(num_players, variant, max_turns, seed):
+    """The set-up row of these options, as a list (the defaults of the lines ``to_text`` leaves out)."""
+    base = np.zeros(K.STATE_SIZE, np.int64)
+    core.init(base, num_players, variant, max_turns, seed)
+    return base.tolist()
 
 
 def to_text(state):
     """The whole position as ``key: value`` lines (RULES.md, "Position notation")."""
     core.check_state(state)
-    s = [int(v) for v in state]
+    s = np.asarray(state).tolist()
     n = s[K.NUM_PLAYERS]
     advanced = s[K.VARIANT] == K.VARIANT_ADVANCED
     lines = ["game: Mauna Kea", f"players: {n}", f"variant: {VARIANT_NAMES[s[K.VARIANT]]}",
@@ -245,17 +257,16 @@ def to_text(state):
             lines.append(f"tile {FIELD_NAMES[f]}: {_tile_token(t)} turned {s[K.FIELD_ROTATION + f]} ({_tile_kind(t)})")
     shown = _shown_terrain(state)
     terrain = np.asarray(state[K.TERRAIN:K.TERRAIN + NUM_SQUARES])
-    for row in range(SQUARES_PER_SIDE):
-        squares = slice(row * SQUARES_PER_SIDE, (row + 1) * SQUARES_PER_SIDE)
-        if (terrain[squares] != shown[squares]).any():
-            lines.append(f"terrain row {row + 1}: " + "".join(TERRAIN_LETTERS[v] for v in terrain[squares]))
+    differs = (terrain != shown).reshape(SQUARES_PER_SIDE, SQUARES_PER_SIDE).any(axis=1)
+    for row in np.flatnonzero(differs).tolist():
+        squares = s[K.TERRAIN + row * SQUARES_PER_SIDE:K.TERRAIN + (row + 1) * SQUARES_PER_SIDE]
+        lines.append(f"terrain row {row + 1}: " + "".join(TERRAIN_LETTERS[v] for v in squares))
     # the set-up position of these options is the default of every line not written, so an item that
     # is empty now but was not at the set-up is written too ("none")
-    base = np.zeros(K.STATE_SIZE, np.int64)
-    core.init(base, n, s[K.VARIANT], s[K.MAX_TURNS], s[K.SEED])
+    base = _set_up(n, s[K.VARIANT], s[K.MAX_TURNS], s[K.SEED])
     for q in range(NUM_SQUARES):
         counts = s[K.ARTIFACTS + 3 * q:K.ARTIFACTS + 3 * q + 3]
-        if any(counts) or base[K.ARTIFACTS + 3 * q:K.ARTIFACTS + 3 * q + 3].any():
+        if any(counts) or any(base[K.ARTIFACTS + 3 * q:K.ARTIFACTS + 3 * q + 3]):
             lines.append(f"artifacts {SQUARE_NAMES[q]}: {_counts_text(counts)}")
     if any(s[K.REMOVED_ARTIFACTS:K.REMOVED_ARTIFACTS + 3]):
         lines.append(f"removed artifacts: {_counts_text(s[K.REMOVED_ARTIFACTS:K.REMOVED_ARTIFACTS + 3])}")
@@ -330,8 +341,14 @@ class _Reader:
         raise ValueError(f"line {number} ({key}): {message}")
 
 
+_WHOLE_NUMBER = re.compile(r"-?\d+")
+_ARTIFACT_COUNT = re.compile(r"(\d+) (white|gray|black)")
+_TILE_TOKEN = re.compile(r"([TLS])(\d+)")
+_TILE_LIMIT = {"T": NUM_TERRAIN_TILES, "L": NUM_ISLAND_TILES - NUM_TERRAIN_TILES, "S": K.NUM_START_TILES}
+
+
 def _number(reader, text, low=0, high=2**63 - 1):
-    if not re.fullmatch(r"-?\d+", text.strip()):
+    if not _WHOLE_NUMBER.fullmatch(text.strip()):
         reader.fail(f"{text.strip()!r} is not a whole number")
     value = int(text)
     if not low <= value <= high:
@@ -361,7 +378,7 @@ def _counts(reader, text):
     if text == "none":
         return counts
     for part in text.split(", "):
-        m = re.fullmatch(r"(\d+) (white|gray|black)", part.strip())
+        m = _ARTIFACT_COUNT.fullmatch(part.strip())
         if not m:
             reader.fail(f"{part.strip()!r}: artifacts are written like '2 white, 1 gray' or 'none'")
         counts[COLOURS.index(m.group(2))] += int(m.group(1))
@@ -369,9 +386,8 @@ def _counts(reader, text):
 
 
 def _tile(reader, text):
-    m = re.fullmatch(r"([TLS])(\d+)", text.strip())
-    limit = {"T": NUM_TERRAIN_TILES, "L": NUM_ISLAND_TILES - NUM_TERRAIN_TILES, "S": K.NUM_START_TILES}
-    if not m or int(m.group(2)) >= limit[m.group(1)]:
+    m = _TILE_TOKEN.fullmatch(text.strip())
+    if not m or int(m.group(2)) >= _TILE_LIMIT[m.group(1)]:
         reader.fail(f"{text.strip()!r} is no tile: T0 … T69 (terrain), L0 … L23 (lava), S0 … S23 (start)")
     return int(m.group(2)) + {"T": 0, "L": NUM_TERRAIN_TILES, "S": NUM_ISLAND_TILES}[m.group(1)]
 
@@ -425,8 +441,8 @@ def from_text(text):
     max_turns = head("max_turns", lambda v: _number(reader, v, 1), 300)
     seed = head("seed", lambda v: _number(reader, v), 0)
     # the defaults: a fresh game of these options, emptied of what the lines below describe
-    row = np.zeros(K.STATE_SIZE, np.int64)
-    core.init(row, n, variant, max_turns, seed)
+    # a list while the lines are read (indexing a list is several times quicker than an array)
+    row = list(_set_up(n, variant, max_turns, seed))
     reader.row = row
     for name in ("game", "players", "variant", "max_turns", "seed"):
         if name in header:
@@ -442,7 +458,7 @@ def from_text(text):
     placed_by = {}        # tile -> the line that put it on a field, in a hand, out of the game or aside
     terrain_rows = {}
     explorer_lines = {}
-    k = int(row[K.EXPLORERS_EACH])
+    k = row[K.EXPLORERS_EACH]
     for number, key, value in entries:
         reader.at = (number, key)
         if key in header:
@@ -539,7 +555,7 @@ def from_text(text):
                 reader.set(K.BRANCH_OPEN + j, int(m.group(4) == "open"))
         elif words[0] == "cards" and len(words) == 2:
             p = _player(reader, words[1], n)
-            row[K.CARDS + p * NUM_CARD_KINDS:K.CARDS + (p + 1) * NUM_CARD_KINDS] = 0   # the line replaces the deal
+            row[K.CARDS + p * NUM_CARD_KINDS:K.CARDS + (p + 1) * NUM_CARD_KINDS] = [0] * NUM_CARD_KINDS  # replaces the deal
             for name in _list(value):
                 kind = _choice(reader, name, CARD_KIND_NAMES, "card")
                 reader.set(K.CARDS + p * NUM_CARD_KINDS + kind, row[K.CARDS + p * NUM_CARD_KINDS + kind] + 1)
@@ -576,7 +592,7 @@ def from_text(text):
             reader.fail("unknown key; see RULES.md, 'Position notation'")
     # explorers: a line per explorer in the game (unplaced where none is written), and the squares'
     # occupants and the count placed follow from them
-    row[K.OCCUPANT:K.OCCUPANT + NUM_SQUARES] = -1
+    row[K.OCCUPANT:K.OCCUPANT + NUM_SQUARES] = [-1] * NUM_SQUARES
     placed = 0
     for (p, e), (at, value) in sorted(explorer_lines.items()):
         reader.at = at
@@ -605,9 +621,9 @@ def from_text(text):
     # where each tile is follows from the fields, the hands and the lines naming it: the rest is in the bag
     field_of, hand_of = {}, {}
     for f in range(NUM_FIELDS):
-        field_of.setdefault(int(row[K.FIELD_TILE + f]), K.FIELD_TILE + f)
+        field_of.setdefault(row[K.FIELD_TILE + f], K.FIELD_TILE + f)
     for i in range(4 * HAND_SLOTS):
-        hand_of.setdefault(int(row[K.HAND + i]), K.HAND + i)
+        hand_of.setdefault(row[K.HAND + i], K.HAND + i)
     for t in range(K.NUM_TILES):
         on_field, in_hand = field_of.get(t), hand_of.get(t)
         if t in placed_by and row[K.TILE_WHERE + t] in (K.REMOVED, K.SET_ASIDE) and (on_field or in_hand):
@@ -626,11 +642,12 @@ def from_text(text):
             reader.line_of[K.TILE_WHERE + t] = reader.line_of[offset]
     # the terrain: what the tiles show, unless a row is written
     shown = _shown_terrain(row)
-    row[K.TERRAIN:K.TERRAIN + NUM_SQUARES] = shown
+    row[K.TERRAIN:K.TERRAIN + NUM_SQUARES] = shown.tolist()
     for r, (at, letters) in terrain_rows.items():
         reader.at = at
         for i, letter in enumerate(letters):
             reader.set(K.TERRAIN + r * SQUARES_PER_SIDE + i, TERRAIN_LETTERS.index(letter))
+    row = np.array(row, np.int64)
     code, offset = core.validate(row)
     if code != 0:
         name = field_name(core.FIELDS, offset)

@@ -2,8 +2,8 @@
 (``makemake_env.notation``; RULES.md, Notation and Last actions).
 
 The round trips run on every decision of random games of every player count (Make Make has one
-variant): ``ROUNDTRIP_GAMES`` games per player count (default 12; the issue's figure is 1,000 per
-variant: ``ROUNDTRIP_GAMES=1000 python -m pytest tests/test_makemake_notation.py -k round_trip``).
+variant): ``ROUNDTRIP_GAMES`` games, shared out evenly over the player counts (the issue's figure is
+1,000 per variant: ``ROUNDTRIP_GAMES=1000 python -m pytest tests/test_makemake_notation.py -k round_trip``).
 """
 import os
 
@@ -14,7 +14,9 @@ import makemake_env
 from makemake_env import core, kernels
 from makemake_env.notation import ACTION_NAMES, KEYS
 
-GAMES = int(os.environ.get("ROUNDTRIP_GAMES", "6"))
+GAMES = int(os.environ.get("ROUNDTRIP_GAMES", "18"))
+PLAYER_COUNTS = [2, 3, 4]
+GAMES_EACH = -(-GAMES // len(PLAYER_COUNTS))   # per player count, rounded up
 
 
 def decisions(num_players, seed):
@@ -27,14 +29,14 @@ def decisions(num_players, seed):
     yield s
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
 def test_round_trip_on_every_decision_of_random_games(num_players):
     """Issue 25, What 1, 2 and Done when: on every decision, ``from_text(to_text(s))`` is ``s`` entry for
     entry, ``to_text`` of that is the same text, and every legal action's name parses back to it."""
     mask = np.zeros(kernels.NUM_ACTIONS, np.int8)
     count = 0
     passes = 0
-    for seed in range(GAMES):
+    for seed in range(GAMES_EACH):
         for s in decisions(num_players, seed):
             text = makemake_env.to_text(s)
             row = makemake_env.from_text(text)
@@ -45,7 +47,7 @@ def test_round_trip_on_every_decision_of_random_games(num_players):
                 assert makemake_env.parse_action(makemake_env.describe_action(a, s), s) == a
             passes += sum(last.passed for last in makemake_env.last_actions(s))
             count += 1
-    assert count > GAMES * 10 and passes > 0
+    assert count > GAMES_EACH * 10 and passes > 0
 
 
 def test_every_action_has_its_own_name():
