@@ -1708,6 +1708,9 @@ def validate(state):
                                                                 or (reason == END_BY_SUPPLY and not advanced))):
         return BAD_END, END_REASON
     # -- tiles on the fields and the terrain they show ---------------------------------------------
+    # counts per tile, filled as the fields and hands are checked, keep the tile checks linear
+    on_fields = np.zeros(NUM_TILES, np.int64)
+    in_hands = np.zeros(NUM_TILES, np.int64)
     for f in range(NUM_FIELDS):
         tile = state[FIELD_TILE + f]
         rotation = state[FIELD_ROTATION + f]
@@ -1720,9 +1723,10 @@ def validate(state):
             return BAD_FIELD_TILE, FIELD_TILE + f
         if rotation < 0 or rotation > 3 or (tile < 0 and rotation != 0):
             return BAD_FIELD_TILE, FIELD_ROTATION + f
-        for g in range(f):
-            if tile >= 0 and state[FIELD_TILE + g] == tile:
+        if tile >= 0:
+            if on_fields[tile] > 0:    # on an earlier field too
                 return BAD_FIELD_TILE, FIELD_TILE + f
+            on_fields[tile] = 1
         # A terrain or start tile shows jungle, water or mountain on each square; which one its
         # pattern and rotation say is not required, so that a test may lay ground no tile shows
         # (a path of water, say) -- no rule reads the tile's pattern back except an earthquake,
@@ -1750,6 +1754,8 @@ def validate(state):
                     return BAD_HAND, HAND + p * HAND_SLOTS + h
             elif tile < 0 or tile >= FIRST_LAVA_TILE:
                 return BAD_HAND, HAND + p * HAND_SLOTS + h
+            else:
+                in_hands[tile] += 1
     # -- where every tile is ------------------------------------------------------------------------
     quake_tile = state[QUAKE_TILE]
     if phase == PHASE_QUAKE_LAY:
@@ -1762,14 +1768,8 @@ def validate(state):
         where = state[TILE_WHERE + t]
         if where < IN_BAG or where > SET_ASIDE:
             return BAD_TILE_WHERE, TILE_WHERE + t
-        fields = 0
-        for f in range(NUM_FIELDS):
-            if state[FIELD_TILE + f] == t:
-                fields += 1
-        hands = 0
-        for i in range(MAX_PLAYERS * HAND_SLOTS):
-            if state[HAND + i] == t:
-                hands += 1
+        fields = on_fields[t]
+        hands = in_hands[t]
         if hands > 1:
             return BAD_HAND, HAND
         if (where == ON_BOARD) != (fields == 1) or (where == IN_HAND) != (hands == 1) \
@@ -1990,6 +1990,6 @@ def validate(state):
         if supply == 2 and (triggered != 1 or reason != END_BY_SUPPLY):
             return BAD_SUPPLY, SUPPLY_OUT
     # -- last, with every entry in range: a running game must ask for something -------------------
-    if running and _walk_legal(state, state, False, -1)[1] == 0:
+    if running and _walk_legal(state, state, False, 0)[0] < 0:   # the walk stops at the first legal action
         return BAD_NO_MOVE, PHASE
     return 0, 0
