@@ -284,8 +284,7 @@ def render_rgb(state) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # The board as SVG, and where each action is clicked (the web front end, issue 26).
 def _hex(colour):
-    r, g, b = (int(c) for c in colour)
-    return f"#{r:02x}{g:02x}{b:02x}"
+    return "#" + np.asarray(colour, np.uint8).tobytes().hex()
 
 
 def _piece_path(mask):
