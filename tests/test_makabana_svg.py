@@ -7,6 +7,7 @@ painter of the SVG elements ``render_svg`` writes (rectangles, rectangle-run pat
 translated groups), so that a drift between the two pictures fails here; where Playwright and
 Debian's ``chromium`` are installed, a real browser paints it too.
 """
+import functools
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -43,18 +44,16 @@ def new_game(num_players, variant, seed):
     return state
 
 
-def decisions(num_players, variant, seed, every=1):
-    """Copies of the state at every ``every``-th decision of a random game, and its end."""
+def decisions(num_players, variant, seed):
+    """Copies of the state at every decision of a random game, and its end."""
     state = new_game(num_players, variant, seed)
-    k = 0
     while state[kernels.STATUS] == kernels.STATUS_RUNNING:
-        if k % every == 0:
-            yield state.copy()
+        yield state.copy()
         core.step(state, core.random_action(state))
-        k += 1
     yield state
 
 
+@functools.cache
 def sample_states():
     """A few positions of every variant and player count: the start, mid-game (huts and, in the tiki
     phase, tikis) and the end."""
@@ -62,12 +61,13 @@ def sample_states():
     for num_players in PLAYER_COUNTS:
         for variant in VARIANTS:
             seen = list(decisions(num_players, variant, seed=100 + 10 * num_players + variant))
-            middle = [s for s in seen if s[kernels.PHASE] == kernels.PHASE_TIKI and (s[kernels.TIKI:kernels.TIKI + NUM_SPOTS] >= 0).any()]
+            middle = [s for s in seen
+                      if s[kernels.PHASE] == kernels.PHASE_TIKI and (s[kernels.TIKI:kernels.TIKI + NUM_SPOTS] >= 0).any()]
             states += [seen[0], middle[len(middle) // 2], seen[-1]]
     return states
 
 
-STATES = sample_states()
+NUM_SAMPLES = len(PLAYER_COUNTS) * len(VARIANTS) * 3
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -124,9 +124,9 @@ def paint_svg(text):
 
 # ---------------------------------------------------------------------------------------------------
 # Issue 26, What 2: a standalone SVG of the rgb_array picture's size, every spot a place
-@pytest.mark.parametrize("index", range(0, len(STATES), 2))
+@pytest.mark.parametrize("index", range(0, NUM_SAMPLES, 2))
 def test_svg_is_a_document_of_the_picture_size_with_a_place_per_spot(index):
-    state = STATES[index]
+    state = sample_states()[index]
     height, width = render_rgb(state).shape[:2]
     root = ET.fromstring(render_svg(state))
     assert root.tag == SVG + "svg"
@@ -142,10 +142,10 @@ def test_svg_is_a_document_of_the_picture_size_with_a_place_per_spot(index):
         assert title is not None and title.text.startswith(SPOT_NAMES[spots.index(g)] + ":")
 
 
-@pytest.mark.parametrize("index", range(len(STATES)))
+@pytest.mark.parametrize("index", range(NUM_SAMPLES))
 def test_svg_paints_the_same_pixels_as_render_rgb(index):
     """Issue 26, What 2: "the same geometry as the rgb_array pictures, not a second drawing"."""
-    state = STATES[index]
+    state = sample_states()[index]
     assert np.array_equal(paint_svg(render_svg(state)), render_rgb(state))
 
 
@@ -153,7 +153,7 @@ def test_each_place_sits_on_its_spot_in_the_colour_render_rgb_gives_it():
     """Issue 26, What 2: at the centre of every place (from its own coordinates) the rgb_array picture
     has the colour of the place's topmost piece there, inside the cell of the spot it is named after."""
     checked = 0
-    for state in STATES:
+    for state in sample_states():
         rgb, root = render_rgb(state), ET.fromstring(render_svg(state))
         pieces = {path.get("id"): _runs(path.get("d")) for path in root.find(SVG + "defs")}
         for spot, g in enumerate(places(root)):
@@ -163,11 +163,12 @@ def test_each_place_sits_on_its_spot_in_the_colour_render_rgb_gives_it():
             cx, cy = x + w // 2, y + h // 2
             assert ((dx + cx - MARGIN) // CELL, (dy + cy - MARGIN) // CELL) == tuple(SPOT_XY[spot])
             covering = [use for use in g.findall(SVG + "use")
-                        if any(rx <= cx < rx + rw and ry <= cy < ry + rh for rx, ry, rw, rh in pieces[use.get("href")[1:]])]
+                        if any(rx <= cx < rx + rw and ry <= cy < ry + rh
+                               for rx, ry, rw, rh in pieces[use.get("href").lstrip("#")])]
             assert covering, f"nothing drawn at the centre of {g.get('id')}"
             assert tuple(rgb[dy + cy, dx + cx]) == _colour(covering[-1].get("fill")), g.get("id")
             checked += 1
-    assert checked == len(STATES) * NUM_SPOTS
+    assert checked == NUM_SAMPLES * NUM_SPOTS
 
 
 def test_a_browser_paints_the_svg_as_render_rgb():
@@ -177,7 +178,7 @@ def test_a_browser_paints_the_svg_as_render_rgb():
     image_module = pytest.importorskip("PIL.Image")
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("Debian's chromium is not installed")
-    states = [s for s in STATES if s[kernels.NUM_PLAYERS] in (3, 5) and s[kernels.PHASE] == kernels.PHASE_TIKI][:2]
+    states = [s for s in sample_states() if s[kernels.NUM_PLAYERS] in (3, 5) and s[kernels.PHASE] == kernels.PHASE_TIKI][:2]
     assert len(states) == 2
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium")
@@ -313,7 +314,7 @@ def test_svg_shows_nothing_hidden(num_players, variant):
 # ---------------------------------------------------------------------------------------------------
 # The state is only read; bad input is refused
 def test_render_svg_and_action_place_leave_the_state_unchanged():
-    for state in STATES:
+    for state in sample_states():
         before = state.copy()
         render_svg(state, 0)
         action_place(kernels.TIKI_BASE, state)
