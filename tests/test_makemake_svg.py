@@ -10,6 +10,8 @@ in a web browser").
 """
 import hashlib
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -196,6 +198,30 @@ def test_issue_26_item_2_svg_and_picture_agree_at_the_middle_of_every_shape(name
         assert top == pixel, f"at ({x:.1f}, {y:.1f}) the SVG paints {top}, the picture {pixel}"
         checked += 1
     assert checked > 200
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium package is not installed (.ci/run installs it)")
+def test_issue_26_item_2_a_browser_draws_the_svg_as_the_picture(tmp_path):
+    """Issue 26 item 6 runs the page in Debian's chromium: drawn there, the SVG is the picture but for
+    the smoothed edges of shapes, and at the middle of every place it has the picture's colour."""
+    image = pytest.importorskip("PIL.Image")
+    state = _position("chiefs, Moai, ceremonies, amulet")
+    svg = render.render_svg(state)
+    (tmp_path / "board.svg").write_text(svg)
+    height, width, _ = render.render_rgb(state).shape
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--window-size={width},{height}", f"--screenshot={tmp_path / 'board.png'}",
+                    (tmp_path / "board.svg").as_uri()], capture_output=True, timeout=120, check=True)
+    drawn = np.asarray(image.open(tmp_path / "board.png").convert("RGB")).astype(int)
+    picture = render.render_rgb(state).astype(int)
+    assert drawn.shape == picture.shape
+    off = np.abs(drawn - picture).max(axis=2)
+    assert np.mean(off <= 24) > 0.95
+    for element, _, _, (x, y) in [s for s in _shapes(svg) if s[0].get("class") == "place"]:
+        assert off[int(y), int(x)] <= 8, element.get("id")
 
 
 @pytest.mark.parametrize("name", POSITIONS)
