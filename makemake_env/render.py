@@ -370,7 +370,8 @@ def _place_id(name):
 
 TERRITORY_PLACES = tuple(_place_id(name) for name in TERRITORY_NAMES)
 GROUND_PLACES = tuple(_place_id(name) for name in GROUND_NAMES)
-# the halo that makes a small ground easier to hit: an invisible stroke still takes clicks
+# the halo that makes a small ground easier to hit: a transparent stroke still takes clicks, and a page
+# that highlights a place by giving it a stroke colour shows it
 _GROUND_HALO = 6
 
 
@@ -512,7 +513,7 @@ def render_svg(state, viewer_player: int | None = None) -> str:
         disc = GROUND_FULL if clan >= 0 else GROUND_EMPTY
         out.append(_circle(xy, disc, _DARK, ' pointer-events="none"'))
         out.append(_circle(xy, _inside_outline(disc), _CLAN_RGB[clan] if clan >= 0 else _PALE,
-                           f' class="place" id="{GROUND_PLACES[g]}" stroke="#000" stroke-opacity="0" '
+                           f' class="place" id="{GROUND_PLACES[g]}" stroke="transparent" '
                            f'stroke-width="{_GROUND_HALO}"', _ground_title(state, g)))
     out.append("</g>")
 
