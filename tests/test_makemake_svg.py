@@ -20,6 +20,7 @@ import pytest
 import makemake_env
 from makemake_env import core, describe_action, from_text, kernels, render
 from makemake_env.board import GROUND_NAMES, TERRITORY_INDEX, TERRITORY_NAMES
+from pacific_common.rng import seed_rng
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -292,7 +293,7 @@ def _with_generator(state, seed):
     """The same position with another generator: seed and generator state, hidden from every player."""
     other = state.copy()
     other[kernels.SEED] = seed
-    other[kernels.RNG] = makemake_env.from_text(f"game: Make Make\nplayers: 2\nseed: {seed}")[kernels.RNG]
+    other[kernels.RNG] = seed_rng(seed)
     return other
 
 
