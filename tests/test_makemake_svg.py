@@ -299,8 +299,8 @@ def _with_generator(state, seed):
 
 @pytest.mark.parametrize("name", POSITIONS)
 def test_issue_26_item_3_the_generator_never_reaches_the_svg(name):
-    """What no player may know -- the seed and the generator's state -- appears nowhere in the SVG,
-    and the SVG of every viewer is the same whatever they are, as is what each clan observes."""
+    """What no player may know -- the seed and the generator's state -- appears nowhere in the SVG, and
+    each viewer's SVG stays the same whichever generator the row holds, as does what each clan observes."""
     state = _with_generator(_position(name), 7_345_678_901_234_567_891)
     other = _with_generator(state, 5_551_234_567_890_123_457)
     assert core.check_state(other) is None
