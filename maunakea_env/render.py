@@ -5,11 +5,19 @@ Kea has no hidden information (hands lie face up, the bag can be counted), so bo
 ``render_ansi``'s ``viewer_player`` only marks which player is "you".  The picture is drawn with
 numpy alone, so that rendering needs nothing beyond the game's own dependencies.
 """
+import re
+from xml.sax.saxutils import escape
+
 import numpy as np
 
+from pacific_common import checked
 from pacific_common.draw import outline
 
-from . import kernels
+from . import core, kernels
+from .board import (
+    FIELDS_PER_SIDE, IS_TILE_FIELD, LAVA_TILE_NAMES, SQUARE_NEIGHBOURS, START_KIND_NAMES,
+    START_TILE_KIND, TERRAIN_KIND_NAMES, TERRAIN_NAMES, TERRAIN_TILE_KIND,
+)
 from .board import (
     BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, CARD_KIND_NAMES, DIRECTIONS, EXPLORER_COLOURS,
     FIELD_NAMES, FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
@@ -229,7 +237,13 @@ _PLAYER_RGB = np.array([(222, 34, 34), (250, 210, 0), (36, 84, 226), (150, 56, 1
 _ARTIFACT_RGB = np.array([(250, 250, 250), (150, 150, 150), (20, 20, 20)], np.uint8)
 _BOAT_RGB = np.array([(40, 170, 80), (132, 84, 44), (246, 142, 30), (244, 140, 190)], np.uint8)
 assert len(BOAT_COLOURS) == len(_BOAT_RGB) and len(EXPLORER_COLOURS) == len(_PLAYER_RGB)
-_GRID_SHADE = 3 / 4                         # a thin grid line darkens the square's colour
+
+
+def _shade(colours):
+    """A thin grid line over uint8 ``colours``.  Meant as three quarters of the colour, but computed
+    in uint8, where ``3 * c`` wraps past 255: most lines come out darker and tinted.  Kept as it is
+    (the pictures already published show it); both pictures use this one function."""
+    return colours * 3 // 4
 
 # On a square: the explorer's disc, artifact diamonds (carried under the disc, lying in the corners,
 # or one big one alone), a mountain's peak with its snow, a water square's wave.
@@ -465,8 +479,8 @@ _SWATCH = np.ones((SWATCH, SWATCH), bool)
 def _draw_board(img, state):
     terrain = np.asarray(state[kernels.TERRAIN: kernels.TERRAIN + NUM_SQUARES])
     board = _square_colours(state).reshape(_SIDE, _SIDE, 3)[_PIX][:, _PIX]
-    board[_THIN] = board[_THIN] * 3 // 4
-    board[:, _THIN] = board[:, _THIN] * 3 // 4
+    board[_THIN] = _shade(board[_THIN])
+    board[:, _THIN] = _shade(board[:, _THIN])
     board[_THICK] = _DARK
     board[:, _THICK] = _DARK
     img[_TOP: _TOP + BOARD, MARGIN: MARGIN + BOARD] = board
@@ -551,3 +565,399 @@ def render_rgb(state) -> np.ndarray:
     if state[kernels.PHASE] == kernels.PHASE_OVER:
         img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % HATCH[0]) < HATCH[1]] = _DARK
     return img
+
+
+# ------------------------------------------------------------------------------------------------
+# The vector picture: the same shapes as SVG elements, and the places a player clicks to act.
+def _hex(colour):
+    return "#{:02x}{:02x}{:02x}".format(*(int(v) for v in colour))
+
+
+def _num(v):
+    return f"{float(v):.2f}".rstrip("0").rstrip(".")
+
+
+def _element(tag, attrs, title=None):
+    text = " ".join(f'{k}="{escape(str(v), {chr(34): "&quot;"})}"' for k, v in attrs.items())
+    if title is None:
+        return f"<{tag} {text}/>"
+    return f"<{tag} {text}><title>{escape(title)}</title></{tag}>"
+
+
+def _rect(x, y, w, h, fill, title=None, **attrs):
+    return _element("rect", {"x": _num(x), "y": _num(y), "width": _num(w), "height": _num(h),
+                             "fill": _hex(fill), **_attrs(attrs)}, title)
+
+
+def _circle(x, y, r, fill, edge=None, title=None, **attrs):
+    """A disc as the masks draw it: pixel centres within ``r``; an outline takes the outermost pixel."""
+    if edge is not None:
+        attrs = {"stroke": _hex(edge), "stroke_width": 1, **attrs}
+        r -= 0.5
+    return _element("circle", {"cx": _num(x), "cy": _num(y), "r": _num(r), "fill": _hex(fill),
+                               **_attrs(attrs)}, title)
+
+
+def _polygon(points, fill, edge=None, title=None, **attrs):
+    if edge is not None:
+        attrs = {"stroke": _hex(edge), "stroke_width": 1, "stroke_linejoin": "round", **attrs}
+    return _element("polygon", {"points": " ".join(f"{_num(x)},{_num(y)}" for x, y in points),
+                                "fill": _hex(fill), **_attrs(attrs)}, title)
+
+
+def _attrs(attrs):
+    """Python keywords to SVG attribute names: ``stroke_width`` -> ``stroke-width``, ``cls`` -> ``class``."""
+    return {("class" if k == "cls" else k.replace("_", "-")): v for k, v in attrs.items()}
+
+
+def _diamond_points(x, y, r):
+    return [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+
+
+def _quarter_turns(points, d, cx, cy):
+    """``points`` given about (0, 0) for the north, turned ``d`` quarters clockwise and moved to (cx, cy)."""
+    for _ in range(d):
+        points = [(-y, x) for x, y in points]
+    return [(cx + x, cy + y) for x, y in points]
+
+
+def _chevron_points(tip):
+    w, t = CHEVRON_HALF_WIDTH, CHEVRON_THICKNESS
+    return [(-w, tip + w), (0, tip), (w, tip + w), (w, tip + w + t), (0, tip + t), (-w, tip + w + t)]
+
+
+def _open_arrow_points():
+    """The arrowhead's outline and its hole as one even-odd polygon."""
+    tip, base, hole_tip, hole_base, slope = OPEN_ARROW
+    half, hole_half = (base - tip) / slope, (hole_base - hole_tip) / slope
+    return [(0, tip), (half, base), (-half, base), (0, tip),
+            (0, hole_tip), (-hole_half, hole_base), (hole_half, hole_base), (0, hole_tip)]
+
+
+def _wave_points():
+    xs = np.arange(-WAVE_HALF_LENGTH, WAVE_HALF_LENGTH + 0.25, 0.5)
+    ys = WAVE_AMPLITUDE * np.sin(xs * WAVE_FREQUENCY)
+    return ([(x, y - WAVE_HALF_WIDTH) for x, y in zip(xs, ys)]
+            + [(x, y + WAVE_HALF_WIDTH) for x, y in zip(xs[::-1], ys[::-1])])
+
+
+def _slug(name):
+    """A place id from a name of the game: 'landing B1-C1' -> 'place-landing-b1-c1'."""
+    return "place-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def square_place(s):
+    """The id of square ``s``'s place in ``render_svg``, e.g. ``place-f4-nw``."""
+    return _slug(SQUARE_NAMES[s])
+
+
+def field_place(f):
+    """The id of field ``f``'s place, e.g. ``place-f3`` (only fields that take tiles have one)."""
+    return _slug(FIELD_NAMES[f])
+
+
+def landing_place(k):
+    """The id of landing ``k``'s place, its boat: e.g. ``place-landing-b1-c1``."""
+    return _slug(LANDING_NAMES[k])
+
+
+def hand_tile_place(p, h):
+    """The id of player ``p``'s hand tile ``h`` in the panel, e.g. ``place-red-hand-tile-0``."""
+    return _slug(f"{EXPLORER_COLOURS[p]} hand tile {h}")
+
+
+FIELD_HANDLE = 7    # half the side of a tiled field's place: its centre, clear of the squares' centres
+
+
+def _square_title(state, s):
+    words = [f"{SQUARE_NAMES[s]}: {TERRAIN_NAMES[state[kernels.TERRAIN + s]]}"]
+    spots, explorer = _square_pieces(state, s)
+    if explorer is not None:
+        p, e, carried = explorer
+        load = _count_words([c for _, _, c in carried])
+        words.append(f"{EXPLORER_COLOURS[p]} explorer {e}" + (f" carrying {load}" if load else ""))
+    if spots:
+        words.append(f"lying here: {_count_words([c for _, _, _, c in spots])}")
+    return "; ".join(words)
+
+
+def _count_words(colours):
+    return ", ".join(f"{colours.count(c)} {_COLOURS[c]}" for c in (0, 1, 2) if c in colours)
+
+
+def _field_title(state, f):
+    t = int(state[kernels.FIELD_TILE + f])
+    if t < 0:
+        return f"{FIELD_NAMES[f]}: no tile yet"
+    if t < NUM_TERRAIN_TILES:
+        kind = TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]
+    elif t < NUM_ISLAND_TILES:
+        kind = LAVA_TILE_NAMES[t - FIRST_LAVA_TILE]
+    else:
+        kind = START_KIND_NAMES[START_TILE_KIND[t - NUM_ISLAND_TILES]]
+    return f"{FIELD_NAMES[f]}: {kind} tile, turned {state[kernels.FIELD_ROTATION + f]} quarter turns"
+
+
+def _player_title(state, p, viewer_player):
+    """A panel row's words: what everyone may know, and the viewer's own cards (advanced rules);
+    another player's cards and task points stay hidden until the game is over."""
+    over = state[kernels.PHASE] == kernels.PHASE_OVER
+    known = p == viewer_player or over
+    you = ", you" if p == viewer_player else ""
+    points = kernels.score(state, p) if known else kernels.public_score(state, p)
+    words = [f"{EXPLORER_COLOURS[p]} (player {p}{you}): {points} points",
+             f"explorers on the island {kernels.explorers_on_island(state, p)}"]
+    if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:
+        words += [line.strip() for line in _card_lines(state, p, known)]
+    return "; ".join(words)
+
+
+def _svg_board(state, out):
+    colours = _square_colours(state)
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        out.append(_rect(left, top, CELL, CELL, colours[s], _square_title(state, s),
+                         cls="place", id=square_place(s)))
+    out.append('<g pointer-events="none">')
+    for s in range(NUM_SQUARES):            # thin lines: each square's top row and left column shaded
+        top, left = square_origin(s)
+        line = _shade(colours[s])
+        out.append(_rect(left, top, CELL, 1, line))
+        out.append(_rect(left, top, 1, CELL, line))
+        out.append(_rect(left, top, 1, 1, _shade(line)))
+    for i in range(FIELDS_PER_SIDE + 1):    # thick lines: the last pixel of a field and the first of the next
+        at, width = max(i * FIELD - 1, 0), 1 if i in (0, FIELDS_PER_SIDE) else 2
+        out.append(_rect(MARGIN + at, _TOP, width, BOARD, _DARK))
+        out.append(_rect(MARGIN, _TOP + at, BOARD, width, _DARK))
+    peak = [(0, PEAK_TOP), ((PEAK_BASE - PEAK_TOP) / PEAK_SLOPE, PEAK_BASE),
+            (-(PEAK_BASE - PEAK_TOP) / PEAK_SLOPE, PEAK_BASE)]
+    snow = [(0, PEAK_TOP), ((SNOW_LINE - PEAK_TOP) / PEAK_SLOPE, SNOW_LINE),
+            (-(SNOW_LINE - PEAK_TOP) / PEAK_SLOPE, SNOW_LINE)]
+    wave = _wave_points()
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        cx, cy = left + CELL / 2, top + CELL / 2
+        terrain = state[kernels.TERRAIN + s]
+        if terrain == MOUNTAIN:
+            out.append(_polygon([(cx + x, cy + y) for x, y in peak], _ROCK))
+            out.append(_polygon([(cx + x, cy + y) for x, y in snow], _SNOW_RGB))
+        elif terrain == WATER:
+            out.append(_polygon([(cx + x, cy + y) for x, y in wave], _WAVE_RGB))
+
+    inside = 2 * FIELD_INSIDE
+    for f in range(NUM_FIELDS):
+        top, left = field_origin(f)
+        cx, cy = left + FIELD / 2, top + FIELD / 2
+        lava = _lava_on(state, f)
+        if f == VOLCANO_FIELD:
+            out.append(_rect(cx - FIELD_INSIDE, cy - FIELD_INSIDE, inside, inside, _TERRAIN_RGB[VOLCANO]))
+            out.append(_circle(cx, cy, VOLCANO_CONE, _CONE, _DARK))
+            out.append(_circle(cx, cy, VOLCANO_CRATER, _CRATER))
+        elif lava is not None:
+            flow, channel_sides, exits = lava
+            out.append(_rect(cx - FIELD_INSIDE, cy - FIELD_INSIDE, inside, inside, _TERRAIN_RGB[LAVA]))
+            out.append(_circle(cx, cy, HUB_RADIUS, _CHANNEL))
+            half = [(-CHANNEL_HALF_WIDTH, -FIELD / 2), (CHANNEL_HALF_WIDTH, -FIELD / 2),
+                    (CHANNEL_HALF_WIDTH, 0), (-CHANNEL_HALF_WIDTH, 0)]
+            for d in channel_sides:
+                out.append(_polygon(_quarter_turns(half, d, cx, cy), _CHANNEL))
+            tips = FLOW_CHEVRON_TIPS[flow]
+            shapes = [_chevron_points(t) for t in tips] if tips else [_open_arrow_points()]
+            for d in exits:
+                for shape in shapes:
+                    out.append(_polygon(_quarter_turns(shape, d, cx, cy), _ARROW, fill_rule="evenodd"))
+        elif _shows_start_frame(state, f):
+            ring = sum(START_FRAME) / 2
+            out.append(_element("rect", {"x": _num(cx - ring), "y": _num(cy - ring), "width": _num(2 * ring),
+                                         "height": _num(2 * ring), "fill": "none", "stroke": _hex(_PALE),
+                                         "stroke-width": _num(START_FRAME[1] - START_FRAME[0])}))
+
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        cx, cy = left + CELL / 2, top + CELL / 2
+        spots, explorer = _square_pieces(state, s)
+        for x, y, r, c in spots:
+            out.append(_polygon(_diamond_points(cx + x, cy + y, r), _ARTIFACT_RGB[c], _DARK))
+        if explorer is not None:
+            p, _, carried = explorer
+            x, y, r = EXPLORER_DISC
+            out.append(_circle(cx + x, cy + y, r, _PLAYER_RGB[p], _DARK))
+            for x, y, c in carried:
+                out.append(_polygon(_diamond_points(cx + x, cy + y, SPOT_RADIUS), _ARTIFACT_RGB[c], _DARK))
+    out.append("</g>")
+
+
+def _svg_boats(state, out):
+    """The boats still at their landings; the hull is the landing's place, the pips let clicks through."""
+    for k in range(NUM_LANDINGS):
+        boat = state[kernels.LANDING_BOAT + k]
+        if boat < 0:
+            continue                        # taken: the boat has left, and the landing with it
+        capacity = int(BOAT_CAPACITY[boat])
+        top, left, h, w = boat_box(k, capacity)
+        vertical = h > w
+        cx, cy = left + w / 2, top + h / 2
+        half_l, half_b, cut = BOAT_LENGTH / 2, BOAT_BEAM / 2, BOAT_CORNER
+        hull = [(-half_l + cut, -half_b), (half_l - cut, -half_b), (half_l, -half_b + cut),
+                (half_l, half_b - cut), (half_l - cut, half_b), (-half_l + cut, half_b),
+                (-half_l, half_b - cut), (-half_l, -half_b + cut)]
+        hull = [(y, x) if vertical else (x, y) for x, y in hull]
+        title = f"{LANDING_NAMES[k]}: {BOAT_NAMES[boat]}"
+        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], _DARK, title,
+                            cls="place", id=landing_place(k)))
+        for i in range(capacity):
+            along = PIP_SPACING * (i - (capacity - 1) / 2)
+            x, y = (0, along) if vertical else (along, 0)
+            out.append(_circle(cx + x, cy + y, PIP_RADIUS, _PALE, _DARK, pointer_events="none"))
+
+
+def _svg_panel(state, viewer_player, out):
+    """Each player's row: swatch, explorers, hand tiles (places: spending one), boats taken."""
+    sh, sw = PANEL_STAMP
+    for p in range(int(state[kernels.NUM_PLAYERS])):
+        top = panel_top(p)
+        if p == state[kernels.TO_ACT]:
+            out.append(_rect(6, top, WIDTH - 12, ROW - 2, _PALE))
+        out.append(_rect(10.5, top + 3.5, SWATCH - 1, SWATCH - 1, _PLAYER_RGB[p],
+                         _player_title(state, p, viewer_player), stroke=_hex(_DARK), stroke_width=1))
+        out.append('<g pointer-events="none">')
+        x, y, r = PANEL_DISC
+        for i, colour in enumerate(_panel_explorers(state, p)):
+            out.append(_circle(40 + 14 * i + sw / 2 + x, top + 2 + sh / 2 + y, r, colour, _DARK))
+        for left, b, places in _boats_taken(state, p):
+            cx, cy = left + sw / 2, top + 2 + sh / 2
+            hl, hb = MINI_HULL
+            out.append(_rect(cx - hl + 0.5, cy - hb + 0.5, 2 * hl - 1, 2 * hb - 1, _BOAT_RGB[BOAT_COLOUR[b]],
+                             stroke=_hex(_DARK), stroke_width=1))
+            x, y, r = MINI_SEAT
+            out.append(_circle(cx + x, cy + y, r, _PLAYER_RGB[p], _DARK))
+            for dx, colour in zip(MINI_PLACES, places):
+                out.append(_polygon(_diamond_points(cx + dx, cy, MINI_PLACE_RADIUS), colour, _DARK))
+        out.append("</g>")
+        for h in range(state[kernels.HAND_SIZE + p]):
+            t = state[kernels.HAND + p * kernels.HAND_SLOTS + h]
+            y, x = hand_tile_origin(p, h)
+            for i, terrain in enumerate(TERRAIN_TILE_SQUARES[t]):
+                out.append(_rect(x + (i % 2) * MINI, y + (i // 2) * MINI, MINI, MINI, _TERRAIN_RGB[terrain],
+                                 pointer_events="none"))
+            title = (f"{EXPLORER_COLOURS[p]}'s hand tile {h}: {TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]}, "
+                     f"{TERRAIN_TILE_POINTS[t]} points")
+            out.append(_rect(x + 0.5, y + 0.5, 2 * MINI - 1, 2 * MINI - 1, (0, 0, 0), title, cls="place",
+                             id=hand_tile_place(p, h), fill_opacity=0, stroke=_hex(_DARK), stroke_width=1,
+                             pointer_events="all"))
+
+
+def _svg_bar(state, out):
+    out.append(_rect(0, 0, WIDTH, BAR, _bar_colour(state)))
+    if state[kernels.PHASE] == kernels.PHASE_OVER:
+        period, stripe = HATCH
+        for k in range((WIDTH + BAR) // period + 1):   # pixels with (row + column) % 12 < 4
+            a, b = k * period + 0.5, k * period + stripe + 0.5
+            out.append(_polygon([(a, 0), (b, 0), (b - BAR, BAR), (a - BAR, BAR)], _DARK))
+
+
+def _svg_field_places(state, out):
+    """Fields that take tiles, drawn last and unseen: a field with no tile yet is clicked anywhere (its
+    squares cannot be entered), a tiled one at its centre, so that its squares stay clickable."""
+    for f in np.flatnonzero(IS_TILE_FIELD):
+        top, left = field_origin(f)
+        if state[kernels.FIELD_TILE + f] < 0:
+            x, y, size = left, top, FIELD
+        else:
+            x, y, size = left + FIELD / 2 - FIELD_HANDLE, top + FIELD / 2 - FIELD_HANDLE, 2 * FIELD_HANDLE
+        out.append(_rect(x, y, size, size, (0, 0, 0), _field_title(state, f), cls="place",
+                         id=field_place(f), fill_opacity=0, pointer_events="all"))
+
+
+def render_svg(state, viewer_player: int | None = None) -> str:
+    """The picture of ``render_rgb`` as a standalone SVG document of the same size, drawn from the
+    same geometry, for a web page to show and click.
+
+    Every place where a player acts is an element with ``class="place"``, an ``id`` from the game's
+    names and a ``<title>``: each square (``place-f4-nw``), each field that takes tiles
+    (``place-f3``; the whole field while it has no tile, a small square at its centre once tiled),
+    each boat still at its landing (``place-landing-b1-c1``) and each hand tile in the panel
+    (``place-red-hand-tile-0``).  ``action_place`` names the place of an action.  The drawing's own
+    shapes let clicks through to the places beneath them.
+
+    Mauna Kea's board is all public: hands lie face up, the bag is counted by everyone.  What stays
+    hidden -- another player's cards and task points in the advanced rules (until the game is over),
+    the order of the bag and the game's generator -- is never written, not even in a title.
+    ``viewer_player`` (``None``: a spectator) is marked "you", and sees his own cards."""
+    core.check_state(state)
+    n = int(state[kernels.NUM_PLAYERS])
+    if viewer_player is not None:
+        viewer_player = checked.integer("viewer_player", viewer_player, 0, n - 1)
+    height, width = picture_size(state)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',
+           _rect(0, 0, width, height, _SEA, pointer_events="none")]
+    _svg_board(state, out)
+    _svg_boats(state, out)
+    _svg_panel(state, viewer_player, out)
+    _svg_bar(state, out)
+    _svg_field_places(state, out)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _explorer_square(state, e):
+    """The square of explorer ``e`` of the player to act, or -1 when he is not on the island."""
+    player = int(state[kernels.TO_ACT])
+    if player < 0 or e >= state[kernels.EXPLORERS_EACH]:
+        return -1
+    x = player * kernels.MAX_EXPLORERS + e
+    return int(state[kernels.EXPLORER_SQUARE + x]) if state[kernels.EXPLORER_STATUS + x] == kernels.ON_ISLAND else -1
+
+
+def action_place(action, state) -> str | None:
+    """The id of the place in ``render_svg(state, ...)`` a player clicks to play ``action``, or None
+    for the actions that have none: ending the turn, the set-up's card choice and drawing or not
+    after an earthquake (advanced rules).  Places, the way a player points at the board:
+
+    * placing an explorer, a movement card's destination: that square;
+    * moving an explorer: the square he moves to;
+    * picking up or dropping an artifact, playing a movement card or the helicopter rescue with an
+      explorer: the explorer's square;
+    * laying a hand tile, the earthquake's turn of a tile, laying the tile it drew: the field (the
+      hand tile and the rotation are chosen among the actions sharing that place);
+    * spending a hand tile for its movement points: that tile in the panel;
+    * boarding: the boat at that landing.
+
+    An action about an explorer who is not on the island, or a square beyond the board's edge, has
+    no place either (it is never legal)."""
+    core.check_state(state)
+    limit = kernels.NUM_ACTIONS_OF_VARIANT[int(state[kernels.VARIANT])] - 1
+    action = checked.integer("action", action, 0, limit)
+    if action < kernels.LAY_BASE:
+        return square_place(action)
+    if action < kernels.SPEND_BASE:
+        return field_place((action - kernels.LAY_BASE) // 4 % NUM_FIELDS)
+    if action < kernels.MOVE_BASE:
+        player = int(state[kernels.TO_ACT])
+        return hand_tile_place(player, action - kernels.SPEND_BASE) if player >= 0 else None
+    if action < kernels.PICK_BASE:
+        e, d = divmod(action - kernels.MOVE_BASE, 4)
+        s = _explorer_square(state, e)
+        to = SQUARE_NEIGHBOURS[s, d] if s >= 0 else -1
+        return square_place(to) if to >= 0 else None
+    if action < kernels.BOARD_BASE:
+        s = _explorer_square(state, (action - kernels.PICK_BASE) % (3 * kernels.MAX_EXPLORERS) // 3)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.END_TURN:
+        return landing_place((action - kernels.BOARD_BASE) % NUM_LANDINGS)
+    if action == kernels.END_TURN or action < kernels.CARD_MOVE_BASE:
+        return None                         # end the turn; remove a dealt card
+    if action < kernels.DESTINATION_BASE:
+        s = _explorer_square(state, (action - kernels.CARD_MOVE_BASE) % kernels.MAX_EXPLORERS)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.HELICOPTER_BASE:
+        return square_place(action - kernels.DESTINATION_BASE)
+    if action < kernels.EARTHQUAKE_BASE:
+        s = _explorer_square(state, action - kernels.HELICOPTER_BASE)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.QUAKE_DRAW:
+        return field_place((action - kernels.EARTHQUAKE_BASE) // 4)
+    if action < kernels.QUAKE_LAY_BASE:
+        return None                         # draw a tile after the earthquake, or not
+    return field_place((action - kernels.QUAKE_LAY_BASE) // 4)
