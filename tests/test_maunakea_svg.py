@@ -3,6 +3,7 @@ a web browser", part 2): ``render.render_svg`` and ``render.action_place``.
 
 The SVG is checked against ``render_rgb`` by painting it here, element by element, at the centre of
 every shape and place: a test that fails as soon as the two drawings drift apart."""
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -19,6 +20,7 @@ from maunakea_env.notation import describe_action, to_text
 from maunakea_env.render import CELL, action_place, render_rgb, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
+CHROMIUM = "/usr/bin/chromium"   # Debian's package, as .ci/run installs it (issue 26 item 6)
 GAMES = [(n, variant) for variant in (kernels.VARIANT_BASIC, kernels.VARIANT_ADVANCED) for n in (2, 3, 4)]
 # The decisions without a place on the board (render.action_place), by their first words.
 NO_PLACE = ("end the turn", "remove the dealt card", "draw a tile after the earthquake",
@@ -388,3 +390,30 @@ def test_field_places_leave_the_squares_clickable():
             x, y = _centre(boxes[f"place-{SQUARE_NAMES[s].lower()}"])
             covered = _inside(field, x, y)
             assert covered == (state[kernels.FIELD_TILE + f] < 0)
+
+
+def test_a_browser_clicking_a_place_at_its_centre_reaches_it():
+    """Issue 26 items 2 and 6: in Chromium, the element under the centre of each place is that place
+    (the drawing's shapes let clicks through), except the squares of a field with no tile yet, which
+    no action is about: there the click reaches the field."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no browser at {CHROMIUM}")
+    state = STATES[len(STATES) // 2]
+    untiled = {f"place-{SQUARE_NAMES[s].lower()}": f"place-{FIELD_NAMES[f].lower()}"
+               for f in np.flatnonzero(IS_TILE_FIELD) if state[kernels.FIELD_TILE + f] < 0 for s in FIELD_SQUARES[f]}
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.set_content(f"<html><body style='margin:0'>{render_svg(state, 0)}</body></html>")
+            hits = page.evaluate("""() => Array.from(document.querySelectorAll('.place'), el => {
+                const box = el.getBoundingClientRect();
+                const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+                return [el.id, hit && hit.closest('.place') ? hit.closest('.place').id : null];
+            })""")
+        finally:
+            browser.close()
+    assert len(hits) > NUM_SQUARES
+    for place, hit in hits:
+        assert hit == untiled.get(place, place), (place, hit)
