@@ -44,7 +44,7 @@ def _legal(state):
 
 
 def _sample_states():
-    """A few positions of every variant and player count: set-up, early, middle, the end."""
+    """A few positions of every variant and player count: the set-up, the middle, the end."""
     out = []
     for n, variant in GAMES:
         game = list(_decisions(n, variant, 100 + 10 * n + variant, 120))
@@ -56,7 +56,8 @@ STATES = _sample_states()
 
 
 # ---------------------------------------------------------------------------------------------------
-# Painting the SVG at one point, as a browser would (fills only; the probes keep off outlines)
+# Painting the SVG at one pixel as render_rgb does: fills, and outlines as draw.outline makes them
+# (the start fields' frames, drawn as a stroke alone, are left out)
 def _colour(text):
     return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
 
