@@ -16,8 +16,9 @@ from .env import env, raw_env  # noqa: E402
 from .notation import (  # noqa: E402
     colour_players, colour_to_act, describe_action, from_text, parse_action, spot_owners, to_text,
 )
+from .render import action_place, render_svg  # noqa: E402
 
-__all__ = ["BatchEnv", "colour_players", "colour_to_act", "describe_action", "env", "from_text", "parse_action",
-           "raw_env", "spot_owners", "to_text"]
+__all__ = ["BatchEnv", "action_place", "colour_players", "colour_to_act", "describe_action", "env", "from_text",
+           "parse_action", "raw_env", "render_svg", "spot_owners", "to_text"]
 
 register("makabana-v0", "makabana_env:env")

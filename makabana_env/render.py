@@ -1,16 +1,21 @@
-"""Human-readable views of a Maka Bana game row: a text board and an RGB picture.
+"""Human-readable views of a Maka Bana game row: a text board, an RGB picture and an SVG picture.
 
-Both functions only read the state (one row as laid out in ``core``) and never change it.
+All of them only read the state (one row as laid out in ``core``) and never change it.
 ``render_ansi`` is written for one viewer: it hides what that player may not know, exactly as
 ``kernels.observe`` does.  ``render_rgb`` shows only the public board (huts and tikis), never projects,
 so one picture serves every viewer.  The picture is drawn with numpy alone, so that rendering needs
-nothing beyond the game's own dependencies.
+nothing beyond the game's own dependencies.  ``render_svg`` is the same picture as a vector document
+for the web front end, with every spot a clickable place; ``action_place`` says which place an action
+is played on.
 """
+from xml.sax.saxutils import escape
+
 import numpy as np
 
+from pacific_common import checked
 from pacific_common.draw import outline
 
-from . import kernels
+from . import core, kernels
 from .board import (
     AREAS, BEACHES, CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_AREA, SPOT_BEACH, SPOT_NAMES, SPOT_THEME, SPOT_XY,
     THEMES,
@@ -172,7 +177,10 @@ def _mao_season_lines(state):
 
 
 # ------------------------------------------------------------------------------------------------
-# Picture.  Each spot is drawn as one CELL x CELL tile, built from boolean masks made once below.
+# Pictures.  ``render_rgb`` (numpy pixels) and ``render_svg`` (vector) draw the same board from the
+# tables below, so they cannot drift apart: ``picture_size`` and ``spot_origin`` place the spots,
+# ``_PIECES`` holds the shapes of a spot's tile as boolean masks over one CELL x CELL tile, and
+# ``_tile_layers`` says which pieces a spot shows, bottom to top, and in which colour.
 CELL, MARGIN = 40, 20
 _SEA = (38, 92, 150)
 _AREA_RGB = np.array([(240, 224, 150), (118, 184, 84), (158, 158, 150), (160, 222, 240)], np.uint8)
@@ -181,62 +189,199 @@ _BEACH_RGB = np.array([(0, 150, 150), (214, 70, 170), (240, 130, 20), (110, 50, 
 _PLAYER_RGB = np.array(
     [(250, 208, 0), (30, 90, 230), (20, 150, 40), (220, 30, 30), (250, 250, 250)], np.uint8)
 _DARK, _WOOD = np.array((30, 30, 30), np.uint8), np.array((120, 72, 30), np.uint8)
+_HATCH_RGB = np.array((90, 90, 90), np.uint8)
 _Y, _X = np.mgrid[0:CELL, 0:CELL]
+
+
+def picture_size():
+    """``(height, width)`` of the picture in pixels: the island's grid of spots and a margin of sea."""
+    width, height = SPOT_XY.max(axis=0) + 1
+    return int(height * CELL + 2 * MARGIN), int(width * CELL + 2 * MARGIN)
+
+
+def spot_origin(spot):
+    """``(left, top)``: the pixel where the tile of ``spot`` starts in the picture."""
+    x, y = SPOT_XY[spot]
+    return int(MARGIN + x * CELL), int(MARGIN + y * CELL)
 
 
 def _box(x0, y0, x1, y1):
     return (_X >= x0) & (_X < x1) & (_Y >= y0) & (_Y < y1)
 
 
+def _letter(rows):
+    """A beach initial from a 3x5 font at double size, in the tile's bottom-left corner."""
+    mask = np.zeros((CELL, CELL), bool)
+    pixels = np.array([[ch == "#" for ch in r] for r in rows])
+    mask[22:32, 7:13] = np.kron(pixels, np.ones((2, 2), bool))
+    return mask
+
+
 _SPOT = _box(1, 1, CELL - 1, CELL - 1)  # a one-pixel strip of sea keeps neighbouring spots apart
-_FRAME = _SPOT & ~_box(5, 5, CELL - 5, CELL - 5)
-_AREA_EDGE = outline(_box(5, 5, CELL - 5, CELL - 5))
-# Theme glyphs in the top-left corner: Flower a dot, Fish a horizontal bar, Tattoo a cross.
-_THEME = (
-    (_X - 10.5) ** 2 + (_Y - 10.5) ** 2 <= 9,
-    _box(7, 9, 15, 12),
-    _box(9, 7, 12, 15) | _box(7, 9, 15, 12),
-)
-# The beach's initial in the bottom-left corner: the frame colours alone would need a key to read.
-_LETTER = {}
-_FONT = {"A": ("###", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
-         "C": (".##", "#..", "#..", "#..", ".##"), "D": ("##.", "#.#", "#.#", "#.#", "##.")}
-for _b, _rows in _FONT.items():
-    _LETTER[_b] = np.zeros((CELL, CELL), bool)
-    _pixels = np.array([[ch == "#" for ch in r] for r in _rows])
-    _LETTER[_b][22:32, 7:13] = np.kron(_pixels, np.ones((2, 2), bool))  # 3x5 font at double size
 _HUT = _box(15, 22, 27, 32) | ((_Y >= 12) & (_Y < 22) & (np.abs(_X - 20.5) <= (_Y - 12) * 0.7 + 1))
 _TIKI = _box(28, 9, 34, 32) | _box(27, 7, 35, 11)  # a totem with a wider head
-_TIKI_STRIPE = _box(29, 16, 33, 24)
-_HATCH = ((_X + _Y) % 6 < 2) & _SPOT
+_PIECES = {
+    "spot": _SPOT,
+    "frame": _SPOT & ~_box(5, 5, CELL - 5, CELL - 5),
+    "area-edge": outline(_box(5, 5, CELL - 5, CELL - 5)),
+    # Theme glyphs in the top-left corner: Flower a dot, Fish a horizontal bar, Tattoo a cross.
+    "flower": (_X - 10.5) ** 2 + (_Y - 10.5) ** 2 <= 9,
+    "fish": _box(7, 9, 15, 12),
+    "tattoo": _box(9, 7, 12, 15) | _box(7, 9, 15, 12),
+    # The beach's initial in the bottom-left corner: the frame colours alone would need a key to read.
+    "letter-a": _letter(("###", "#.#", "###", "#.#", "#.#")),
+    "letter-b": _letter(("##.", "#.#", "##.", "#.#", "##.")),
+    "letter-c": _letter((".##", "#..", "#..", "#..", ".##")),
+    "letter-d": _letter(("##.", "#.#", "#.#", "#.#", "##.")),
+    "hut": _HUT,
+    "hut-edge": outline(_HUT),
+    "tiki": _TIKI,
+    "tiki-edge": outline(_TIKI),
+    "tiki-stripe": _box(29, 16, 33, 24),
+    "hatch": ((_X + _Y) % 6 < 2) & _SPOT,
+}
+_THEME_PIECES = tuple(theme.lower() for theme in THEMES)
+_LETTER_PIECES = tuple(f"letter-{beach[0].lower()}" for beach in BEACHES)
+assert set(_THEME_PIECES + _LETTER_PIECES) <= set(_PIECES)
+
+
+def _washed(colour):
+    """A colour washed out towards light grey: spots out of play read as "not part of this game"."""
+    return ((np.asarray(colour, np.uint16) + 2 * 120) // 3).astype(np.uint8)
+
+
+def _tile_layers(state, spot):
+    """What the tile of ``spot`` shows, bottom to top: ``(piece, colour)`` pairs, the piece a key of
+    ``_PIECES`` and the colour an RGB triple.  Only public facts go in: the spot's own cards, the hut
+    and the tiki on it, and whether it is in play."""
+    area, beach = SPOT_AREA[spot], SPOT_BEACH[spot]
+    layers = [("spot", _AREA_RGB[area]), ("frame", _BEACH_RGB[beach]), ("area-edge", _AREA_RGB[area] // 2),
+              (_THEME_PIECES[SPOT_THEME[spot]], _DARK), (_LETTER_PIECES[beach], _DARK)]
+    hut, tiki = state[kernels.HUT + spot], state[kernels.TIKI + spot]
+    if hut >= 0:
+        layers += [("hut", _PLAYER_RGB[hut]), ("hut-edge", _DARK)]
+    if tiki >= 0:
+        layers += [("tiki", _WOOD), ("tiki-edge", _DARK), ("tiki-stripe", _PLAYER_RGB[tiki])]
+    if not kernels.spot_in_play(state, spot):
+        layers = [(piece, _washed(colour)) for piece, colour in layers] + [("hatch", _HATCH_RGB)]
+    return layers
 
 
 def render_rgb(state) -> np.ndarray:
     """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis."""
-    width, height = SPOT_XY.max(axis=0) + 1
-    img = np.empty((height * CELL + 2 * MARGIN, width * CELL + 2 * MARGIN, 3), np.uint8)
+    img = np.empty(picture_size() + (3,), np.uint8)
     img[:] = _SEA
     for s in range(NUM_SPOTS):
         tile = np.empty((CELL, CELL, 3), np.uint8)
         tile[:] = _SEA
-        tile[_SPOT] = _AREA_RGB[SPOT_AREA[s]]
-        tile[_FRAME] = _BEACH_RGB[SPOT_BEACH[s]]
-        tile[_AREA_EDGE] = _AREA_RGB[SPOT_AREA[s]] // 2
-        tile[_THEME[SPOT_THEME[s]]] = _DARK
-        tile[_LETTER[BEACHES[SPOT_BEACH[s]][0]]] = _DARK
-        hut, tiki = state[kernels.HUT + s], state[kernels.TIKI + s]
-        if hut >= 0:
-            tile[_HUT] = _PLAYER_RGB[hut]
-            tile[outline(_HUT)] = _DARK
-        if tiki >= 0:
-            tile[_TIKI] = _WOOD
-            tile[outline(_TIKI)] = _DARK
-            tile[_TIKI_STRIPE] = _PLAYER_RGB[tiki]
-        if not kernels.spot_in_play(state, s):
-            # Wash out the colours and hatch, so the spot reads as "not part of this game".
-            tile[_SPOT] = (tile[_SPOT].astype(np.uint16) + 2 * 120) // 3
-            tile[_HATCH] = (90, 90, 90)
-        x, y = SPOT_XY[s]
-        top, left = MARGIN + y * CELL, MARGIN + x * CELL
+        for piece, colour in _tile_layers(state, s):
+            tile[_PIECES[piece]] = colour
+        left, top = spot_origin(s)
         img[top: top + CELL, left: left + CELL] = tile
     return img
+
+
+# ------------------------------------------------------------------------------------------------
+# The board as SVG, and where each action is clicked (the web front end, issue 26).
+def _hex(colour):
+    r, g, b = (int(c) for c in colour)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _piece_path(mask):
+    """SVG path data covering exactly the pixels of ``mask``: one rectangle per run of pixels, rows
+    with the same runs merged, so that a browser paints the very pixels ``render_rgb`` paints."""
+    runs_of_row = []
+    for row in mask:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        runs_of_row.append(tuple(zip(edges[::2].tolist(), edges[1::2].tolist())))
+    parts, y = [], 0
+    while y < len(runs_of_row):
+        height = 1
+        while y + height < len(runs_of_row) and runs_of_row[y + height] == runs_of_row[y]:
+            height += 1
+        parts += [f"M{x0} {y}h{x1 - x0}v{height}h{x0 - x1}z" for x0, x1 in runs_of_row[y]]
+        y += height
+    return "".join(parts)
+
+
+_PIECE_DEFS = "".join(f'<path id="piece-{piece}" d="{_piece_path(mask)}"/>' for piece, mask in _PIECES.items())
+
+
+def place_id(spot):
+    """The id of the spot's place in ``render_svg``, e.g. ``'place-azzura-grass-flower'``."""
+    return "place-" + SPOT_NAMES[spot].lower()
+
+
+def _spot_title(state, spot):
+    """The spot's name and what stands on it: the tooltip of its place."""
+    if not kernels.spot_in_play(state, spot):
+        return f"{SPOT_NAMES[spot]}: out of play"
+    hut, tiki = state[kernels.HUT + spot], state[kernels.TIKI + spot]
+    pieces = ([f"{COLOUR_NAMES[hut]} hut"] if hut >= 0 else []) + ([f"{COLOUR_NAMES[tiki]} tiki"] if tiki >= 0 else [])
+    return f"{SPOT_NAMES[spot]}: {', '.join(pieces) or 'empty'}"
+
+
+def render_svg(state, viewer_player=None) -> str:
+    """The board as a standalone SVG document: the picture of ``render_rgb``, pixel for pixel (width,
+    height and viewBox equal its shape; every piece is drawn from the same masks, colours and spot
+    origins).
+
+    Each of the 38 spots is a place, ``<g class="place" id="place-<spot>">`` (``place_id``), whose
+    ``<title>`` names the spot and what stands on it, and whose last child, ``<rect class="place-edge">``,
+    is an invisible outline over the tile that a page may stroke to highlight the place.
+
+    The board of Maka Bana is all public: huts, tikis and which spots are in play.  Projects, the
+    cards in hand and the generator are never drawn, so the picture is the same for every
+    ``viewer_player`` (a player 0 … NUM_PLAYERS - 1, or ``None`` for a spectator); the argument is
+    checked so that a page can pass its seat without knowing this.  The state is only read; a row
+    ``core.check_state`` refuses raises ``ValueError``."""
+    core.check_state(state)
+    if viewer_player is not None:
+        checked.integer("viewer_player", viewer_player, 0, int(state[kernels.NUM_PLAYERS]) - 1)
+    height, width = picture_size()
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',
+             "<title>Maka Bana</title>",
+             f"<defs>{_PIECE_DEFS}</defs>",
+             f'<rect class="sea" width="{width}" height="{height}" fill="{_hex(_SEA)}"/>']
+    for s in range(NUM_SPOTS):
+        left, top = spot_origin(s)
+        parts.append(f'<g class="place" id="{place_id(s)}" transform="translate({left} {top})">'
+                     f"<title>{escape(_spot_title(state, s))}</title>")
+        parts += [f'<use href="#piece-{piece}" fill="{_hex(colour)}"/>' for piece, colour in _tile_layers(state, s)]
+        parts.append(f'<rect class="place-edge" x="1" y="1" width="{CELL - 2}" height="{CELL - 2}" '
+                     'fill="none" stroke="none"/></g>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _action_spot(action):
+    """The spot an action is about, or -1 for a decision that names no spot."""
+    if action < kernels.TAKE_BACK_BASE:
+        return action // 3                                   # construct, whatever card is shown
+    if action < kernels.TIKI_BASE:
+        return (action - kernels.TAKE_BACK_BASE) // 3        # take back, whatever card is shown
+    if action < kernels.NUM_ACTIONS:
+        return action - kernels.TIKI_BASE                    # the tiki
+    if kernels.MAO_SPOT_BASE <= action < kernels.MAO_STOP:
+        return action - kernels.MAO_SPOT_BASE                # Mao: build, take back or repaint there
+    return -1
+
+
+def action_place(action, state):
+    """The id of the place in ``render_svg(state, ...)`` a player clicks to play ``action``, or
+    ``None`` for an action that names no spot.
+
+    Haapii: the six projects on a spot (construct or take back, showing its beach, area or theme)
+    and the tiki on it all share the spot's place.  Mao: the build, take-back and repaint choices
+    on a spot share its place; the project's cards (show a card on top, add a card hidden, keep the
+    card asked), the denunciations, "do not denounce" and "stop / decline" have none.
+
+    ``action`` must be an action of the state's variant (0 … 272 in Haapii, 0 … 342 in Mao); the
+    state is only read.  A bad action or row raises ``ValueError``."""
+    core.check_state(state)
+    size = kernels.NUM_ACTIONS_OF_VARIANT[int(state[kernels.VARIANT])]
+    action = checked.integer("action", action, 0, size - 1)
+    spot = _action_spot(action)
+    return None if spot < 0 else place_id(spot)

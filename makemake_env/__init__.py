@@ -14,8 +14,9 @@ drop_stale_cache(__file__)  # before the Numba modules below are imported
 from .batch import BatchEnv  # noqa: E402
 from .env import env, raw_env  # noqa: E402
 from .notation import LastAction, describe_action, from_text, last_actions, parse_action, to_text  # noqa: E402
+from .render import action_place, render_svg  # noqa: E402
 
-__all__ = ["BatchEnv", "LastAction", "describe_action", "env", "from_text", "last_actions", "parse_action",
-           "raw_env", "to_text"]
+__all__ = ["BatchEnv", "LastAction", "action_place", "describe_action", "env", "from_text", "last_actions",
+           "parse_action", "raw_env", "render_svg", "to_text"]
 
 register("makemake-v0", "makemake_env:env")
