@@ -93,8 +93,19 @@ function showMenu(choices, event) {
   menu.hidden = false;
 }
 
+// The place under the pointer, also where a piece lies on it (a token on a territory): the topmost
+// element under the pointer that is a place or lies inside one.
+function placeAt(event) {
+  for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
+    if (!board.contains(node)) continue;
+    const place = node.closest(".place");
+    if (place !== null) return place;
+  }
+  return null;
+}
+
 board.addEventListener("click", event => {
-  const place = event.target.closest(".place");
+  const place = placeAt(event);
   const choices = place === null ? undefined : byPlace.get(place.id);
   if (document.body.dataset.state !== "human" || choices === undefined) {
     hideMenu();  // not a place to act on now: nothing happens
