@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web front end needs the web extra (starlette, uvicorn)")
 
 with warnings.catch_warnings():  # Starlette's TestClient warns that it will move to another HTTP client
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from agents.arena.match import play_game  # noqa: E402
