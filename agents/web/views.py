@@ -62,7 +62,7 @@ def result_view(record, names):
     ranks = finishing_ranks(result["rewards"], result["scores"], truncated)
     winners = [names[p] for p, r in enumerate(ranks) if r == 1]
     if truncated:
-        verdict = f"No winner: the game reached its limit of {record.max_turns} turns. Ahead on points: " \
+        verdict = f"No winner: the game reached its limit, max_turns={record.max_turns}. Ahead on points: " \
                   + ", ".join(winners)
     elif result["end"] == "stalemate":
         verdict = "No winner: stalemate, nothing could change any more."
