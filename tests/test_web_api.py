@@ -251,3 +251,27 @@ def test_a_seat_receives_nothing_it_may_not_know(app, client, game, variant):
         # seat 0's project is heard of, not named
         machine_moves = [e["words"] for e in view["log"] if e["player"] == 0]
         assert machine_moves and all(words == "prepares a project" for words in machine_moves)
+
+
+# --- What 1: the command line ------------------------------------------------------------------------------
+def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch):
+    import uvicorn
+
+    from agents.web.__main__ import main
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **options: served.append((host, port)))
+    main(["--game", "makemake", "--against", "random"])
+    main(["--port", "8123", "--host", "0.0.0.0"])
+    assert served == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--against", "grandmaster"], "unknown agent 'grandmaster'"),
+    (["--port", "0"], "--port: must be an integer from 1 to 65535"),
+    (["--game", "chess"], "invalid choice: 'chess'"),
+])
+def test_the_command_refuses_bad_options_before_serving(capsys, argv, words):
+    from agents.web.__main__ import main
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and words in capsys.readouterr().err

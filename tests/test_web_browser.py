@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.web.screenshots import CHROMIUM
-
+CHROMIUM = "/usr/bin/chromium"  # agents.web.screenshots.CHROMIUM, before anything needing the extras is imported
 ON_CI = bool(os.environ.get("CI"))
 if not ON_CI:
     pytest.importorskip("playwright", reason="the browser tests need Playwright (the test extra)")
@@ -23,9 +22,12 @@ from agents.arena.match import play_game  # noqa: E402
 from agents.games import game_info  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.web import create_app  # noqa: E402
+from agents.web import screenshots  # noqa: E402
 from agents.web.screenshots import (  # noqa: E402
     chromium, click_a_move, serve, start_game, wait_for_turn, write_screenshots,
 )
+
+assert screenshots.CHROMIUM == CHROMIUM
 from pacific_common.record import record_game, save  # noqa: E402
 
 
