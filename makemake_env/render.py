@@ -19,7 +19,8 @@ from pacific_common.draw import outline
 from . import core, kernels
 from .board import (
     CHIEF_STRENGTH, CLAN_NAMES, GROUND_NAMES, GROUND_TERRITORIES, NUM_GROUNDS, NUM_TERRITORIES,
-    SACRED, TERRITORY_AXIAL, TERRITORY_NAMES, TERRITORY_RING, TOKENS_PER_CLAN, pixel_centre,
+    SACRED, TANGATA_MANU_PER_CLAN, TERRITORY_AXIAL, TERRITORY_NAMES, TERRITORY_RING, TOKENS_PER_CLAN,
+    pixel_centre,
 )
 
 _PHASES = ("dominance phase", "ceremonial phase: choose the next Moai",
@@ -219,11 +220,11 @@ def _mask_rects(mask):
 
 _STONE_MASK, _TOPKNOT_MASK = _boxes(MOAI_STONE), _boxes(MOAI_TOPKNOT)
 _MOAI_DARK = _boxes(MOAI_FEATURES) | outline(_STONE_MASK | _TOPKNOT_MASK)
-# The Moai in the order the picture paints it (the dark outline and features last), and, for the
-# SVG, the pixels each colour keeps in the end as rectangles.
-MOAI_LAYERS = ((_STONE, _STONE_MASK), (_TOPKNOT, _TOPKNOT_MASK), (_DARK, _MOAI_DARK))
-_MOAI_RECTS = [(colour, _mask_rects(mask & ~_MOAI_DARK) if colour is not _DARK else _mask_rects(mask))
-               for colour, mask in MOAI_LAYERS]
+# The picture paints the Moai in this order, the dark outline and features last; the SVG draws the
+# pixels each colour keeps in the end, as rectangles.
+_MOAI_LAYERS = ((_STONE, _STONE_MASK), (_TOPKNOT, _TOPKNOT_MASK), (_DARK, _MOAI_DARK))
+_MOAI_RECTS = ((_STONE, _mask_rects(_STONE_MASK & ~_MOAI_DARK)), (_TOPKNOT, _mask_rects(_TOPKNOT_MASK & ~_MOAI_DARK)),
+               (_DARK, _mask_rects(_MOAI_DARK)))
 _SWATCH_MASK = _boxes((SWATCH,))
 _SWATCH_RECTS = _mask_rects(_SWATCH_MASK & ~outline(_SWATCH_MASK))
 _SWATCH_OUTLINE_RECTS = _mask_rects(outline(_SWATCH_MASK))
@@ -297,6 +298,11 @@ def _pip_masks(n):
 
 
 _PIPS = [_pip_masks(n) for n in range(TOKENS_PER_CLAN + 1)]
+_CHIEF = _disc(CHIEF)
+_CHIEF_EYE = _disc(CHIEF_EYE) & ~_disc(CHIEF_PUPIL)
+_GROUND = {False: _disc(GROUND_EMPTY), True: _disc(GROUND_FULL)}   # by "a ceremony is held there"
+_MANU = [_disc(manu_disc(i)) for i in range(TANGATA_MANU_PER_CLAN)]
+_SWATCH_FRAME = _boxes((SWATCH_FRAME,))
 
 
 def render_rgb(state) -> np.ndarray:
@@ -315,19 +321,19 @@ def render_rgb(state) -> np.ndarray:
     for t, xy in enumerate(_HEX_XY):
         owner = state[kernels.OWNER + t]
         if state[kernels.MOAI + t]:
-            for colour, mask in MOAI_LAYERS:
+            for colour, mask in _MOAI_LAYERS:
                 _stamp(img, mask, xy, colour)
         elif owner >= 0:
             pips, rims = _PIPS[min(state[kernels.TOKENS + t], TOKENS_PER_CLAN)]
             _stamp(img, pips, xy, _CLAN_RGB[owner])
             _stamp(img, rims, xy, _DARK)
             if state[kernels.CHIEF_AT + owner] == t:
-                _stamp(img, _disc(CHIEF), xy, _CLAN_RGB[owner])
-                _stamp(img, outline(_disc(CHIEF)), xy, _DARK)
-                _stamp(img, _disc(CHIEF_EYE) & ~_disc(CHIEF_PUPIL), xy, _PALE)
+                _stamp(img, _CHIEF, xy, _CLAN_RGB[owner])
+                _stamp(img, outline(_CHIEF), xy, _DARK)
+                _stamp(img, _CHIEF_EYE, xy, _PALE)
     for g, xy in enumerate(_GROUND_XY):
         clan = state[kernels.GROUND + g]
-        mask = _disc(GROUND_FULL if clan >= 0 else GROUND_EMPTY)
+        mask = _GROUND[bool(clan >= 0)]
         _stamp(img, mask, xy, _CLAN_RGB[clan] if clan >= 0 else _PALE)
         _stamp(img, outline(mask), xy, _DARK)
 
@@ -340,11 +346,11 @@ def render_rgb(state) -> np.ndarray:
     for c in range(n):
         xy = _swatch_xy(c)
         if c == lead and not over:
-            _stamp(img, _boxes((SWATCH_FRAME,)), xy, _PALE)
+            _stamp(img, _SWATCH_FRAME, xy, _PALE)
         _stamp(img, _SWATCH_MASK, xy, _CLAN_RGB[c])
         _stamp(img, outline(_SWATCH_MASK), xy, _DARK)
         for i in range(state[kernels.MANU_SUPPLY + c]):
-            dot = _disc(manu_disc(i))
+            dot = _MANU[i]
             _stamp(img, dot, xy, _CLAN_RGB[c])
             _stamp(img, outline(dot), xy, _DARK)
     holder = state[kernels.AMULET]

@@ -14,8 +14,9 @@ drop_stale_cache(__file__)  # before the Numba modules below are imported
 from .batch import BatchEnv  # noqa: E402
 from .env import env, raw_env  # noqa: E402
 from .notation import Explorer, describe_action, explorers, from_text, parse_action, to_text  # noqa: E402
+from .render import action_place, render_svg  # noqa: E402
 
-__all__ = ["BatchEnv", "Explorer", "describe_action", "env", "explorers", "from_text", "parse_action", "raw_env",
-           "to_text"]
+__all__ = ["BatchEnv", "Explorer", "action_place", "describe_action", "env", "explorers", "from_text", "parse_action",
+           "raw_env", "render_svg", "to_text"]
 
 register("maunakea-v0", "maunakea_env:env")

@@ -5,11 +5,19 @@ Kea has no hidden information (hands lie face up, the bag can be counted), so bo
 ``render_ansi``'s ``viewer_player`` only marks which player is "you".  The picture is drawn with
 numpy alone, so that rendering needs nothing beyond the game's own dependencies.
 """
+import re
+from xml.sax.saxutils import escape
+
 import numpy as np
 
+from pacific_common import checked
 from pacific_common.draw import outline
 
-from . import kernels
+from . import core, kernels
+from .board import (
+    FIELDS_PER_SIDE, IS_TILE_FIELD, LAVA_TILE_NAMES, SQUARE_NEIGHBOURS, START_KIND_NAMES,
+    START_TILE_KIND, TERRAIN_KIND_NAMES, TERRAIN_NAMES, TERRAIN_TILE_KIND,
+)
 from .board import (
     BOAT_CAPACITY, BOAT_COLOUR, BOAT_COLOURS, BOAT_NAMES, CARD_KIND_NAMES, DIRECTIONS, EXPLORER_COLOURS,
     FIELD_NAMES, FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, IS_LAVA_EXIT, IS_START_FIELD, JUNGLE,
@@ -198,9 +206,13 @@ def _card_lines(state, p, known):
 
 
 # ------------------------------------------------------------------------------------------------
-# Picture.  The squares are coloured from a table, then the fields' grid, lava, the volcano,
-# artifacts, explorers and boats are stamped as small boolean masks made once below.  A panel under
-# the board shows each player's explorers, hand and boats; the top bar is the player to act.
+# Picture geometry.  One set of numbers serves both pictures: ``render_rgb`` stamps each shape as a
+# boolean mask made once below, ``render_svg`` writes the same shape as a vector at the same pixel
+# coordinates, so the two drawings cannot drift apart.  A shape's offsets are in pixels from the
+# centre of the square, field, boat or panel stamp it lies on, y pointing down; a mask pixel belongs
+# to a shape when the pixel's centre does.  The squares are coloured from a table, then the grid,
+# lava, the volcano, artifacts, explorers and boats go on top.  A panel under the board shows each
+# player's explorers, hand and boats; the top bar is the player to act.
 CELL, BAR, ROW, MINI = 24, 12, 30, 9       # square, top bar, panel row, hand-tile square (pixels)
 FIELD = 2 * CELL
 BOARD = _SIDE * CELL
@@ -216,12 +228,168 @@ _TERRAIN_RGB = np.array([(226, 212, 168), (58, 138, 62), (96, 166, 222), (138, 1
 _START_JUNGLE = np.array((128, 186, 82), np.uint8)                 # the printed start fields
 _CHANNEL = np.array((160, 34, 18), np.uint8)
 _ARROW = np.array((255, 214, 72), np.uint8)
+_ROCK = np.array((98, 80, 66), np.uint8)
+_SNOW_RGB = np.array((236, 236, 232), np.uint8)
+_WAVE_RGB = np.array((170, 210, 240), np.uint8)
+_CONE = np.array((200, 40, 20), np.uint8)
+_CRATER = np.array((255, 160, 40), np.uint8)
 _PLAYER_RGB = np.array([(222, 34, 34), (250, 210, 0), (36, 84, 226), (150, 56, 180)], np.uint8)
 _ARTIFACT_RGB = np.array([(250, 250, 250), (150, 150, 150), (20, 20, 20)], np.uint8)
 _BOAT_RGB = np.array([(40, 170, 80), (132, 84, 44), (246, 142, 30), (244, 140, 190)], np.uint8)
 assert len(BOAT_COLOURS) == len(_BOAT_RGB) and len(EXPLORER_COLOURS) == len(_PLAYER_RGB)
 
 
+def _shade(colours):
+    """A thin grid line over uint8 ``colours``.  Meant as three quarters of the colour, but computed
+    in uint8, where ``3 * c`` wraps past 255: most lines come out darker and tinted.  Kept as it is
+    (the pictures already published show it); both pictures use this one function."""
+    return colours * 3 // 4
+
+# On a square: the explorer's disc, artifact diamonds (carried under the disc, lying in the corners,
+# or one big one alone), a mountain's peak with its snow, a water square's wave.
+EXPLORER_DISC = (0, -3, 7.5)                # x, y, radius
+SPOT_RADIUS, ALONE_RADIUS = 3.5, 5
+CARRIED_SPOTS = {k: [(7 * i - 3.5 * (k - 1), 7.5) for i in range(k)] for k in (1, 2, 3)}
+CORNER_SPOTS = ((-7, -7), (7, -7), (-7, 7), (7, 7))
+PEAK_TOP, PEAK_SLOPE, PEAK_BASE, SNOW_LINE = -6, 1.4, 5, -2.5
+WAVE_AMPLITUDE, WAVE_FREQUENCY, WAVE_HALF_WIDTH, WAVE_HALF_LENGTH = 2, 0.6, 0.8, 7
+
+# On a field: its inside (without its share of the thick grid line), the start fields' frame, the
+# volcano's cone and crater, the lava channel (a hub and half channels to the sides it joins) and each
+# flow's symbol at every exit: one, two or three chevrons, or an open arrowhead.  Drawn for an exit
+# to the north and turned a quarter clockwise for each direction after it.
+FIELD_INSIDE = FIELD / 2 - 1
+START_FRAME = (FIELD / 2 - 6, FIELD / 2 - 4)   # the frame's inner and outer ring
+VOLCANO_CONE, VOLCANO_CRATER = 14, 7
+HUB_RADIUS, CHANNEL_HALF_WIDTH = 6, 6
+CHEVRON_HALF_WIDTH, CHEVRON_THICKNESS = 8, 4
+FLOW_CHEVRON_TIPS = ((-22,), (-22, -15), (-22, -15, -8), ())   # the open arrow has none
+OPEN_ARROW = (-22, -11, -19, -13, 1.2)      # tip and base of the outline, then of its hole; slope
+
+# A boat at its landing: a hull of 3.4 x 1.1 squares with cut corners, a pip per artifact place.
+BOAT_LENGTH, BOAT_BEAM, BOAT_CORNER, PIP_SPACING, PIP_RADIUS = 81, 27, 4, 16, 4.5
+
+# The panel: a row per player with a swatch, explorers, hand tiles and boats taken.  Its explorers and
+# boats are stamps of PANEL_STAMP pixels, placed by their top-left corner.
+PANEL_STAMP = (ROW - 4, 40)                 # height, width
+PANEL_DISC = (-14, 0, 6)
+MINI_HULL = (19, 8)                         # half length, half beam
+MINI_SEAT = (-12, 0, 5)
+MINI_PLACES, MINI_PLACE_RADIUS = (-1, 7, 15), 4
+SWATCH = ROW - 8
+_HAND_LEFT = 40 + 14 * kernels.MAX_EXPLORERS + 10
+_BOATS_LEFT = _HAND_LEFT + kernels.HAND_SLOTS * (2 * MINI + 4) + 10
+HATCH = 12, 4                               # the game-over bar: a dark stripe of 4 every 12 pixels
+
+
+def picture_size(state):
+    """(height, width) of both pictures of ``state``: the bar, the board with its margins, a panel
+    row per player."""
+    return _TOP + BOARD + MARGIN + int(state[kernels.NUM_PLAYERS]) * ROW + 4, WIDTH
+
+
+def square_origin(s):
+    """Top-left pixel (top, left) of square ``s``."""
+    return _TOP + (s // _SIDE) * CELL, MARGIN + (s % _SIDE) * CELL
+
+
+def field_origin(f):
+    """Top-left pixel (top, left) of field ``f``."""
+    return _TOP + int(FIELD_XY[f, 1]) * FIELD, MARGIN + int(FIELD_XY[f, 0]) * FIELD
+
+
+def boat_box(landing, capacity):
+    """(top, left, height, width) of the boat at ``landing``: across the sea beside the board's north
+    and south sides, up and down beside the east and west sides."""
+    bx, by = LANDING_XY[landing]
+    h, w = (BOAT_LENGTH, BOAT_BEAM) if not 0 < bx < _SIDE else (BOAT_BEAM, BOAT_LENGTH)
+    return _TOP + int(round(by * CELL)) - h // 2, MARGIN + int(round(bx * CELL)) - w // 2, h, w
+
+
+def panel_top(p):
+    """The first pixel row of player ``p``'s panel row."""
+    return _TOP + BOARD + MARGIN + p * ROW
+
+
+def hand_tile_origin(p, h):
+    """Top-left pixel of player ``p``'s hand tile ``h`` in the panel (2 x 2 squares of MINI)."""
+    return panel_top(p) + 4, _HAND_LEFT + h * (2 * MINI + 4)
+
+
+def _square_colours(state):
+    """The colour of every square: its terrain, the printed start fields a lighter jungle."""
+    terrain = np.asarray(state[kernels.TERRAIN: kernels.TERRAIN + NUM_SQUARES])
+    colours = _TERRAIN_RGB[terrain]
+    colours[IS_START_FIELD[SQUARE_FIELD] & (terrain == JUNGLE)] = _START_JUNGLE
+    return colours
+
+
+def _lava_on(state, f):
+    """(flow, channel directions, exit directions) of the lava on field ``f``, or None: a lava tile,
+    or a printed exit field (straight, away from the volcano)."""
+    lava = state[kernels.FIELD_TILE + f] - FIRST_LAVA_TILE
+    if 0 <= lava < NUM_LAVA_TILES:
+        flow, shape, heading = LAVA_TILE_FLOW[lava], LAVA_TILE_SHAPE[lava], state[kernels.FIELD_ROTATION + f]
+    elif IS_LAVA_EXIT[f]:
+        flow = int(np.flatnonzero(LAVA_FLOW_EXIT_FIELD == f)[0])
+        shape, heading = STRAIGHT, LAVA_FLOW_DIRECTION[flow]
+    else:
+        return None
+    exits = [int((heading + t) % 4) for t in LAVA_SHAPE_EXIT_TURNS[shape] if t >= 0]
+    return int(flow), [int((heading + 2) % 4)] + exits, exits
+
+
+def _shows_start_frame(state, f):
+    return IS_START_FIELD[f] and state[kernels.TERRAIN + FIELD_SQUARES[f, 0]] == JUNGLE
+
+
+def _square_pieces(state, s):
+    """What stands on square ``s``: [(x, y, radius, colour)] of the artifacts lying there, and the
+    explorer as (player, explorer, [(x, y, colour)] of what he carries) or None."""
+    occupant, lying = state[kernels.OCCUPANT + s], _pieces(state, kernels.ARTIFACTS, s)
+    if occupant < 0 and len(lying) == 1:
+        spots = [(0, 0, ALONE_RADIUS, lying[0])]
+    else:
+        spots = [(x, y, SPOT_RADIUS, c) for (x, y), c in zip(CORNER_SPOTS, lying)]
+    if occupant < 0:
+        return spots, None
+    p, e = int(occupant // 8), int(occupant % 8)
+    carried = _pieces(state, kernels.CARRIED, p * kernels.MAX_EXPLORERS + e)
+    return spots, (p, e, [(x, y, c) for (x, y), c in zip(CARRIED_SPOTS.get(len(carried), []), carried)])
+
+
+def _panel_explorers(state, p):
+    """The colours of player ``p``'s panel discs: explorers still on the island, then those lost."""
+    status = [state[kernels.EXPLORER_STATUS + p * kernels.MAX_EXPLORERS + e]
+              for e in range(state[kernels.EXPLORERS_EACH])]
+    return [_PLAYER_RGB[p]] * status.count(kernels.ON_ISLAND) + [_LOST] * status.count(kernels.LOST)
+
+
+def _boats_taken(state, p):
+    """Player ``p``'s boats in the panel: (left, boat, colour of each artifact place)."""
+    left, out = _BOATS_LEFT, []
+    for b in range(NUM_BOATS):
+        if state[kernels.BOAT_OWNER + b] != p:
+            continue
+        load = _pieces(state, kernels.BOAT_LOAD, b)
+        places = [_ARTIFACT_RGB[load[i]] if i < len(load) else _BOAT_RGB[BOAT_COLOUR[b]]
+                  for i in range(BOAT_CAPACITY[b])]   # an empty place in the boat's own colour
+        out.append((left, b, places))
+        left += 46
+    return out
+
+
+def _bar_colour(state):
+    """The top bar: the player to act; once the game is over the sole winner, if there is one."""
+    n, lead = int(state[kernels.NUM_PLAYERS]), int(state[kernels.TO_ACT])
+    if state[kernels.PHASE] == kernels.PHASE_OVER and state[kernels.STATUS] == kernels.STATUS_TERMINATED:
+        standing = [kernels.standing(state, p) for p in range(n)]
+        lead = standing.index(max(standing)) if standing.count(max(standing)) == 1 else -1
+    return _PLAYER_RGB[lead] if lead >= 0 else _LOST
+
+
+# ------------------------------------------------------------------------------------------------
+# The pixel picture: the shapes above as masks.
 def _grid(h, w):
     """Pixel-centre coordinates (y, x) of an h x w stamp, relative to its centre."""
     y, x = np.mgrid[0:h, 0:w] + 0.5
@@ -236,29 +404,29 @@ def _paint(img, top, left, mask, colour, edge=_DARK):
         view[outline(mask)] = edge
 
 
-# One square: explorers, artifacts, terrain marks.
 _SY, _SX = _grid(CELL, CELL)
 
 
-def _diamond(x, y, r=3.5):
-    return np.abs(_SX - x) + np.abs(_SY - y) <= r
+def _disc(x, y, r, gy=_SY, gx=_SX):
+    return (gx - x) ** 2 + (gy - y) ** 2 <= r ** 2
 
 
-_EXPLORER = _SX ** 2 + (_SY + 3) ** 2 <= 7.5 ** 2
-_CARRIED = {k: [_diamond(7 * i - 3.5 * (k - 1), 7.5) for i in range(k)] for k in (1, 2, 3)}
-_CORNERS = [_diamond(x, y) for x, y in ((-7, -7), (7, -7), (-7, 7), (7, 7))]
-_ALONE = [_diamond(0, 0, 5)]               # a single artifact on a free square is drawn big
-_PEAK = (_SY >= -6 + 1.4 * np.abs(_SX)) & (_SY <= 5)
-_SNOW = _PEAK & (_SY <= -2.5)
-_WAVE = (np.abs(_SY - 2 * np.sin(_SX * 0.6)) <= 0.8) & (np.abs(_SX) <= 7)
+def _diamond(x, y, r, gy=_SY, gx=_SX):
+    return np.abs(gx - x) + np.abs(gy - y) <= r
 
-# One field (2 x 2 squares): lava channels and the flows' arrows, drawn pointing north and turned.
+
+_EXPLORER = _disc(*EXPLORER_DISC)
+_PEAK = (_SY >= PEAK_TOP + PEAK_SLOPE * np.abs(_SX)) & (_SY <= PEAK_BASE)
+_SNOW = _PEAK & (_SY <= SNOW_LINE)
+_WAVE = ((np.abs(_SY - WAVE_AMPLITUDE * np.sin(_SX * WAVE_FREQUENCY)) <= WAVE_HALF_WIDTH)
+         & (np.abs(_SX) <= WAVE_HALF_LENGTH))
+
 _FY, _FX = _grid(FIELD, FIELD)
 _RING = np.maximum(np.abs(_FX), np.abs(_FY))
-_INSIDE = _RING < FIELD / 2 - 1            # the field without its share of the thick grid line
-_START_FRAME = (_RING > FIELD / 2 - 6) & (_RING <= FIELD / 2 - 4)
-_VOLCANO_CONE = _FX ** 2 + _FY ** 2 <= 14 ** 2
-_VOLCANO_CORE = _FX ** 2 + _FY ** 2 <= 7 ** 2
+_INSIDE = _RING < FIELD_INSIDE
+_START_FRAME = (_RING > START_FRAME[0]) & (_RING <= START_FRAME[1])
+_VOLCANO_CONE = _disc(0, 0, VOLCANO_CONE, _FY, _FX)
+_VOLCANO_CORE = _disc(0, 0, VOLCANO_CRATER, _FY, _FX)
 
 
 def _turned(mask_north):
@@ -267,17 +435,20 @@ def _turned(mask_north):
 
 
 def _chevron(tip):
-    return (_FY - tip >= np.abs(_FX)) & (_FY - tip <= np.abs(_FX) + 4) & (np.abs(_FX) <= 8)
+    return ((_FY - tip >= np.abs(_FX)) & (_FY - tip <= np.abs(_FX) + CHEVRON_THICKNESS)
+            & (np.abs(_FX) <= CHEVRON_HALF_WIDTH))
 
 
-_HUB = _FX ** 2 + _FY ** 2 <= 6 ** 2
-_HALF_CHANNEL = _turned((np.abs(_FX) <= 6) & (_FY <= 0))      # from the centre to one side
-_OPEN_ARROW = ((_FY + 22 >= 1.2 * np.abs(_FX)) & (_FY <= -11)
-               & ~((_FY + 19 >= 1.2 * np.abs(_FX)) & (_FY <= -13)))
-# Each flow's symbol at every exit of its fields: one, two or three chevrons, or an open arrowhead.
-_FLOW_ARROWS = [_turned(m) for m in (
-    _chevron(-22), _chevron(-22) | _chevron(-15), _chevron(-22) | _chevron(-15) | _chevron(-8),
-    _OPEN_ARROW)]
+def _open_arrow_mask():
+    tip, base, hole_tip, hole_base, slope = OPEN_ARROW
+    return ((_FY - tip >= slope * np.abs(_FX)) & (_FY <= base)
+            & ~((_FY - hole_tip >= slope * np.abs(_FX)) & (_FY <= hole_base)))
+
+
+_HUB = _disc(0, 0, HUB_RADIUS, _FY, _FX)
+_HALF_CHANNEL = _turned((np.abs(_FX) <= CHANNEL_HALF_WIDTH) & (_FY <= 0))   # centre to one side
+_FLOW_ARROWS = [_turned(np.logical_or.reduce([_chevron(t) for t in tips]) if tips else _open_arrow_mask())
+                for tips in FLOW_CHEVRON_TIPS]
 
 # The board's pixels: square column (or row) of each, and the grid lines (thick around fields).
 _PIX = np.arange(BOARD) // CELL
@@ -286,126 +457,98 @@ _THICK = (np.arange(BOARD) % FIELD == 0) | (np.arange(BOARD) % FIELD == FIELD - 
 
 
 def _boat_masks(capacity, vertical):
-    """A boat of 3.4 x 1.1 squares with rounded ends and a pip per artifact place."""
-    h, w = 27, 81
-    y, x = _grid(h, w)
-    hull = np.abs(x) <= w / 2 - 0.5 - np.maximum(0, 4 - (h / 2 - np.abs(y)))
+    y, x = _grid(BOAT_BEAM, BOAT_LENGTH)
+    hull = np.abs(x) <= BOAT_LENGTH / 2 - 0.5 - np.maximum(0, BOAT_CORNER - (BOAT_BEAM / 2 - np.abs(y)))
     pips = np.zeros_like(hull)
     for i in range(capacity):
-        pips |= (x - 16 * (i - (capacity - 1) / 2)) ** 2 + y ** 2 <= 4.5 ** 2
+        pips |= _disc(PIP_SPACING * (i - (capacity - 1) / 2), 0, PIP_RADIUS, y, x)
     return (hull.T, pips.T) if vertical else (hull, pips)
 
 
 _BOATS = {(c, v): _boat_masks(c, v) for c in (1, 2, 3) for v in (False, True)}
 
-# The panel: a row per player with a swatch, explorers, hand tiles and boats taken.
-_PY, _PX = _grid(ROW - 4, 40)
-_PANEL_EXPLORER = (_PX + 14) ** 2 + _PY ** 2 <= 6 ** 2
-_MINI_HULL = (np.abs(_PY) <= 8) & (np.abs(_PX) <= 19)
-_MINI_SEAT = (_PX + 12) ** 2 + _PY ** 2 <= 5 ** 2
-_MINI_PLACES = [np.abs(_PX - dx) + np.abs(_PY) <= 4 for dx in (-1, 7, 15)]
+_PY, _PX = _grid(*PANEL_STAMP)
+_PANEL_EXPLORER = _disc(*PANEL_DISC, _PY, _PX)
+_MINI_HULL = (np.abs(_PX) <= MINI_HULL[0]) & (np.abs(_PY) <= MINI_HULL[1])
+_MINI_SEAT = _disc(*MINI_SEAT, _PY, _PX)
+_MINI_PLACES = [_diamond(dx, 0, MINI_PLACE_RADIUS, _PY, _PX) for dx in MINI_PLACES]
 _MINI_TILE_EDGE = outline(np.ones((2 * MINI, 2 * MINI), bool))
-_SWATCH = np.ones((ROW - 8, ROW - 8), bool)
-_HAND_LEFT = 40 + 14 * kernels.MAX_EXPLORERS + 10
-_BOATS_LEFT = _HAND_LEFT + kernels.HAND_SLOTS * (2 * MINI + 4) + 10
-
-
-def _square_at(s):
-    return _TOP + (s // _SIDE) * CELL, MARGIN + (s % _SIDE) * CELL
+_SWATCH = np.ones((SWATCH, SWATCH), bool)
 
 
 def _draw_board(img, state):
-    terrain = np.array([state[kernels.TERRAIN + s] for s in range(NUM_SQUARES)])
-    colours = _TERRAIN_RGB[terrain]
-    colours[IS_START_FIELD[SQUARE_FIELD] & (terrain == JUNGLE)] = _START_JUNGLE
-    board = colours.reshape(_SIDE, _SIDE, 3)[_PIX][:, _PIX]
-    board[_THIN] = board[_THIN] * 3 // 4
-    board[:, _THIN] = board[:, _THIN] * 3 // 4
+    terrain = np.asarray(state[kernels.TERRAIN: kernels.TERRAIN + NUM_SQUARES])
+    board = _square_colours(state).reshape(_SIDE, _SIDE, 3)[_PIX][:, _PIX]
+    board[_THIN] = _shade(board[_THIN])
+    board[:, _THIN] = _shade(board[:, _THIN])
     board[_THICK] = _DARK
     board[:, _THICK] = _DARK
     img[_TOP: _TOP + BOARD, MARGIN: MARGIN + BOARD] = board
     for s in np.flatnonzero(terrain == MOUNTAIN):
-        _paint(img, *_square_at(s), _PEAK, (98, 80, 66), edge=None)
-        _paint(img, *_square_at(s), _SNOW, (236, 236, 232), edge=None)
+        _paint(img, *square_origin(s), _PEAK, _ROCK, edge=None)
+        _paint(img, *square_origin(s), _SNOW, _SNOW_RGB, edge=None)
     for s in np.flatnonzero(terrain == WATER):
-        _paint(img, *_square_at(s), _WAVE, (170, 210, 240), edge=None)
+        _paint(img, *square_origin(s), _WAVE, _WAVE_RGB, edge=None)
 
     for f in range(NUM_FIELDS):
-        top, left = _TOP + FIELD_XY[f, 1] * FIELD, MARGIN + FIELD_XY[f, 0] * FIELD
-        lava = state[kernels.FIELD_TILE + f] - FIRST_LAVA_TILE
+        top, left = field_origin(f)
+        lava = _lava_on(state, f)
         if f == VOLCANO_FIELD:
             img[top: top + FIELD, left: left + FIELD][_INSIDE] = _TERRAIN_RGB[VOLCANO]
-            _paint(img, top, left, _VOLCANO_CONE, (200, 40, 20))
-            _paint(img, top, left, _VOLCANO_CORE, (255, 160, 40), edge=None)
-        elif 0 <= lava < NUM_LAVA_TILES or IS_LAVA_EXIT[f]:
-            if 0 <= lava < NUM_LAVA_TILES:
-                flow, shape = LAVA_TILE_FLOW[lava], LAVA_TILE_SHAPE[lava]
-                heading = state[kernels.FIELD_ROTATION + f]
-            else:                           # a printed exit field: straight, away from the volcano
-                flow = int(np.flatnonzero(LAVA_FLOW_EXIT_FIELD == f)[0])
-                shape, heading = STRAIGHT, LAVA_FLOW_DIRECTION[flow]
-            exits = [(heading + t) % 4 for t in LAVA_SHAPE_EXIT_TURNS[shape] if t >= 0]
-            channel = _HUB | _HALF_CHANNEL[(heading + 2) % 4]
-            for d in exits:
-                channel = channel | _HALF_CHANNEL[d]
+            _paint(img, top, left, _VOLCANO_CONE, _CONE)
+            _paint(img, top, left, _VOLCANO_CORE, _CRATER, edge=None)
+        elif lava is not None:
+            flow, channel_sides, exits = lava
+            channel = _HUB.copy()
+            for d in channel_sides:
+                channel |= _HALF_CHANNEL[d]
             img[top: top + FIELD, left: left + FIELD][_INSIDE] = _TERRAIN_RGB[LAVA]
             _paint(img, top, left, channel, _CHANNEL, edge=None)
             for d in exits:
                 _paint(img, top, left, _FLOW_ARROWS[flow][d], _ARROW, edge=None)
-        elif IS_START_FIELD[f] and state[kernels.TERRAIN + FIELD_SQUARES[f, 0]] == JUNGLE:
+        elif _shows_start_frame(state, f):
             _paint(img, top, left, _START_FRAME, _PALE, edge=None)
 
 
 def _draw_pieces(img, state):
     for s in range(NUM_SQUARES):
-        occupant, lying = state[kernels.OCCUPANT + s], _pieces(state, kernels.ARTIFACTS, s)
-        spots = _ALONE if occupant < 0 and len(lying) == 1 else _CORNERS
-        for mask, c in zip(spots, lying):
-            _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
-        if occupant >= 0:
-            p = occupant // 8
-            carried = _pieces(state, kernels.CARRIED, p * kernels.MAX_EXPLORERS + occupant % 8)
-            _paint(img, *_square_at(s), _EXPLORER, _PLAYER_RGB[p])
-            for mask, c in zip(_CARRIED.get(len(carried), []), carried):
-                _paint(img, *_square_at(s), mask, _ARTIFACT_RGB[c])
+        spots, explorer = _square_pieces(state, s)
+        for x, y, r, c in spots:
+            _paint(img, *square_origin(s), _diamond(x, y, r), _ARTIFACT_RGB[c])
+        if explorer is not None:
+            p, _, carried = explorer
+            _paint(img, *square_origin(s), _EXPLORER, _PLAYER_RGB[p])
+            for x, y, c in carried:
+                _paint(img, *square_origin(s), _diamond(x, y, SPOT_RADIUS), _ARTIFACT_RGB[c])
     for k, (bx, by) in enumerate(LANDING_XY.tolist()):
         boat = state[kernels.LANDING_BOAT + k]
         if boat < 0:
             continue                        # taken: the boat has left
         hull, pips = _BOATS[int(BOAT_CAPACITY[boat]), not 0 < bx < _SIDE]
-        top = _TOP + int(round(by * CELL)) - hull.shape[0] // 2
-        left = MARGIN + int(round(bx * CELL)) - hull.shape[1] // 2
+        top, left, _, _ = boat_box(k, BOAT_CAPACITY[boat])
         _paint(img, top, left, hull, _BOAT_RGB[BOAT_COLOUR[boat]])
         _paint(img, top, left, pips, _PALE)
 
 
 def _draw_panel(img, state):
     for p in range(int(state[kernels.NUM_PLAYERS])):
-        top = _TOP + BOARD + MARGIN + p * ROW
+        top = panel_top(p)
         if p == state[kernels.TO_ACT]:
             img[top: top + ROW - 2, 6: WIDTH - 6] = _PALE
         _paint(img, top + 3, 10, _SWATCH, _PLAYER_RGB[p])
-        status = [state[kernels.EXPLORER_STATUS + p * kernels.MAX_EXPLORERS + e]
-                  for e in range(state[kernels.EXPLORERS_EACH])]
-        discs = [_PLAYER_RGB[p]] * status.count(kernels.ON_ISLAND) + [_LOST] * status.count(kernels.LOST)
-        for i, colour in enumerate(discs):   # explorers still on the island, then those lost
+        for i, colour in enumerate(_panel_explorers(state, p)):
             _paint(img, top + 2, 40 + 14 * i, _PANEL_EXPLORER, colour)
         for h in range(state[kernels.HAND_SIZE + p]):
             squares = TERRAIN_TILE_SQUARES[state[kernels.HAND + p * kernels.HAND_SLOTS + h]]
-            tile = img[top + 4: top + 4 + 2 * MINI, _HAND_LEFT + h * (2 * MINI + 4):][:, :2 * MINI]
+            y, x = hand_tile_origin(p, h)
+            tile = img[y: y + 2 * MINI, x: x + 2 * MINI]
             tile[:] = _TERRAIN_RGB[squares].reshape(2, 2, 3).repeat(MINI, 0).repeat(MINI, 1)
             tile[_MINI_TILE_EDGE] = _DARK
-        left = _BOATS_LEFT
-        for b in range(NUM_BOATS):          # boats taken: the explorer's seat, then the places
-            if state[kernels.BOAT_OWNER + b] != p:
-                continue
+        for left, b, places in _boats_taken(state, p):   # the explorer's seat, then the places
             _paint(img, top + 2, left, _MINI_HULL, _BOAT_RGB[BOAT_COLOUR[b]])
             _paint(img, top + 2, left, _MINI_SEAT, _PLAYER_RGB[p])
-            load = _pieces(state, kernels.BOAT_LOAD, b)
-            for i in range(BOAT_CAPACITY[b]):   # an empty place in the boat's own colour
-                colour = _ARTIFACT_RGB[load[i]] if i < len(load) else _BOAT_RGB[BOAT_COLOUR[b]]
-                _paint(img, top + 2, left, _MINI_PLACES[i], colour)
-            left += 46
+            for mask, colour in zip(_MINI_PLACES, places):
+                _paint(img, top + 2, left, mask, colour)
 
 
 def render_rgb(state) -> np.ndarray:
@@ -413,17 +556,408 @@ def render_rgb(state) -> np.ndarray:
     artifacts, explorers, the boats still at their landings, a panel with each player's explorers,
     hand and boats, and the player to act (top bar and highlighted panel row).  Once the game is
     over the bar is hatched, in the sole winner's colour if there is one."""
-    n = int(state[kernels.NUM_PLAYERS])
-    img = np.empty((_TOP + BOARD + MARGIN + n * ROW + 4, WIDTH, 3), np.uint8)
+    img = np.empty(picture_size(state) + (3,), np.uint8)
     img[:] = _SEA
     _draw_board(img, state)
     _draw_pieces(img, state)
     _draw_panel(img, state)
-    over, lead = state[kernels.PHASE] == kernels.PHASE_OVER, int(state[kernels.TO_ACT])
-    if over and state[kernels.STATUS] == kernels.STATUS_TERMINATED:
-        standing = [kernels.standing(state, p) for p in range(n)]
-        lead = standing.index(max(standing)) if standing.count(max(standing)) == 1 else -1
-    img[:BAR] = _PLAYER_RGB[lead] if lead >= 0 else _LOST
-    if over:
-        img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % 12) < 4] = _DARK
+    img[:BAR] = _bar_colour(state)
+    if state[kernels.PHASE] == kernels.PHASE_OVER:
+        img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % HATCH[0]) < HATCH[1]] = _DARK
     return img
+
+
+# ------------------------------------------------------------------------------------------------
+# The vector picture: the same shapes as SVG elements, and the places a player clicks to act.
+def _hex(colour):
+    return "#{:02x}{:02x}{:02x}".format(*(int(v) for v in colour))
+
+
+def _num(v):
+    return f"{float(v):.2f}".rstrip("0").rstrip(".")
+
+
+def _element(tag, attrs, title=None):
+    text = " ".join(f'{k}="{escape(str(v), {chr(34): "&quot;"})}"' for k, v in attrs.items())
+    if title is None:
+        return f"<{tag} {text}/>"
+    return f"<{tag} {text}><title>{escape(title)}</title></{tag}>"
+
+
+def _rect(x, y, w, h, fill, title=None, **attrs):
+    return _element("rect", {"x": _num(x), "y": _num(y), "width": _num(w), "height": _num(h),
+                             "fill": _hex(fill), **_attrs(attrs)}, title)
+
+
+def _circle(x, y, r, fill, edge=None, title=None, **attrs):
+    """A disc as the masks draw it: pixel centres within ``r``; an outline takes the outermost pixel."""
+    if edge is not None:
+        attrs = {"stroke": _hex(edge), "stroke_width": 1, **attrs}
+        r -= 0.5
+    return _element("circle", {"cx": _num(x), "cy": _num(y), "r": _num(r), "fill": _hex(fill),
+                               **_attrs(attrs)}, title)
+
+
+def _polygon(points, fill, edge=None, title=None, **attrs):
+    if edge is not None:
+        attrs = {"stroke": _hex(edge), "stroke_width": 1, "stroke_linejoin": "round", **attrs}
+    return _element("polygon", {"points": " ".join(f"{_num(x)},{_num(y)}" for x, y in points),
+                                "fill": _hex(fill), **_attrs(attrs)}, title)
+
+
+def _attrs(attrs):
+    """Python keywords to SVG attribute names: ``stroke_width`` -> ``stroke-width``, ``cls`` -> ``class``."""
+    return {("class" if k == "cls" else k.replace("_", "-")): v for k, v in attrs.items()}
+
+
+def _diamond_points(x, y, r):
+    return [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+
+
+def _quarter_turns(points, d, cx, cy):
+    """``points`` given about (0, 0) for the north, turned ``d`` quarters clockwise and moved to (cx, cy)."""
+    for _ in range(d):
+        points = [(-y, x) for x, y in points]
+    return [(cx + x, cy + y) for x, y in points]
+
+
+def _chevron_points(tip):
+    w, t = CHEVRON_HALF_WIDTH, CHEVRON_THICKNESS
+    return [(-w, tip + w), (0, tip), (w, tip + w), (w, tip + w + t), (0, tip + t), (-w, tip + w + t)]
+
+
+def _open_arrow_points():
+    """The arrowhead's outline and its hole as one even-odd polygon."""
+    tip, base, hole_tip, hole_base, slope = OPEN_ARROW
+    half, hole_half = (base - tip) / slope, (hole_base - hole_tip) / slope
+    return [(0, tip), (half, base), (-half, base), (0, tip),
+            (0, hole_tip), (-hole_half, hole_base), (hole_half, hole_base), (0, hole_tip)]
+
+
+def _wave_points():
+    xs = np.arange(-WAVE_HALF_LENGTH, WAVE_HALF_LENGTH + 0.25, 0.5)
+    ys = WAVE_AMPLITUDE * np.sin(xs * WAVE_FREQUENCY)
+    return ([(x, y - WAVE_HALF_WIDTH) for x, y in zip(xs, ys)]
+            + [(x, y + WAVE_HALF_WIDTH) for x, y in zip(xs[::-1], ys[::-1])])
+
+
+def _slug(name):
+    """A place id from a name of the game: 'landing B1-C1' -> 'place-landing-b1-c1'."""
+    return "place-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def square_place(s):
+    """The id of square ``s``'s place in ``render_svg``, e.g. ``place-f4-nw``."""
+    return _slug(SQUARE_NAMES[s])
+
+
+def field_place(f):
+    """The id of field ``f``'s place, e.g. ``place-f3`` (only fields that take tiles have one)."""
+    return _slug(FIELD_NAMES[f])
+
+
+def landing_place(k):
+    """The id of landing ``k``'s place, its boat: e.g. ``place-landing-b1-c1``."""
+    return _slug(LANDING_NAMES[k])
+
+
+def hand_tile_place(p, h):
+    """The id of player ``p``'s hand tile ``h`` in the panel, e.g. ``place-red-hand-tile-0``."""
+    return _slug(f"{EXPLORER_COLOURS[p]} hand tile {h}")
+
+
+FIELD_HANDLE = 7    # half the side of a tiled field's place: its centre, clear of the squares' centres
+
+
+def _square_title(state, s):
+    words = [f"{SQUARE_NAMES[s]}: {TERRAIN_NAMES[state[kernels.TERRAIN + s]]}"]
+    spots, explorer = _square_pieces(state, s)
+    if explorer is not None:
+        p, e, carried = explorer
+        load = _count_words([c for _, _, c in carried])
+        words.append(f"{EXPLORER_COLOURS[p]} explorer {e}" + (f" carrying {load}" if load else ""))
+    if spots:
+        words.append(f"lying here: {_count_words([c for _, _, _, c in spots])}")
+    return "; ".join(words)
+
+
+def _count_words(colours):
+    return ", ".join(f"{colours.count(c)} {_COLOURS[c]}" for c in (0, 1, 2) if c in colours)
+
+
+def _field_title(state, f):
+    t = int(state[kernels.FIELD_TILE + f])
+    if t < 0:
+        return f"{FIELD_NAMES[f]}: no tile yet"
+    if t < NUM_TERRAIN_TILES:
+        kind = TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]
+    elif t < NUM_ISLAND_TILES:
+        kind = LAVA_TILE_NAMES[t - FIRST_LAVA_TILE]
+    else:
+        kind = START_KIND_NAMES[START_TILE_KIND[t - NUM_ISLAND_TILES]]
+    return f"{FIELD_NAMES[f]}: {kind} tile, turned {state[kernels.FIELD_ROTATION + f]} quarter turns"
+
+
+def _player_title(state, p, viewer_player):
+    """A panel row's words: what everyone may know, and the viewer's own cards (advanced rules);
+    another player's cards and task points stay hidden until the game is over."""
+    over = state[kernels.PHASE] == kernels.PHASE_OVER
+    known = p == viewer_player or over
+    you = ", you" if p == viewer_player else ""
+    points = kernels.score(state, p) if known else kernels.public_score(state, p)
+    words = [f"{EXPLORER_COLOURS[p]} (player {p}{you}): {points} points",
+             f"explorers on the island {kernels.explorers_on_island(state, p)}"]
+    if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:
+        words += [line.strip() for line in _card_lines(state, p, known)]
+    return "; ".join(words)
+
+
+def _svg_board(state, out):
+    colours = _square_colours(state)
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        out.append(_rect(left, top, CELL, CELL, colours[s], _square_title(state, s),
+                         cls="place", id=square_place(s)))
+    out.append('<g pointer-events="none">')
+    for s in range(NUM_SQUARES):            # thin lines: each square's top row and left column shaded
+        top, left = square_origin(s)
+        line = _shade(colours[s])
+        out.append(_rect(left, top, CELL, 1, line))
+        out.append(_rect(left, top, 1, CELL, line))
+        out.append(_rect(left, top, 1, 1, _shade(line)))
+    for i in range(FIELDS_PER_SIDE + 1):    # thick lines: the last pixel of a field and the first of the next
+        at, width = max(i * FIELD - 1, 0), 1 if i in (0, FIELDS_PER_SIDE) else 2
+        out.append(_rect(MARGIN + at, _TOP, width, BOARD, _DARK))
+        out.append(_rect(MARGIN, _TOP + at, BOARD, width, _DARK))
+    peak = [(0, PEAK_TOP), ((PEAK_BASE - PEAK_TOP) / PEAK_SLOPE, PEAK_BASE),
+            (-(PEAK_BASE - PEAK_TOP) / PEAK_SLOPE, PEAK_BASE)]
+    snow = [(0, PEAK_TOP), ((SNOW_LINE - PEAK_TOP) / PEAK_SLOPE, SNOW_LINE),
+            (-(SNOW_LINE - PEAK_TOP) / PEAK_SLOPE, SNOW_LINE)]
+    wave = _wave_points()
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        cx, cy = left + CELL / 2, top + CELL / 2
+        terrain = state[kernels.TERRAIN + s]
+        if terrain == MOUNTAIN:
+            out.append(_polygon([(cx + x, cy + y) for x, y in peak], _ROCK))
+            out.append(_polygon([(cx + x, cy + y) for x, y in snow], _SNOW_RGB))
+        elif terrain == WATER:
+            out.append(_polygon([(cx + x, cy + y) for x, y in wave], _WAVE_RGB))
+
+    inside = 2 * FIELD_INSIDE
+    for f in range(NUM_FIELDS):
+        top, left = field_origin(f)
+        cx, cy = left + FIELD / 2, top + FIELD / 2
+        lava = _lava_on(state, f)
+        if f == VOLCANO_FIELD:
+            out.append(_rect(cx - FIELD_INSIDE, cy - FIELD_INSIDE, inside, inside, _TERRAIN_RGB[VOLCANO]))
+            out.append(_circle(cx, cy, VOLCANO_CONE, _CONE, _DARK))
+            out.append(_circle(cx, cy, VOLCANO_CRATER, _CRATER))
+        elif lava is not None:
+            flow, channel_sides, exits = lava
+            out.append(_rect(cx - FIELD_INSIDE, cy - FIELD_INSIDE, inside, inside, _TERRAIN_RGB[LAVA]))
+            out.append(_circle(cx, cy, HUB_RADIUS, _CHANNEL))
+            half = [(-CHANNEL_HALF_WIDTH, -FIELD / 2), (CHANNEL_HALF_WIDTH, -FIELD / 2),
+                    (CHANNEL_HALF_WIDTH, 0), (-CHANNEL_HALF_WIDTH, 0)]
+            for d in channel_sides:
+                out.append(_polygon(_quarter_turns(half, d, cx, cy), _CHANNEL))
+            tips = FLOW_CHEVRON_TIPS[flow]
+            shapes = [_chevron_points(t) for t in tips] if tips else [_open_arrow_points()]
+            for d in exits:
+                for shape in shapes:
+                    out.append(_polygon(_quarter_turns(shape, d, cx, cy), _ARROW, fill_rule="evenodd"))
+        elif _shows_start_frame(state, f):
+            ring = sum(START_FRAME) / 2
+            out.append(_element("rect", {"x": _num(cx - ring), "y": _num(cy - ring), "width": _num(2 * ring),
+                                         "height": _num(2 * ring), "fill": "none", "stroke": _hex(_PALE),
+                                         "stroke-width": _num(START_FRAME[1] - START_FRAME[0])}))
+
+    for s in range(NUM_SQUARES):
+        top, left = square_origin(s)
+        cx, cy = left + CELL / 2, top + CELL / 2
+        spots, explorer = _square_pieces(state, s)
+        for x, y, r, c in spots:
+            out.append(_polygon(_diamond_points(cx + x, cy + y, r), _ARTIFACT_RGB[c], _DARK))
+        if explorer is not None:
+            p, _, carried = explorer
+            x, y, r = EXPLORER_DISC
+            out.append(_circle(cx + x, cy + y, r, _PLAYER_RGB[p], _DARK))
+            for x, y, c in carried:
+                out.append(_polygon(_diamond_points(cx + x, cy + y, SPOT_RADIUS), _ARTIFACT_RGB[c], _DARK))
+    out.append("</g>")
+
+
+def _svg_boats(state, out):
+    """The boats still at their landings; the hull is the landing's place, the pips let clicks through."""
+    for k in range(NUM_LANDINGS):
+        boat = state[kernels.LANDING_BOAT + k]
+        if boat < 0:
+            continue                        # taken: the boat has left, and the landing with it
+        capacity = int(BOAT_CAPACITY[boat])
+        top, left, h, w = boat_box(k, capacity)
+        vertical = h > w
+        cx, cy = left + w / 2, top + h / 2
+        half_l, half_b, cut = BOAT_LENGTH / 2, BOAT_BEAM / 2, BOAT_CORNER
+        hull = [(-half_l + cut, -half_b), (half_l - cut, -half_b), (half_l, -half_b + cut),
+                (half_l, half_b - cut), (half_l - cut, half_b), (-half_l + cut, half_b),
+                (-half_l, half_b - cut), (-half_l, -half_b + cut)]
+        hull = [(y, x) if vertical else (x, y) for x, y in hull]
+        title = f"{LANDING_NAMES[k]}: {BOAT_NAMES[boat]}"
+        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], _DARK, title,
+                            cls="place", id=landing_place(k)))
+        for i in range(capacity):
+            along = PIP_SPACING * (i - (capacity - 1) / 2)
+            x, y = (0, along) if vertical else (along, 0)
+            out.append(_circle(cx + x, cy + y, PIP_RADIUS, _PALE, _DARK, pointer_events="none"))
+
+
+def _svg_panel(state, viewer_player, out):
+    """Each player's row: swatch, explorers, hand tiles (places: spending one), boats taken."""
+    sh, sw = PANEL_STAMP
+    for p in range(int(state[kernels.NUM_PLAYERS])):
+        top = panel_top(p)
+        if p == state[kernels.TO_ACT]:
+            out.append(_rect(6, top, WIDTH - 12, ROW - 2, _PALE))
+        out.append(_rect(10.5, top + 3.5, SWATCH - 1, SWATCH - 1, _PLAYER_RGB[p],
+                         _player_title(state, p, viewer_player), stroke=_hex(_DARK), stroke_width=1))
+        out.append('<g pointer-events="none">')
+        x, y, r = PANEL_DISC
+        for i, colour in enumerate(_panel_explorers(state, p)):
+            out.append(_circle(40 + 14 * i + sw / 2 + x, top + 2 + sh / 2 + y, r, colour, _DARK))
+        for left, b, places in _boats_taken(state, p):
+            cx, cy = left + sw / 2, top + 2 + sh / 2
+            hl, hb = MINI_HULL
+            out.append(_rect(cx - hl + 0.5, cy - hb + 0.5, 2 * hl - 1, 2 * hb - 1, _BOAT_RGB[BOAT_COLOUR[b]],
+                             stroke=_hex(_DARK), stroke_width=1))
+            x, y, r = MINI_SEAT
+            out.append(_circle(cx + x, cy + y, r, _PLAYER_RGB[p], _DARK))
+            for dx, colour in zip(MINI_PLACES, places):
+                out.append(_polygon(_diamond_points(cx + dx, cy, MINI_PLACE_RADIUS), colour, _DARK))
+        out.append("</g>")
+        for h in range(state[kernels.HAND_SIZE + p]):
+            t = state[kernels.HAND + p * kernels.HAND_SLOTS + h]
+            y, x = hand_tile_origin(p, h)
+            for i, terrain in enumerate(TERRAIN_TILE_SQUARES[t]):
+                out.append(_rect(x + (i % 2) * MINI, y + (i // 2) * MINI, MINI, MINI, _TERRAIN_RGB[terrain],
+                                 pointer_events="none"))
+            title = (f"{EXPLORER_COLOURS[p]}'s hand tile {h}: {TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]}, "
+                     f"{TERRAIN_TILE_POINTS[t]} points")
+            out.append(_rect(x + 0.5, y + 0.5, 2 * MINI - 1, 2 * MINI - 1, (0, 0, 0), title, cls="place",
+                             id=hand_tile_place(p, h), fill_opacity=0, stroke=_hex(_DARK), stroke_width=1,
+                             pointer_events="all"))
+
+
+def _svg_bar(state, out):
+    out.append(_rect(0, 0, WIDTH, BAR, _bar_colour(state)))
+    if state[kernels.PHASE] == kernels.PHASE_OVER:
+        period, stripe = HATCH
+        for k in range((WIDTH + BAR) // period + 1):   # pixels with (row + column) % 12 < 4
+            a, b = k * period + 0.5, k * period + stripe + 0.5
+            out.append(_polygon([(a, 0), (b, 0), (b - BAR, BAR), (a - BAR, BAR)], _DARK))
+
+
+def _svg_field_places(state, out):
+    """Fields that take tiles, drawn last and unseen: a field with no tile yet is clicked anywhere (its
+    squares cannot be entered), a tiled one at its centre, so that its squares stay clickable."""
+    for f in np.flatnonzero(IS_TILE_FIELD):
+        top, left = field_origin(f)
+        if state[kernels.FIELD_TILE + f] < 0:
+            x, y, size = left, top, FIELD
+        else:
+            x, y, size = left + FIELD / 2 - FIELD_HANDLE, top + FIELD / 2 - FIELD_HANDLE, 2 * FIELD_HANDLE
+        out.append(_rect(x, y, size, size, (0, 0, 0), _field_title(state, f), cls="place",
+                         id=field_place(f), fill_opacity=0, pointer_events="all"))
+
+
+def render_svg(state, viewer_player: int | None = None) -> str:
+    """The picture of ``render_rgb`` as a standalone SVG document of the same size, drawn from the
+    same geometry, for a web page to show and click.
+
+    Every place where a player acts is an element with ``class="place"``, an ``id`` from the game's
+    names and a ``<title>``: each square (``place-f4-nw``), each field that takes tiles
+    (``place-f3``; the whole field while it has no tile, a small square at its centre once tiled),
+    each boat still at its landing (``place-landing-b1-c1``) and each hand tile in the panel
+    (``place-red-hand-tile-0``).  ``action_place`` names the place of an action.  The drawing's own
+    shapes let clicks through to the places beneath them.
+
+    Mauna Kea's board is all public: hands lie face up, the bag is counted by everyone.  What stays
+    hidden -- another player's cards and task points in the advanced rules (until the game is over),
+    the order of the bag and the game's generator -- is never written, not even in a title.
+    ``viewer_player`` (``None``: a spectator) is marked "you", and sees his own cards."""
+    core.check_state(state)
+    n = int(state[kernels.NUM_PLAYERS])
+    if viewer_player is not None:
+        viewer_player = checked.integer("viewer_player", viewer_player, 0, n - 1)
+    height, width = picture_size(state)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',
+           _rect(0, 0, width, height, _SEA, pointer_events="none")]
+    _svg_board(state, out)
+    _svg_boats(state, out)
+    _svg_panel(state, viewer_player, out)
+    _svg_bar(state, out)
+    _svg_field_places(state, out)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _explorer_square(state, e):
+    """The square of explorer ``e`` of the player to act, or -1 when he is not on the island."""
+    player = int(state[kernels.TO_ACT])
+    if player < 0 or e >= state[kernels.EXPLORERS_EACH]:
+        return -1
+    x = player * kernels.MAX_EXPLORERS + e
+    return int(state[kernels.EXPLORER_SQUARE + x]) if state[kernels.EXPLORER_STATUS + x] == kernels.ON_ISLAND else -1
+
+
+def action_place(action, state) -> str | None:
+    """The id of the place in ``render_svg(state, ...)`` a player clicks to play ``action``, or None
+    for the actions that have none: ending the turn, the set-up's card choice and drawing or not
+    after an earthquake (advanced rules).  Places, the way a player points at the board:
+
+    * placing an explorer, a movement card's destination: that square;
+    * moving an explorer: the square he moves to;
+    * picking up or dropping an artifact, playing a movement card or the helicopter rescue with an
+      explorer: the explorer's square;
+    * laying a hand tile, the earthquake's turn of a tile, laying the tile it drew: the field (the
+      hand tile and the rotation are chosen among the actions sharing that place);
+    * spending a hand tile for its movement points: that tile in the panel;
+    * boarding: the boat at that landing.
+
+    An action about an explorer who is not on the island, or a square beyond the board's edge, has
+    no place either (it is never legal)."""
+    core.check_state(state)
+    limit = kernels.NUM_ACTIONS_OF_VARIANT[int(state[kernels.VARIANT])] - 1
+    action = checked.integer("action", action, 0, limit)
+    if action < kernels.LAY_BASE:
+        return square_place(action)
+    if action < kernels.SPEND_BASE:
+        return field_place((action - kernels.LAY_BASE) // 4 % NUM_FIELDS)
+    if action < kernels.MOVE_BASE:
+        player = int(state[kernels.TO_ACT])
+        return hand_tile_place(player, action - kernels.SPEND_BASE) if player >= 0 else None
+    if action < kernels.PICK_BASE:
+        e, d = divmod(action - kernels.MOVE_BASE, 4)
+        s = _explorer_square(state, e)
+        to = SQUARE_NEIGHBOURS[s, d] if s >= 0 else -1
+        return square_place(to) if to >= 0 else None
+    if action < kernels.BOARD_BASE:
+        s = _explorer_square(state, (action - kernels.PICK_BASE) % (3 * kernels.MAX_EXPLORERS) // 3)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.END_TURN:
+        return landing_place((action - kernels.BOARD_BASE) % NUM_LANDINGS)
+    if action == kernels.END_TURN or action < kernels.CARD_MOVE_BASE:
+        return None                         # end the turn; remove a dealt card
+    if action < kernels.DESTINATION_BASE:
+        s = _explorer_square(state, (action - kernels.CARD_MOVE_BASE) % kernels.MAX_EXPLORERS)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.HELICOPTER_BASE:
+        return square_place(action - kernels.DESTINATION_BASE)
+    if action < kernels.EARTHQUAKE_BASE:
+        s = _explorer_square(state, action - kernels.HELICOPTER_BASE)
+        return square_place(s) if s >= 0 else None
+    if action < kernels.QUAKE_DRAW:
+        return field_place((action - kernels.EARTHQUAKE_BASE) // 4)
+    if action < kernels.QUAKE_LAY_BASE:
+        return None                         # draw a tile after the earthquake, or not
+    return field_place((action - kernels.QUAKE_LAY_BASE) // 4)
