@@ -153,8 +153,8 @@ def test_replay_a_record_to_its_end_with_the_buttons_and_the_slider(server, page
     assert "version must be 1" in page.text_content("#error")
 
 
-def test_the_readme_pictures_are_written(server, tmp_path):
+def test_the_readme_pictures_are_written(server, browser, tmp_path):
     _, url = server
-    paths = write_screenshots(tmp_path, url, against="random")
+    paths = write_screenshots(tmp_path, url, against="random", browser=browser)
     assert [p.name for p in paths] == ["web_makabana.png", "web_makemake.png", "web_maunakea.png"]
     assert all(p.stat().st_size > 10_000 for p in paths)

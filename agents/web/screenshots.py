@@ -101,25 +101,28 @@ def click_a_move(page, rng):
     return name
 
 
-def write_screenshots(folder, base_url=None, against="shipped", seed=0):
-    """Write ``web_<game>.png`` of each game into ``folder``; returns the paths.  Without ``base_url``,
-    a server is started for the pictures."""
+def write_screenshots(folder, base_url=None, against="shipped", seed=0, browser=None):
+    """Write ``web_<game>.png`` of each game into ``folder``; returns the paths.  Without ``base_url``
+    a server is started for the pictures, and without ``browser`` a chromium."""
     if base_url is None:
         from .app import create_app
         with serve(create_app(reveal_ms=0)) as url:
-            return write_screenshots(folder, url, against, seed)
+            return write_screenshots(folder, url, against, seed, browser)
+    if browser is None:
+        with chromium() as browser:
+            return write_screenshots(folder, base_url, against, seed, browser)
     rng = random.Random(seed)
     paths = []
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 760})
-        for game, scene in SCENES.items():
-            start_game(page, base_url, game, players=scene["players"], against=against)
-            for _ in range(scene["moves"]):
-                if wait_for_turn(page) == "over":
-                    break
-                click_a_move(page, rng)
-            wait_for_turn(page)
-            path = Path(folder) / f"web_{game}.png"
-            page.screenshot(path=str(path))
-            paths.append(path)
+    page = browser.new_page(viewport={"width": 1280, "height": 760})
+    for game, scene in SCENES.items():
+        start_game(page, base_url, game, players=scene["players"], against=against)
+        for _ in range(scene["moves"]):
+            if wait_for_turn(page) == "over":
+                break
+            click_a_move(page, rng)
+        wait_for_turn(page)
+        path = Path(folder) / f"web_{game}.png"
+        page.screenshot(path=str(path))
+        paths.append(path)
+    page.close()
     return paths
