@@ -55,16 +55,16 @@ def page(browser):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-# Whole games against random: Make Make ends by its rules within a few dozen moves; Maka Bana and Mauna
-# Kea are cut short with max_turns (a season, a turn), so that the three take seconds, not minutes.
-GAMES = {"makemake": dict(variant=None, max_turns=None), "makabana": dict(variant="haapii", max_turns=2),
-         "maunakea": dict(variant="basic", max_turns=8)}
+# Whole games against random, every variant: Make Make ends by its rules within a few dozen moves; Maka
+# Bana and Mauna Kea are cut short with max_turns (seasons, player turns), so that each takes seconds.
+GAMES = [("makemake", None, None), ("makabana", "haapii", 2), ("makabana", "mao", 1), ("maunakea", "basic", 8),
+         ("maunakea", "advanced", 4)]
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_play_a_whole_game_by_clicking_and_take_its_picture(server, page, game, tmp_path):
+@pytest.mark.parametrize("game, variant, max_turns", GAMES)
+def test_play_a_whole_game_by_clicking_and_take_its_picture(server, page, game, variant, max_turns, tmp_path):
     app, url = server
-    state = start_game(page, url, game, against="random", **GAMES[game])
+    state = start_game(page, url, game, variant=variant, max_turns=max_turns, against="random")
     rng = random.Random(0)
     moves = 0
     while state == "human":
@@ -83,7 +83,7 @@ def test_play_a_whole_game_by_clicking_and_take_its_picture(server, page, game, 
     # every move of the log is on the page, in describe_action's words for the human's own moves
     log = page.locator("#log li").all_text_contents()
     assert len(log) == len(held.log) and all(line.startswith("player ") for line in log)
-    picture = tmp_path / f"web_{game}.png"
+    picture = tmp_path / f"web_{game}_{variant}.png"
     page.screenshot(path=str(picture))
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
