@@ -2,7 +2,7 @@
 pages in ``static/``.
 
 Each game lives on the server under its own random id (``secrets.token_urlsafe``); the browser only
-ever names it by that id and receives what its seat may see (``views.seat_view``).  The state changes
+ever names it by that id and receives what its seat may see (``seat_view``).  The state changes
 only through ``WebGame.play``, which takes an action only when the game's own legal-action mask offers
 it to the player to act: a human's action is checked here, before anything is touched, and a bad one
 is a 4xx answer with the game as it was.  Machine seats move one action per ``advance`` request, in a
@@ -46,7 +46,8 @@ from ..arena.match import IllegalActionError, game_seeds
 from ..arena.tournament import game_info_or_error
 from ..games import GAMES, describe_action
 from ..registry import make_agent
-from . import views
+from .views import checked_core, legal_actions, log_entry, public_step, result_view, seat_view
+from .views import to_act as whose_turn
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_GAMES = 64        # games held at once; the least recently used goes first
@@ -71,7 +72,7 @@ class WebGame:
         self.seat = seat
         core_seed, *seat_seeds = game_seeds(seed, info.num_players)
         self.core_seed = core_seed
-        core = views.checked_core(info.name)
+        core = checked_core(info.name)
         self.state = np.zeros(core.STATE_SIZE, dtype=np.int64)
         core.init(self.state, info.num_players, info.variant_id, info.max_turns, core_seed)
         self.agents = [None if p == seat else make_agent(against, info) for p in range(info.num_players)]
@@ -85,24 +86,24 @@ class WebGame:
         self.lock = asyncio.Lock()
 
     def view(self):
-        return views.seat_view(self.info, self.state, self.seat, self.names, self.log, self.record)
+        return seat_view(self.info, self.state, self.seat, self.names, self.log, self.record)
 
     def to_act(self):
-        return views.to_act(self.info, self.state)
+        return whose_turn(self.info, self.state)
 
     def play(self, action):
         """Play ``action`` for the player to act; it must be offered by the mask (else ValueError)."""
         player = self.to_act()
         if player is None:
             raise BadRequest("the game is over; start a new one from the home page", 409)
-        mask = views.legal_actions(self.info, self.state, player)
+        mask = legal_actions(self.info, self.state, player)
         if not 0 <= action < mask.size or not mask[action]:
             raise BadRequest(f"action {action} is not legal now; the legal actions are "
                              f"{np.flatnonzero(mask).tolist()}")
         before = self.state.copy()
-        views.checked_core(self.info.name).step(self.state, action)
+        checked_core(self.info.name).step(self.state, action)
         self.actions.append(action)
-        entry = views.log_entry(self.info, self.names, self.seat, player, action, before, self.state)
+        entry = log_entry(self.info, self.names, self.seat, player, action, before, self.state)
         if entry is not None:
             self.log.append(entry)
         if self.to_act() is None:
@@ -116,7 +117,7 @@ class WebGame:
         agent = self.agents[player]
         obs = np.empty(self.info.obs_size, dtype=np.int8)
         mask = np.zeros(self.info.num_actions, dtype=np.int8)
-        views.checked_core(self.info.name).observe_player(self.state, player, obs, mask)
+        checked_core(self.info.name).observe_player(self.state, player, obs, mask)
         action = agent.act(obs, mask.copy(), self.state.copy() if agent.needs_state else None)
         if isinstance(action, np.ndarray) and action.ndim == 0:
             action = action[()]
@@ -287,7 +288,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         except ValueError as error:
             raise BadRequest(str(error), 422) from None
         info = game_info_or_error(record.game, record.num_players, record.variant, record.max_turns)
-        core = views.checked_core(record.game)
+        core = checked_core(record.game)
         names = record.players or [f"player {p}" for p in range(record.num_players)]
         actions = [{"player": core.player_to_act(state), "who": names[core.player_to_act(state)],
                     "words": describe_action(info, action)} for state, action in steps[:-1]]
@@ -295,7 +296,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         return JSONResponse({"id": key, "game": record.game, "variant": record.variant,
                              "num_players": record.num_players, "players": names, "steps": len(steps),
                              "actions": actions,
-                             "result": None if record.result is None else views.result_view(record, names)},
+                             "result": None if record.result is None else result_view(record, names)},
                             status_code=201)
 
     async def replay_step(request):
@@ -307,7 +308,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         if not 0 <= step < len(stored["states"]):
             raise BadRequest(f"step must be an integer from 0 to {len(stored['states']) - 1}, got "
                              f"{request.path_params['step']!r}", 404)
-        return JSONResponse(await run_in_threadpool(views.public_step, stored["game"], stored["states"][step]))
+        return JSONResponse(await run_in_threadpool(public_step, stored["game"], stored["states"][step]))
 
     async def http_error(request, error):
         if request.url.path.startswith("/api/"):
