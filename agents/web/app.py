@@ -43,6 +43,7 @@ from pacific_common.options import MAX_TURNS_LIMIT, is_integer
 from pacific_common.record import from_json, record_game, replay, to_json
 
 from ..arena.match import IllegalActionError, game_seeds
+from ..arena.play import seat_names
 from ..arena.tournament import game_info_or_error
 from ..games import GAMES, describe_action
 from ..registry import make_agent
@@ -79,7 +80,7 @@ class WebGame:
         for p, agent in enumerate(self.agents):
             if agent is not None:
                 agent.reset(info, p, seat_seeds[p])
-        self.names = [f"player {p} ({'you' if agent is None else agent.name})" for p, agent in enumerate(self.agents)]
+        self.names = seat_names([None if agent is None else agent.name for agent in self.agents], seat)
         self.actions = []
         self.log = []
         self.record = None   # the game record, made once the game is over

@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 
 from ..arena.match import finishing_ranks
-from ..arena.play import public_words
+from ..arena.play import public_words, verdict
 from ..games import GAMES, describe_action
 
 
@@ -60,18 +60,9 @@ def result_view(record, names):
     result = record.result
     truncated = result["status"] == "truncated"
     ranks = finishing_ranks(result["rewards"], result["scores"], truncated)
-    winners = [names[p] for p, r in enumerate(ranks) if r == 1]
-    if truncated:
-        verdict = f"No winner: the game reached its limit, max_turns={record.max_turns}. Ahead on points: " \
-                  + ", ".join(winners)
-    elif result["end"] == "stalemate":
-        verdict = "No winner: stalemate, nothing could change any more."
-    elif len(winners) == 1:
-        verdict = f"Winner: {winners[0]}"
-    else:
-        verdict = "Tied for first: " + ", ".join(winners)
+    words = verdict(names, ranks, truncated, record.max_turns, stalemate=result["end"] == "stalemate")
     return {"status": result["status"], "end": result["end"], "scores": result["scores"],
-            "rewards": result["rewards"], "ranks": ranks, "verdict": verdict}
+            "rewards": result["rewards"], "ranks": ranks, "verdict": words}
 
 
 def seat_view(info, state, seat, names, log, record=None):
