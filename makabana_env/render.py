@@ -284,8 +284,7 @@ def render_rgb(state) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # The board as SVG, and where each action is clicked (the web front end, issue 26).
 def _hex(colour):
-    r, g, b = (int(c) for c in colour)
-    return f"#{r:02x}{g:02x}{b:02x}"
+    return "#" + np.asarray(colour, np.uint8).tobytes().hex()
 
 
 def _piece_path(mask):
@@ -305,7 +304,8 @@ def _piece_path(mask):
     return "".join(parts)
 
 
-_PIECE_DEFS = "".join(f'<path id="piece-{piece}" d="{_piece_path(mask)}"/>' for piece, mask in _PIECES.items())
+# The ids carry the game's name: a page that shows boards of several games keeps them apart.
+_PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>' for piece, mask in _PIECES.items())
 
 
 def place_id(spot):
@@ -349,7 +349,7 @@ def render_svg(state, viewer_player=None) -> str:
         left, top = spot_origin(s)
         parts.append(f'<g class="place" id="{place_id(s)}" transform="translate({left} {top})">'
                      f"<title>{escape(_spot_title(state, s))}</title>")
-        parts += [f'<use href="#piece-{piece}" fill="{_hex(colour)}"/>' for piece, colour in _tile_layers(state, s)]
+        parts += [f'<use href="#makabana-{piece}" fill="{_hex(colour)}"/>' for piece, colour in _tile_layers(state, s)]
         parts.append(f'<rect class="place-edge" x="1" y="1" width="{CELL - 2}" height="{CELL - 2}" '
                      'fill="none" stroke="none"/></g>')
     parts.append("</svg>")

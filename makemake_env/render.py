@@ -228,6 +228,8 @@ _MOAI_RECTS = ((_STONE, _mask_rects(_STONE_MASK & ~_MOAI_DARK)), (_TOPKNOT, _mas
 _SWATCH_MASK = _boxes((SWATCH,))
 _SWATCH_RECTS = _mask_rects(_SWATCH_MASK & ~outline(_SWATCH_MASK))
 _SWATCH_OUTLINE_RECTS = _mask_rects(outline(_SWATCH_MASK))
+_SWATCH_FRAME_MASK = _boxes((SWATCH_FRAME,))
+_SWATCH_FRAME_RECTS = _mask_rects(_SWATCH_FRAME_MASK)
 
 
 def territory_colour(state, t):
@@ -302,7 +304,6 @@ _CHIEF = _disc(CHIEF)
 _CHIEF_EYE = _disc(CHIEF_EYE) & ~_disc(CHIEF_PUPIL)
 _GROUND = {False: _disc(GROUND_EMPTY), True: _disc(GROUND_FULL)}   # by "a ceremony is held there"
 _MANU = [_disc(manu_disc(i)) for i in range(TANGATA_MANU_PER_CLAN)]
-_SWATCH_FRAME = _boxes((SWATCH_FRAME,))
 
 
 def render_rgb(state) -> np.ndarray:
@@ -346,7 +347,7 @@ def render_rgb(state) -> np.ndarray:
     for c in range(n):
         xy = _swatch_xy(c)
         if c == lead and not over:
-            _stamp(img, _SWATCH_FRAME, xy, _PALE)
+            _stamp(img, _SWATCH_FRAME_MASK, xy, _PALE)
         _stamp(img, _SWATCH_MASK, xy, _CLAN_RGB[c])
         _stamp(img, outline(_SWATCH_MASK), xy, _DARK)
         for i in range(state[kernels.MANU_SUPPLY + c]):
@@ -369,7 +370,8 @@ def _place_id(name):
 
 TERRITORY_PLACES = tuple(_place_id(name) for name in TERRITORY_NAMES)
 GROUND_PLACES = tuple(_place_id(name) for name in GROUND_NAMES)
-# the halo that makes a small ground easier to hit: an invisible stroke still takes clicks
+# the halo that makes a small ground easier to hit: a transparent stroke still takes clicks, and a page
+# that highlights a place by giving it a stroke colour shows it
 _GROUND_HALO = 6
 
 
@@ -390,15 +392,21 @@ def _title(text):
     return f"<title>{escape(text)}</title>"
 
 
-def _circle(xy, disc, colour, attrs=""):
-    """``disc`` around the middle of pixel ``xy``."""
-    return (f'<circle cx="{_num(xy[0] + 0.5 + disc.x)}" cy="{_num(xy[1] + 0.5 + disc.y)}" r="{_num(disc.r)}" '
-            f'fill="{_hex(colour)}"{attrs}/>')
+def _circle(xy, disc, colour, attrs="", title=None):
+    """``disc`` around the middle of pixel ``xy``; ``attrs`` and a ``title`` make it a place."""
+    element = (f'<circle cx="{_num(xy[0] + 0.5 + disc.x)}" cy="{_num(xy[1] + 0.5 + disc.y)}" r="{_num(disc.r)}" '
+               f'fill="{_hex(colour)}"{attrs}')
+    return element + ("/>" if title is None else f">{_title(title)}</circle>")
+
+
+def _inside_outline(disc):
+    """The part of a disc the picture's one-pixel dark outline leaves in its colour."""
+    return disc._replace(r=disc.r - 1)
 
 
 def _outlined(xy, disc, colour):
     """A disc with the picture's one-pixel dark outline: a dark disc, and the colour one pixel in."""
-    return [_circle(xy, disc, _DARK), _circle(xy, disc._replace(r=disc.r - 1), colour)]
+    return [_circle(xy, disc, _DARK), _circle(xy, _inside_outline(disc), colour)]
 
 
 def _rects(xy, rects, colour):
@@ -502,10 +510,11 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     out.append('<g class="grounds">')
     for g, xy in enumerate(_GROUND_XY):
         clan = int(state[kernels.GROUND + g])
-        dark, body = _outlined(xy, GROUND_FULL if clan >= 0 else GROUND_EMPTY, _CLAN_RGB[clan] if clan >= 0 else _PALE)
-        out.append(dark.replace("/>", ' pointer-events="none"/>'))
-        out.append(body.replace("/>", f' class="place" id="{GROUND_PLACES[g]}" stroke="#000" stroke-opacity="0" '
-                                      f'stroke-width="{_GROUND_HALO}">{_title(_ground_title(state, g))}</circle>'))
+        disc = GROUND_FULL if clan >= 0 else GROUND_EMPTY
+        out.append(_circle(xy, disc, _DARK, ' pointer-events="none"'))
+        out.append(_circle(xy, _inside_outline(disc), _CLAN_RGB[clan] if clan >= 0 else _PALE,
+                           f' class="place" id="{GROUND_PLACES[g]}" stroke="transparent" '
+                           f'stroke-width="{_GROUND_HALO}"', _ground_title(state, g)))
     out.append("</g>")
 
     lead, over = _lead(state)
@@ -519,8 +528,7 @@ def render_svg(state, viewer_player: int | None = None) -> str:
         xy = _swatch_xy(c)
         out.append(f'<g class="clan">{_title(_clan_title(state, c, viewer_player))}')
         if c == lead and not over:
-            x0, y0, x1, y1 = SWATCH_FRAME
-            out.extend(_rects(xy, [(x0, y0, x1 - x0 + 1, y1 - y0 + 1)], _PALE))
+            out.extend(_rects(xy, _SWATCH_FRAME_RECTS, _PALE))
         out.extend(_rects(xy, _SWATCH_RECTS, _CLAN_RGB[c]))
         out.extend(_rects(xy, _SWATCH_OUTLINE_RECTS, _DARK))
         for i in range(int(state[kernels.MANU_SUPPLY + c])):

@@ -574,17 +574,24 @@ def _hex(colour):
 
 
 def _num(v):
-    return f"{float(v):.2f}".rstrip("0").rstrip(".")
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    v = float(v)
+    return str(int(v)) if v.is_integer() else f"{v:.2f}".rstrip("0")
 
 
 def _element(tag, attrs, title=None):
-    text = " ".join(f'{k}="{escape(str(v), {chr(34): "&quot;"})}"' for k, v in attrs.items())
+    """An SVG element.  Attribute values are numbers, colours and ids of ``[a-z0-9-]``, which need no
+    escaping; the title is escaped."""
+    text = " ".join(f'{k}="{v}"' for k, v in attrs.items())
     if title is None:
         return f"<{tag} {text}/>"
     return f"<{tag} {text}><title>{escape(title)}</title></{tag}>"
 
 
 def _rect(x, y, w, h, fill, title=None, **attrs):
+    if not attrs and title is None:       # the board's many plain rectangles, written quickly
+        return f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" fill="{_hex(fill)}"/>'
     return _element("rect", {"x": _num(x), "y": _num(y), "width": _num(w), "height": _num(h),
                              "fill": _hex(fill), **_attrs(attrs)}, title)
 
@@ -797,13 +804,16 @@ def _svg_boats(state, out):
         top, left, h, w = boat_box(k, capacity)
         vertical = h > w
         cx, cy = left + w / 2, top + h / 2
-        half_l, half_b, cut = BOAT_LENGTH / 2, BOAT_BEAM / 2, BOAT_CORNER
+        # the mask's pixel centres: |x| <= L/2 - 0.5 - max(0, C - (B/2 - |y|)); its cut corners run
+        # half a pixel beyond the corner's last centres
+        half_l, half_b, cut = BOAT_LENGTH / 2, BOAT_BEAM / 2, BOAT_CORNER + 0.5
         hull = [(-half_l + cut, -half_b), (half_l - cut, -half_b), (half_l, -half_b + cut),
                 (half_l, half_b - cut), (half_l - cut, half_b), (-half_l + cut, half_b),
                 (-half_l, half_b - cut), (-half_l, -half_b + cut)]
         hull = [(y, x) if vertical else (x, y) for x, y in hull]
         title = f"{LANDING_NAMES[k]}: {BOAT_NAMES[boat]}"
-        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], _DARK, title,
+        # no outline: render_rgb's outline keeps to the stamp, which the hull fills but for the corners
+        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], None, title,
                             cls="place", id=landing_place(k)))
         for i in range(capacity):
             along = PIP_SPACING * (i - (capacity - 1) / 2)
@@ -818,8 +828,7 @@ def _svg_panel(state, viewer_player, out):
         top = panel_top(p)
         if p == state[kernels.TO_ACT]:
             out.append(_rect(6, top, WIDTH - 12, ROW - 2, _PALE))
-        out.append(_rect(10.5, top + 3.5, SWATCH - 1, SWATCH - 1, _PLAYER_RGB[p],
-                         _player_title(state, p, viewer_player), stroke=_hex(_DARK), stroke_width=1))
+        out.append(_rect(10, top + 3, SWATCH, SWATCH, _PLAYER_RGB[p], _player_title(state, p, viewer_player)))
         out.append('<g pointer-events="none">')
         x, y, r = PANEL_DISC
         for i, colour in enumerate(_panel_explorers(state, p)):
@@ -842,9 +851,8 @@ def _svg_panel(state, viewer_player, out):
                                  pointer_events="none"))
             title = (f"{EXPLORER_COLOURS[p]}'s hand tile {h}: {TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]}, "
                      f"{TERRAIN_TILE_POINTS[t]} points")
-            out.append(_rect(x + 0.5, y + 0.5, 2 * MINI - 1, 2 * MINI - 1, (0, 0, 0), title, cls="place",
-                             id=hand_tile_place(p, h), fill_opacity=0, stroke=_hex(_DARK), stroke_width=1,
-                             pointer_events="all"))
+            out.append(_rect(x, y, 2 * MINI, 2 * MINI, (0, 0, 0), title, cls="place", id=hand_tile_place(p, h),
+                             fill_opacity=0, pointer_events="all"))
 
 
 def _svg_bar(state, out):
