@@ -69,10 +69,11 @@ function showResult(view) {
   document.getElementById("result").hidden = false;
   document.getElementById("verdict").textContent = result.verdict;
   const rows = [element("tr")];
-  rows[0].append(element("th", "player"), element("th", "score"), element("th", "place"));
+  rows[0].append(element("th", "player"), element("th", "score"), element("th", "place"), element("th", "reward"));
   view.players.forEach((name, p) => {
     const row = element("tr");
-    row.append(element("td", name), element("td", String(result.scores[p])), element("td", String(result.ranks[p])));
+    row.append(element("td", name), element("td", String(result.scores[p])), element("td", String(result.ranks[p])),
+               element("td", String(result.rewards[p])));
     rows.push(row);
   });
   document.getElementById("scores").replaceChildren(...rows);
