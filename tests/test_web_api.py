@@ -37,7 +37,8 @@ def client(app):
 
 
 def new_game(client, **options):
-    answer = client.post("/api/games", json={"players": 2, "against": "random", **options})
+    body = {"players": 2, "against": "random", **options}
+    answer = client.post("/api/games", json={k: v for k, v in body.items() if v is not None})
     assert answer.status_code == 201, answer.text
     return answer.json()["id"]
 
@@ -78,6 +79,19 @@ def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
     answer = client.post("/api/games", json={"players": 2, **options})
     assert answer.status_code == 400
     assert words in answer.json()["error"]
+
+
+@pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makemake", None), ("maunakea", "basic")])
+def test_the_shipped_agents_play_by_default(app, client, game, variant):
+    game_id = new_game(client, game=game, variant=variant, seat=1, against=None)
+    assert client.post(f"/api/games/{game_id}/advance").status_code == 200
+    assert held(app, game_id).names[0] == "player 0 (shipped)" and len(held(app, game_id).actions) == 1
+
+
+def test_a_variant_without_a_shipped_agent_says_which_to_choose(client):
+    answer = client.post("/api/games", json={"game": "maunakea", "variant": "advanced", "players": 2})
+    assert answer.status_code == 400
+    assert "basic game, not advanced" in answer.json()["error"] and "choose heuristic" in answer.json()["error"]
 
 
 def test_a_body_that_is_not_a_json_object_is_a_4xx_answer(client):

@@ -238,7 +238,8 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         try:
             web_game = await run_in_threadpool(WebGame, info, seat, against, seed)
         except (ValueError, ImportError) as error:
-            raise BadRequest(str(error)) from None
+            hint = ("; choose heuristic, mcts or random for this game" if against == "shipped" else "")
+            raise BadRequest(f"{error}{hint}") from None
         return JSONResponse({"id": games.add(web_game)}, status_code=201)
 
     async def game_view(request):
