@@ -224,6 +224,7 @@ def test_a_bad_record_is_a_4xx_answer_with_the_validators_message(client, change
     assert answer.status_code == 422
     assert words in answer.json()["error"]
     assert client.post("/api/replays", content=b"\xff\xfe").status_code == 400
+    assert client.post("/api/replays", content=b" " * 4_000_001).status_code == 413
 
 
 # --- What 3: no hidden fact of another seat reaches a seat's page ---------------------------------------

@@ -93,14 +93,15 @@ class WebGame:
         return whose_turn(self.info, self.state)
 
     def play(self, action):
-        """Play ``action`` for the player to act; it must be offered by the mask (else ValueError)."""
+        """Play ``action`` for the player to act.  An action the mask does not offer is a 4xx answer,
+        with the game untouched."""
         player = self.to_act()
         if player is None:
             raise BadRequest("the game is over; start a new one from the home page", 409)
         mask = legal_actions(self.info, self.state, player)
         if not 0 <= action < mask.size or not mask[action]:
-            raise BadRequest(f"action {action} is not legal now; the legal actions are "
-                             f"{np.flatnonzero(mask).tolist()}")
+            raise BadRequest(f"action {action} is not legal now: choose one of the {int(mask.sum())} legal "
+                             f"actions the page lists")
         before = self.state.copy()
         checked_core(self.info.name).step(self.state, action)
         self.actions.append(action)
@@ -279,9 +280,12 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def new_replay(request):
-        body = await request.body()
-        if len(body) > MAX_RECORD_BYTES:
-            raise BadRequest(f"a game record of at most {MAX_RECORD_BYTES} bytes, please", 413)
+        body = bytearray()
+        async for chunk in request.stream():  # read no further than a record can be long
+            body += chunk
+            if len(body) > MAX_RECORD_BYTES:
+                raise BadRequest(f"a game record is at most {MAX_RECORD_BYTES} bytes long", 413)
+        body = bytes(body)
         try:
             record = from_json(body.decode("utf-8"))
             steps = await run_in_threadpool(lambda: list(replay(record)))
