@@ -10,6 +10,8 @@ const menu = document.getElementById("menu");
 let revealMs = 600;
 let byPlace = new Map();   // place id -> the legal actions played by clicking it
 let version = 0;           // views shown so far, for whoever waits on the page (the tests)
+let pending = null;        // the timer of the next machine move: one at a time
+const TITLES = { makabana: "Maka Bana", makemake: "Make Make", maunakea: "Mauna Kea" };
 
 function setState(state) { document.body.dataset.state = state; }
 
@@ -17,7 +19,7 @@ function show(view) {
   hideMenu();
   document.getElementById("error").textContent = "";
   document.getElementById("title").textContent =
-    `${view.game} (${view.variant}), ${view.num_players} players: you are ${view.players[view.seat]}`;
+    `${TITLES[view.game]} (${view.variant}), ${view.num_players} players: you are player ${view.seat}`;
   board.innerHTML = view.board;
   document.getElementById("text").textContent = view.text;
 
@@ -52,7 +54,8 @@ function show(view) {
   } else {
     status.textContent = `${view.players[view.to_act]} is thinking…`;
     setState("machine");
-    window.setTimeout(advance, revealMs);
+    window.clearTimeout(pending);
+    pending = window.setTimeout(advance, revealMs);
   }
   version += 1;
   document.body.dataset.version = String(version);
