@@ -263,6 +263,7 @@ def _tile_layers(state, spot):
     if tiki >= 0:
         layers += [("tiki", _WOOD), ("tiki-edge", _DARK), ("tiki-stripe", _PLAYER_RGB[tiki])]
     if not kernels.spot_in_play(state, spot):
+        # Every piece lies inside the spot's square, so washing each colour washes the whole tile.
         layers = [(piece, _washed(colour)) for piece, colour in layers] + [("hatch", _HATCH_RGB)]
     return layers
 

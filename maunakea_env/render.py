@@ -678,13 +678,14 @@ FIELD_HANDLE = 7    # half the side of a tiled field's place: its centre, clear 
 
 def _square_title(state, s):
     words = [f"{SQUARE_NAMES[s]}: {TERRAIN_NAMES[state[kernels.TERRAIN + s]]}"]
-    spots, explorer = _square_pieces(state, s)
+    _, explorer = _square_pieces(state, s)
     if explorer is not None:
         p, e, carried = explorer
         load = _count_words([c for _, _, c in carried])
         words.append(f"{EXPLORER_COLOURS[p]} explorer {e}" + (f" carrying {load}" if load else ""))
-    if spots:
-        words.append(f"lying here: {_count_words([c for _, _, _, c in spots])}")
+    lying = _pieces(state, kernels.ARTIFACTS, s)   # all of them: the picture has room for four
+    if lying:
+        words.append(f"lying here: {_count_words(lying)}")
     return "; ".join(words)
 
 
