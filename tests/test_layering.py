@@ -21,7 +21,7 @@ LAYERS = [
     {"learned": ["agents.learned"]},
     {"registry": ["agents.registry"]},
     {"arena": ["agents.arena"]},
-    {"training": ["agents.training"]},
+    {"training": ["agents.training"], "web": ["agents.web"]},
     {"entry": ["agents", "agents.train", "agents.train_rllib", "agents.distill", "agents.tournament",
                "agents.play", "agents.features", "agents.rllib_module"]},
 ]

@@ -110,6 +110,24 @@ def public_words(game, action, before, after):
     return describe_action(game, action)
 
 
+def seat_names(agent_names, seat):
+    """How every seat is called, at the table and in the game record: "player 1 (heuristic)", and
+    "player 0 (you)" for the human's ``seat``."""
+    return [f"player {p} ({'you' if p == seat else name})" for p, name in enumerate(agent_names)]
+
+
+def verdict(names, ranks, truncated, max_turns, stalemate=False):
+    """Who won, in words, from the finishing places (``match.finishing_ranks``)."""
+    winners = [names[p] for p, rank in enumerate(ranks) if rank == 1]
+    if truncated:
+        return f"No winner: the game reached its limit, max_turns={max_turns}. Ahead on points: {', '.join(winners)}"
+    if stalemate:
+        return "No winner: stalemate, nothing could change any more."
+    if len(winners) == 1:
+        return f"Winner: {winners[0]}"
+    return "Tied for first: " + ", ".join(winners)
+
+
 def play(game, players=None, against="heuristic", seat=0, seed=None, variant=None, max_turns=None,
          input_fn=input, print_fn=print, record=None):
     """Play one game with a human in ``seat``; returns the ``GameResult``, or None if they quit.
@@ -126,7 +144,7 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
         seed = int(np.random.SeedSequence().entropy) & 0x7FFFFFFFFFFFFFFF
     human = HumanAgent(input_fn, print_fn)
     agents = [human if p == seat else make_agent(against, info) for p in range(n)]
-    names = [f"player {p} ({'you' if p == seat else agents[p].name})" for p in range(n)]
+    names = seat_names([agent.name for agent in agents], seat)
     print_fn(f"{game} ({info.variant}), {n} players, seed {seed}: you are player {seat}; "
              f"the others are {against}.")
     final = {}
@@ -153,14 +171,7 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     print_fn("\nFinal scores:")
     for p in range(n):
         print_fn(f"  {names[p]}: {result.scores[p]}")
-    winners = [names[p] for p in range(n) if result.ranks[p] == 1]
-    if result.truncated:
-        print_fn(f"No winner: the game reached its limit, max_turns={info.max_turns}. "
-                 f"Ahead on points: {', '.join(winners)}")
-    elif len(winners) == 1:
-        print_fn(f"Winner: {winners[0]}")
-    else:
-        print_fn("Tied for first: " + ", ".join(winners))
+    print_fn(verdict(names, result.ranks, result.truncated, info.max_turns))
     return result
 
 

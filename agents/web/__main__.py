@@ -1,0 +1,58 @@
+"""Play the agents in a web browser, and watch recorded games.
+
+    python -m agents.web [--game makabana] [--against shipped] [--port 8000] [--host 127.0.0.1]
+
+Then open http://127.0.0.1:8000/ : choose a game, its variant, the number of players, your seat and
+the opponents, and play by clicking the board; the replay page opens game records (``--record`` of
+``agents.tournament`` and ``agents.play``, or saved from the page at the end of a game).  The server
+listens on 127.0.0.1 only, unless ``--host`` says otherwise.
+
+    python -m agents.web --screenshots docs/images
+
+writes one picture of the game page per game (``web_<game>.png``, as in the README) and exits; it
+needs Playwright and Debian's ``chromium`` (/usr/bin/chromium).
+"""
+import argparse
+
+from ..arena.cli import integer_option, output_folder
+from ..games import GAMES, game_info
+from ..registry import make_agent
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m agents.web", description="Play the agents in a web browser.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--game", choices=sorted(GAMES), default="makabana",
+                        help="the game the home page proposes (default: %(default)s)")
+    parser.add_argument("--against", default="shipped",
+                        help="the opponents the home page proposes: shipped (default), random, heuristic, mcts, "
+                             "mcts:<simulations>, or the path of a checkpoint (.zip), policy network (.npz) or "
+                             "RLlib checkpoint folder, which the page then offers too")
+    parser.add_argument("--port", type=integer_option(1, 65535), default=8000, help="(default: %(default)s)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: %(default)s, this machine only)")
+    parser.add_argument("--screenshots", metavar="DIR",
+                        help="write the README's pictures of the game page, web_<game>.png, into DIR and exit")
+    args = parser.parse_args(argv)
+    try:
+        make_agent(args.against, game_info(args.game))  # a wrong name or file is told now, not in the page
+        if args.screenshots is not None:
+            folder = output_folder("--screenshots", args.screenshots)
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
+
+    if args.screenshots is not None:
+        from .screenshots import write_screenshots
+        for path in write_screenshots(folder):
+            print(path)
+        return
+
+    import uvicorn
+
+    from .app import create_app
+    print(f"Open http://{args.host}:{args.port}/ in a web browser (Ctrl+C stops the server).")
+    uvicorn.run(create_app(args.game, args.against), host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

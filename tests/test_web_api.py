@@ -1,0 +1,301 @@
+"""The web front end's API (issue 26), through Starlette's TestClient: options checked with a 4xx
+answer, unknown ids, only legal actions, several games at once, replays of records, and no hidden fact
+of another seat in what a seat's page receives."""
+import asyncio
+import importlib
+import json
+import warnings
+
+import httpx
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="the web front end needs the web extra (starlette, uvicorn)")
+
+with warnings.catch_warnings():  # Starlette's TestClient warns that it will move to another HTTP client
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from agents.arena.match import play_game  # noqa: E402
+from agents.games import game_info  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from agents.search import makabana as makabana_search  # noqa: E402
+from agents.search import makemake as makemake_search  # noqa: E402
+from agents.search import maunakea as maunakea_search  # noqa: E402
+from agents.web import create_app  # noqa: E402
+from pacific_common.record import record_game, to_json  # noqa: E402
+
+@pytest.fixture(scope="module")
+def app():
+    return create_app(reveal_ms=0)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app) as client:
+        yield client
+
+
+def new_game(client, **options):
+    body = {"players": 2, "against": "random", **options}
+    answer = client.post("/api/games", json={k: v for k, v in body.items() if v is not None})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"]
+
+
+def held(app, game_id):
+    """The server's own game object, behind the page (the tests look at its state row)."""
+    return app.state.games.items[game_id]
+
+
+def play_until(client, game_id, stop):
+    """Play the game (the human takes its first legal action, the machine its own) until ``stop(view)``."""
+    view = client.get(f"/api/games/{game_id}").json()
+    while not stop(view):
+        assert not view["over"], "the game ended before the position looked for"
+        if view["to_act"] == view["seat"]:
+            answer = client.post(f"/api/games/{game_id}/act", json={"action": view["choices"][0]["action"]})
+        else:
+            answer = client.post(f"/api/games/{game_id}/advance")
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    return view
+
+
+# --- issue 26, What 1 and 5: the home page's options are checked, with a clear 4xx answer ---------------
+@pytest.mark.parametrize("options, words", [
+    ({"game": "chess"}, "unknown game 'chess'"),
+    ({"game": "makemake", "players": 9}, "num_players"),
+    ({"game": "makemake", "players": "many"}, "players must be an integer"),
+    ({"game": "makabana", "variant": "blitz"}, "variant"),
+    ({"game": "maunakea", "seat": 2}, "seat must be an integer from 0 to 1"),
+    ({"game": "maunakea", "max_turns": 0}, "max_turns must be an integer from 1"),
+    ({"game": "makemake", "against": "grandmaster"}, "unknown opponent 'grandmaster'"),
+    ({"game": "makemake", "against": "/etc/passwd"}, "chosen when the server starts"),
+    ({"game": "makemake", "against": "mcts:0"}, "mcts:<n> takes a number of simulations"),
+    ({"game": "makemake", "colour": "red"}, "unknown field 'colour'"),
+])
+def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
+    answer = client.post("/api/games", json={"players": 2, **options})
+    assert answer.status_code == 400
+    assert words in answer.json()["error"]
+
+
+@pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makemake", None), ("maunakea", "basic")])
+def test_the_shipped_agents_play_by_default(app, client, game, variant):
+    game_id = new_game(client, game=game, variant=variant, seat=1, against=None)
+    assert client.post(f"/api/games/{game_id}/advance").status_code == 200
+    assert held(app, game_id).names[0] == "player 0 (shipped)" and len(held(app, game_id).actions) == 1
+
+
+def test_a_variant_without_a_shipped_agent_says_which_to_choose(client):
+    answer = client.post("/api/games", json={"game": "maunakea", "variant": "advanced", "players": 2})
+    assert answer.status_code == 400
+    assert "basic game, not advanced" in answer.json()["error"] and "choose heuristic" in answer.json()["error"]
+
+
+def test_a_body_that_is_not_a_json_object_is_a_4xx_answer(client):
+    for body in ("{not json", "[1, 2]", "3"):
+        answer = client.post("/api/games", content=body)
+        assert answer.status_code == 400
+        assert "JSON object" in answer.json()["error"]
+
+
+def test_options_offer_every_game_its_variants_and_the_named_agents(client):
+    offered = client.get("/api/options").json()
+    assert offered["games"]["makabana"]["variants"] == ["haapii", "mao"]
+    assert offered["games"]["maunakea"]["players"] == [2, 3, 4]
+    assert offered["default_against"] == "shipped"
+    assert {"shipped", "random", "heuristic", "mcts"} <= set(offered["against"])
+
+
+# --- What 5: unknown ids -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/api/games/nope"), ("POST", "/api/games/nope/act"), ("POST", "/api/games/nope/advance"),
+    ("GET", "/api/games/nope/record"), ("GET", "/play/nope"), ("GET", "/api/replays/nope/0"),
+])
+def test_an_unknown_id_is_404(client, method, path):
+    answer = client.request(method, path, json={"action": 0} if path.endswith("act") else None)
+    assert answer.status_code == 404
+    assert "nope" in answer.text
+
+
+# --- What 2 and 5: only legal actions, only in turn; a refused request leaves the game as it was --------------
+def test_illegal_malformed_and_out_of_turn_actions_are_refused_and_change_nothing(app, client):
+    game_id = new_game(client, game="makemake")
+    game = held(app, game_id)
+    before_view = client.get(f"/api/games/{game_id}").json()
+    before_state = game.state.copy()
+    legal = {c["action"] for c in before_view["choices"]}
+    illegal = next(a for a in range(game.info.num_actions) if a not in legal)
+    for body, status, words in [({"action": illegal}, 400, "not legal"), ({"action": -1}, 400, "not legal"),
+                                ({"action": 10**9}, 400, "not legal"), ({"action": "3"}, 400, "integer"),
+                                ({"action": 1.0}, 400, "integer"), ({"action": True}, 400, "integer"),
+                                ({}, 400, "integer"), ({"action": 0, "also": 1}, 400, "unknown field")]:
+        answer = client.post(f"/api/games/{game_id}/act", json=body)
+        assert answer.status_code == status, body
+        assert words in answer.json()["error"]
+    # the human is to act, so no machine may move; and the record exists only once the game is over
+    assert client.post(f"/api/games/{game_id}/advance").status_code == 409
+    assert client.get(f"/api/games/{game_id}/record").status_code == 409
+    np.testing.assert_array_equal(game.state, before_state)
+    assert game.actions == []
+    assert client.get(f"/api/games/{game_id}").json() == before_view
+
+    # in seat 1 the machine moves first: the human's legal-looking action is out of turn
+    game_id = new_game(client, game="makemake", seat=1)
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["to_act"] == 0 and view["choices"] == []
+    answer = client.post(f"/api/games/{game_id}/act", json={"action": 0})
+    assert answer.status_code == 409 and "not your turn" in answer.json()["error"]
+    assert held(app, game_id).actions == []
+
+
+def test_a_finished_game_gives_its_record_and_takes_no_more_actions(app, client):
+    game_id = new_game(client, game="makemake")
+    view = play_until(client, game_id, lambda v: v["over"])
+    assert view["result"]["verdict"] and len(view["result"]["scores"]) == 2
+    assert client.post(f"/api/games/{game_id}/act", json={"action": 0}).status_code == 409
+    assert client.post(f"/api/games/{game_id}/advance").status_code == 409
+    answer = client.get(f"/api/games/{game_id}/record")
+    assert answer.status_code == 200 and "attachment" in answer.headers["content-disposition"]
+    record = json.loads(answer.text)
+    assert record["actions"] == held(app, game_id).actions
+    assert record["result"]["scores"] == view["result"]["scores"]
+
+
+# --- What 5: several games at once, each with its own id ---------------------------------------------------
+def test_several_games_at_once_each_its_own(app):
+    async def run():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://web") as http:
+            async def start(game, seat):
+                answer = await http.post("/api/games", json={"game": game, "players": 2, "seat": seat,
+                                                             "against": "random"})
+                return answer.json()["id"]
+            ids = await asyncio.gather(*(start(g, 1) for g in ("makabana", "makemake", "maunakea", "makemake")))
+            assert len(set(ids)) == 4
+            # eight requests at once to move the same machine: the game's lock lets them step one at a
+            # time, each either playing one machine action or finding it is no machine's turn
+            answers = await asyncio.gather(*(http.post(f"/api/games/{ids[1]}/advance") for _ in range(8)))
+            return ids, [a.status_code for a in answers]
+
+    ids, statuses = asyncio.run(run())
+    assert set(statuses) <= {200, 409} and statuses.count(200) >= 1
+    assert len(held(app, ids[1]).actions) == statuses.count(200)
+    assert held(app, ids[3]).actions == []  # the other Make Make game did not move
+    assert held(app, ids[1]).info.name == "makemake" and held(app, ids[0]).info.name == "makabana"
+
+
+# --- What 4: replay of a record, checked as data --------------------------------------------------------
+def a_record(game="makemake", seed=3):
+    info = game_info(game, 2)
+    result = play_game(info, [make_agent("random", info) for _ in range(2)], seed=seed)
+    return record_game(game, result.core_seed, result.actions, num_players=2, variant=info.variant,
+                       max_turns=info.max_turns, players=["random", "random"])
+
+
+def test_a_record_replays_step_by_step_with_the_action_names(client):
+    record = a_record()
+    answer = client.post("/api/replays", content=to_json(record))
+    assert answer.status_code == 201, answer.text
+    replay = answer.json()
+    assert replay["steps"] == len(record.actions) + 1
+    assert [a["words"] for a in replay["actions"]][:1] == [__import__("makemake_env").describe_action(record.actions[0])]
+    assert replay["result"]["scores"] == record.result["scores"]
+    first = client.get(f"/api/replays/{replay['id']}/0").json()
+    last = client.get(f"/api/replays/{replay['id']}/{replay['steps'] - 1}").json()
+    assert "Viewer: spectator" in first["text"] and "game over" in last["text"]
+    assert first["board"].startswith("<svg") and first["board"] != last["board"]
+    for step in (-1, replay["steps"], "x"):
+        assert client.get(f"/api/replays/{replay['id']}/{step}").status_code == 404
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda r: r.update(format="other"), "format must be 'pacific-game-record'"),
+    (lambda r: r["actions"].append(10**6), "actions["),
+    (lambda r: r.update(actions=r["actions"][:3] + [r["actions"][3] + 1] + r["actions"][4:]), "cannot be played"),
+    (lambda r: r.update(code="__import__('os')"), "unknown key 'code'"),
+])
+def test_a_bad_record_is_a_4xx_answer_with_the_validators_message(client, change, words):
+    data = json.loads(to_json(a_record()))
+    change(data)
+    answer = client.post("/api/replays", content=json.dumps(data))
+    assert answer.status_code == 422
+    assert words in answer.json()["error"]
+    assert client.post("/api/replays", content=b"\xff\xfe").status_code == 400
+    assert client.post("/api/replays", content=b" " * 4_000_001).status_code == 413
+
+
+# --- What 3: no hidden fact of another seat reaches a seat's page ---------------------------------------
+# A seat's page must be the same whatever the facts it may not know: the search agents' determinize
+# redraws exactly those (Maka Bana: the other colours' projects, and in Mao their hands; Mauna Kea: the
+# bag's order through the generator, and in the advanced game the other players' cards; every game: the
+# generator's seed), so the view of the redrawn game must equal the view of the true one.
+SEARCH = {"makabana": makabana_search, "makemake": makemake_search, "maunakea": maunakea_search}
+
+
+def secret_redrawn(game, seat, seed):
+    state = game.state.copy()
+    SEARCH[game.info.name].determinize(state, seat, seed, 0)
+    return state
+
+
+def beyond_the_generator(text):
+    """A position's notation less its generator's lines: the facts drawn so far."""
+    return [line for line in text.splitlines() if not line.startswith(("seed:", "rng:"))]
+
+
+@pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makabana", "mao"), ("makemake", None),
+                                           ("maunakea", "basic"), ("maunakea", "advanced")])
+def test_a_seat_receives_nothing_it_may_not_know(app, client, game, variant):
+    # seat 1: the machine in seat 0 has made its secret choices (a project, the cards to keep) by then
+    game_id = new_game(client, game=game, variant=variant, seat=1)
+    view = play_until(client, game_id, lambda v: v["to_act"] == 1)
+    held_game = held(app, game_id)
+    true_state = held_game.state.copy()
+    text = json.dumps(view)
+    assert set(view) == {"game", "variant", "num_players", "seat", "players", "board", "text", "to_act", "over",
+                         "choices", "log", "result"}
+    assert str(held_game.core_seed) not in text
+    to_text = importlib.import_module(f"{game}_env").to_text
+    redrawn_secrets = 0
+    for seed in range(1, 6):
+        redrawn = secret_redrawn(held_game, 1, seed)
+        assert not np.array_equal(redrawn, true_state)  # the generator at least
+        redrawn_secrets += int(beyond_the_generator(to_text(redrawn)) != beyond_the_generator(to_text(true_state)))
+        held_game.state = redrawn
+        try:
+            assert client.get(f"/api/games/{game_id}").json() == view
+        finally:
+            held_game.state = true_state.copy()
+    if (game, variant) != ("makemake", None) and (game, variant) != ("maunakea", "basic"):
+        assert redrawn_secrets > 0  # the test changed the projects, hands or cards seat 1 may not know
+    if game == "makabana":
+        # seat 0's project is heard of, not named
+        machine_moves = [e["words"] for e in view["log"] if e["player"] == 0]
+        assert machine_moves and all(words == "prepares a project" for words in machine_moves)
+
+
+# --- What 1: the command line ------------------------------------------------------------------------------
+def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch):
+    import uvicorn
+
+    from agents.web.__main__ import main
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **options: served.append((host, port)))
+    main(["--game", "makemake", "--against", "random"])
+    main(["--port", "8123", "--host", "0.0.0.0"])
+    assert served == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--against", "grandmaster"], "unknown agent 'grandmaster'"),
+    (["--port", "0"], "--port: must be an integer from 1 to 65535"),
+    (["--game", "chess"], "invalid choice: 'chess'"),
+])
+def test_the_command_refuses_bad_options_before_serving(capsys, argv, words):
+    from agents.web.__main__ import main
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and words in capsys.readouterr().err
