@@ -70,7 +70,11 @@ def start_game(page, base_url, game, players=2, against="random", variant=None, 
     return wait_for_turn(page)
 
 
-def wait_for_turn(page, timeout_s=60):
+# Generous waits: on a fresh machine the first move of a game may compile the agents' Numba code.
+PATIENCE_S = 180
+
+
+def wait_for_turn(page, timeout_s=PATIENCE_S):
     """Wait until it is the human's turn or the game is over; returns "human" or "over"."""
     page.wait_for_selector("body[data-state=human], body[data-state=over]", timeout=timeout_s * 1000)
     return page.get_attribute("body", "data-state")
@@ -97,7 +101,7 @@ def click_a_move(page, rng):
     if chosen is not None:
         name = chosen.text_content()
         chosen.click()
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=PATIENCE_S * 1000)
     return name
 
 
