@@ -44,7 +44,7 @@ from ..baselines.batched.common import (
 from ..games import game_info
 from ..learned.network import ACTIVATIONS, SnapshotAgent, squash
 from ..learned.scorer import is_scorer_file
-from .selfplay import BASELINES, SEAT_MODES, TRUNCATION_MODES, OpponentPool, make_opponent
+from .selfplay import BASELINES, OpponentPool, check_options, make_opponent
 
 
 class SnapshotNetwork:
@@ -95,14 +95,7 @@ def sample_actions(logits, masks, draws):
 def _check_options(num_envs, seat, reward, truncation, shaping):
     if not is_integer(num_envs) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-    if seat not in SEAT_MODES:
-        raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
-    if reward not in REWARD_MODES:
-        raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
-    if truncation not in TRUNCATION_MODES:
-        raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
-    if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
-        raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
+    check_options(seat, reward, truncation, shaping)
 
 
 class BatchedSelfPlayEnv(VecEnv):

@@ -118,6 +118,18 @@ class OpponentPool:
 
 # ---------------------------------------------------------------------------------------------------
 # The environment
+def check_options(seat, reward, truncation, shaping):
+    """The training options both self-play environments take (this one and the batched one)."""
+    if seat not in SEAT_MODES:
+        raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
+    if reward not in REWARD_MODES:
+        raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
+    if truncation not in TRUNCATION_MODES:
+        raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
+    if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+        raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
+
+
 class SelfPlayEnv(gymnasium.Env):
     """One seat of ``game`` against opponents from a pool, for single-agent training (see the module
     docstring).
@@ -147,14 +159,7 @@ class SelfPlayEnv(gymnasium.Env):
                  shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None):
         super().__init__()
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
-        if seat not in SEAT_MODES:
-            raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
-        if truncation not in TRUNCATION_MODES:
-            raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
-        if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
-            raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
+        check_options(seat, reward, truncation, shaping)
         self.pool = OpponentPool.of(opponents)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
         self.truncation = truncation
