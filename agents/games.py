@@ -1,5 +1,6 @@
 """The three games as the agents see them: name -> environment package, core and default variant."""
 import importlib
+import inspect
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -43,6 +44,11 @@ def game_info(name, num_players=None, variant=None, max_turns=None):
     return GameInfo(name, entry.core, env.num_players, env.variant, env.variants[env.variant], env.max_turns,
                     num_actions=int(env.action_space(agent).n),
                     obs_size=int(env.observation_space(agent)["observation"].shape[0]))
+
+
+def default_variant(name):
+    """The variant a game's environment plays when none is asked for."""
+    return inspect.signature(GAMES[name].raw_env).parameters["variant"].default
 
 
 def _module(game: GameInfo, name):

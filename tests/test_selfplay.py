@@ -252,3 +252,27 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
         assert args.lr == GAME_DEFAULTS[game]["lr"] and args.imitate == GAME_DEFAULTS[game]["imitate"]
     assert parse_args(["--game", "maunakea"]).lr == 3e-5   # its PPO keeps to the imitated play
     assert parse_args(["--game", "maunakea", "--lr", "1e-3"]).lr == 1e-3
+
+
+def test_training_run_of_another_variant(tmp_path, capsys):
+    """``--variant`` trains on that variant's spaces and says so in the run's files; a wrong name is a
+    clear error naming the option."""
+    from agents.training import train
+
+    assert train.parse_args(["--game", "makabana", "--variant", "mao"]).out.name == "makabana-mao-2p-s0"
+    assert train.parse_args(["--game", "makabana"]).out.name == "makabana-2p-s0"
+    with pytest.raises(SystemExit):
+        train.parse_args(["--game", "makabana", "--variant", "advanced"])
+    assert "--variant" in capsys.readouterr().err
+
+    out = tmp_path / "mao"
+    train.main(["--game", "makabana", "--variant", "mao", "--out", str(out), "--envs", "2", "--n-steps", "64",
+                "--batch-size", "64", "--net", "16", "--snapshot-every", "128", "--eval-every", "128",
+                "--eval-games", "2", "--final-games", "2", "--imitate", "100", "--imitate-epochs", "1",
+                "--timesteps", "128"])
+    assert json.loads((out / "config.json").read_text())["variant"] == "mao"
+    game = game_info("makabana", 2, "mao")
+    agent = make_agent(str(out / "final.npz"), game)
+    assert play_game(game, [agent, RandomAgent()], seed=0).decisions > 0
+    with pytest.raises(ValueError, match="actions"):  # the Mao network does not fit the Haapii game
+        make_agent(str(out / "final.npz"), game_info("makabana", 2))

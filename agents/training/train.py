@@ -1,7 +1,7 @@
 """Self-play training of a MaskablePPO agent for one game, on a few CPU cores.
 
-    python -m agents.train --game makabana [--players 2] [--timesteps T] [--out DIR] [--seed 0] \
-        [--envs 32] [--resume]
+    python -m agents.train --game makabana [--players 2] [--variant mao] [--timesteps T] [--out DIR] \
+        [--seed 0] [--envs 256] [--resume]
 
 Top to bottom:
 1. Warm start (``--imitate N``, skipped with 0): the network first imitates the heuristic agent on N
@@ -44,7 +44,7 @@ import numpy as np
 
 from ..arena.match import play_game
 from ..base import Agent
-from ..games import GAMES, game_info
+from ..games import GAMES, default_variant, game_info
 from ..learned.network import policy_layers, save_snapshot
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
@@ -80,10 +80,12 @@ def parse_args(argv=None):
     add = parser.add_argument
     add("--game", required=True, choices=sorted(GAMES))
     add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--timesteps", type=int, default=None,
         help="learner steps in all (default: the game's, times 2 / players: each step plays more "
              "opponents' moves with more players)")
-    add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>)")
+    add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>, with "
+                                    "-<variant> after the game for another than the default)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
     add("--envs", type=int, default=None,
         help="games played at once (default: 256 batched, 32 for the old path; see VEC_DEFAULTS)")
@@ -144,7 +146,12 @@ def parse_args(argv=None):
     low, high = GAMES[args.game].raw_env.players
     if not low <= args.players <= high:
         parser.error(f"--players must be from {low} to {high} for {args.game}, got {args.players}")
-    args.out = Path(args.out or f"runs/{args.game}-{args.players}p-s{args.seed}")
+    try:
+        args.variant = game_info(args.game, args.players, args.variant).variant
+    except ValueError as error:
+        parser.error(f"--variant: {error}")
+    label = args.game if args.variant == default_variant(args.game) else f"{args.game}-{args.variant}"
+    args.out = Path(args.out or f"runs/{label}-{args.players}p-s{args.seed}")
     return args
 
 
@@ -311,8 +318,11 @@ def _start_point(args, out, config_path, csv_path):
         if checkpoint is None:
             sys.exit(f"--resume: no checkpoint in {out / 'checkpoints'}")
         saved = json.loads(config_path.read_text())
-        if (saved["game"], saved["players"]) != (args.game, args.players):
-            sys.exit(f"--resume: {out} holds a {saved['game']} run with {saved['players']} players")
+        # runs from before --variant existed were of the default variant
+        saved.setdefault("variant", default_variant(args.game))
+        if (saved["game"], saved["players"], saved["variant"]) != (args.game, args.players, args.variant):
+            sys.exit(f"--resume: {out} holds a {saved['game']} run ({saved['variant']}) with "
+                     f"{saved['players']} players")
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
     elif latest_checkpoint(out)[0] is not None:
         sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
@@ -341,7 +351,8 @@ def _training_envs(game, args, baselines, pool, start_steps):
             seed=args.seed * 1000 + start_steps))
 
     def make_env(rank):
-        return lambda: SelfPlayEnv(game.name, args.players, shaping=args.shaping, truncation=args.truncation,
+        return lambda: SelfPlayEnv(game.name, args.players, variant=args.variant, shaping=args.shaping,
+                                   truncation=args.truncation,
                                    opponents=OpponentPool(baselines, list(pool.snapshots),
                                                           args.baseline_share, args.window),
                                    seed=args.seed * 1000 + rank + start_steps)
@@ -392,7 +403,7 @@ def _final_report(model, args, out, rows, csv_path):
     print(f"wrote {final} and {out / 'final.npz'}")
     from .batched import SnapshotNetwork, evaluate as evaluate_batched
 
-    n, game = args.players, game_info(args.game, args.players)
+    n, game = args.players, game_info(args.game, args.players, args.variant)
     network = SnapshotNetwork.load(out / "final.npz", game)
     for opponent in EVAL_OPPONENTS:
         started = time.perf_counter()
@@ -404,10 +415,11 @@ def _final_report(model, args, out, rows, csv_path):
         if args.final_table:
             from ..arena.tournament import run_tournament, table_text
             report = run_tournament(args.game, n, [str(final)] + [opponent] * (n - 1),
-                                    games=args.final_games, seed=args.seed + 1, workers=1)
+                                    games=args.final_games, seed=args.seed + 1, workers=1,
+                                    variant=args.variant)
             print(table_text(report))
     if rows:
-        plot_curve(rows, out / "curve.png", f"{args.game}, {n} players, seed {args.seed}", n)
+        plot_curve(rows, out / "curve.png", f"{args.game} ({args.variant}), {n} players, seed {args.seed}", n)
         print(f"\nwrote {out / 'curve.png'} and {csv_path}")
 
 
@@ -422,7 +434,7 @@ def main(argv=None):
         sys.exit(f"training needs the train extra ({error.name} is missing): pip install -e \".[train]\"")
     _single_threaded(torch)
     started = time.perf_counter()
-    game = game_info(args.game, args.players)
+    game = game_info(args.game, args.players, args.variant)
     out = args.out
     for sub in ("checkpoints", "pool"):
         (out / sub).mkdir(parents=True, exist_ok=True)
