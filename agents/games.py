@@ -51,6 +51,11 @@ def default_variant(name):
     return inspect.signature(GAMES[name].raw_env).parameters["variant"].default
 
 
+def run_label(name, variant):
+    """How output folders name a game's variant: the game alone for its default variant."""
+    return name if variant == default_variant(name) else f"{name}-{variant}"
+
+
 def _module(game: GameInfo, name):
     # ``<package>.env`` is the env() function, which hides the module of the same name
     return importlib.import_module(f"{GAMES[game.name].package.__name__}.{name}")

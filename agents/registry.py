@@ -4,7 +4,8 @@
 ``random``               uniform over the legal actions (``agents.baselines.random_agent``)
 ``heuristic``            the game's hand-written strategy (``agents.baselines.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
-``shipped``              the policy shipped with the package for the game (``agents/shipped/<game>.npz``)
+``shipped``              the policy shipped with the package for the game and variant
+                         (``agents/shipped/<game>.npz``; ``<game>_<variant>.npz`` for another variant)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
 a path to a ``.npz``     a policy network (``agents.learned.network.save_snapshot``) or an action scorer
                          (``agents.learned.scorer``), played greedily by numpy
@@ -20,7 +21,7 @@ import zipfile
 from pathlib import Path
 
 from .baselines.random_agent import RandomAgent
-from .games import game_info
+from .games import default_variant, game_info
 from .learned.network import load_network
 from .learned.policy import load_policy
 from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
@@ -74,13 +75,20 @@ def load(game, num_players=None, variant=None, max_turns=None):
     return make_agent("shipped", game_info(game, num_players, variant, max_turns))
 
 
+def shipped_path(game):
+    """Where the shipped policy of ``game``'s variant lives (whether or not it exists): each variant has
+    its own spaces, so its own policy; the default variant's file carries the game's name alone."""
+    default = default_variant(game.name)
+    return SHIPPED_DIR / (f"{game.name}.npz" if game.variant == default else f"{game.name}_{game.variant}.npz")
+
+
 def _shipped(game, **kwargs):
-    # One policy per game, agents/shipped/<game>.npz (agents.learned.network.save_snapshot, or an action scorer
-    # of agents.learned.scorer): played without torch, so that the shipped opponents need no training extra.
-    path = SHIPPED_DIR / f"{game.name}.npz"
+    # agents.learned.network.save_snapshot files, or action scorers of agents.learned.scorer: played
+    # without torch, so that the shipped opponents need no training extra.
+    path = shipped_path(game)
     if not path.is_file():
-        raise ValueError(f"no shipped policy exists yet for {game.name} (looked for {path}); use "
-                         f"another agent or the path of a checkpoint")
+        raise ValueError(f"no shipped policy exists yet for {game.name} ({game.variant}) (looked for "
+                         f"{path}); use another agent or the path of a checkpoint")
     kwargs.setdefault("name", "shipped")
     return _network(path, game, **kwargs)
 

@@ -175,7 +175,7 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
     for bad, message in [("foo", "unknown agent 'foo'.*random, heuristic, mcts"), ("", "non-empty"),
                          ("mcts:abc", "positive number of simulations"), ("mcts:0", "positive"),
                          ("random:3", "takes no ':' argument"), (str(tmp_path / "none.zip"), "no checkpoint"),
-                         ("shipped", "no shipped policy exists yet for makabana")]:
+                         ("shipped", r"no shipped policy exists yet for makabana \(haapii\)")]:
         with pytest.raises(ValueError, match=message):
             agents.make_agent(bad, game)
     with pytest.raises(ValueError, match="no shipped policy"):
@@ -246,23 +246,31 @@ def test_shipped_policy_is_a_numpy_network_loaded_by_name(tmp_path, monkeypatch)
         agents.make_agent(str(tmp_path / "missing.npz"), game)
 
 
-SHIPPED = [name for name in sorted(GAMES) if (registry.SHIPPED_DIR / f"{name}.npz").is_file()]
+# every game and variant ships a policy (issue 26: a person meets it in the browser in every variant)
+SHIPPED = [(name, variant) for name in sorted(GAMES) for variant in GAMES[name].raw_env.variants]
 
 
-@pytest.mark.skipif(not SHIPPED, reason="no shipped policy in agents/shipped/")
-@pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_policy_plays_full_games_in_the_environment(name):
+def test_every_variant_has_its_own_shipped_file():
+    paths = {(name, variant): registry.shipped_path(game_info(name, 2, variant)) for name, variant in SHIPPED}
+    assert paths[("makabana", "haapii")].name == "makabana.npz"
+    assert paths[("makabana", "mao")].name == "makabana_mao.npz"
+    assert paths[("maunakea", "advanced")].name == "maunakea_advanced.npz"
+    assert all(path.is_file() for path in paths.values()), paths
+
+
+@pytest.mark.parametrize("name, variant", SHIPPED)
+def test_shipped_policy_plays_full_games_in_the_environment(name, variant):
     """agents.load(game) plays whole games through the PettingZoo environment, legal moves only, with
     2 players (what it was trained for) and with the game's default number; agents that read the
     state row (``needs_state``) get ``env.unwrapped.state()``."""
     package = GAMES[name].package
     for players in sorted({2, GAMES[name].default_players}):
-        shipped = agents.load(name, num_players=players)
+        shipped = agents.load(name, num_players=players, variant=variant)
         opponent = RandomAgent()
-        game = game_info(name, players)
+        game = game_info(name, players, variant)
         shipped.reset(game, 0, 0)
         opponent.reset(game, 1, 1)
-        env = package.env(num_players=players)
+        env = package.env(num_players=players, variant=variant)
         env.reset(seed=players)
         for agent_id in env.agent_iter():
             obs, reward, termination, truncation, info = env.last()

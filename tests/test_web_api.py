@@ -81,17 +81,23 @@ def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
     assert words in answer.json()["error"]
 
 
-@pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makemake", None), ("maunakea", "basic")])
+@pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makabana", "mao"), ("makemake", None),
+                                           ("maunakea", "basic"), ("maunakea", "advanced")])
 def test_the_shipped_agents_play_by_default(app, client, game, variant):
+    """Every game and variant can be played to its end against its shipped agent."""
     game_id = new_game(client, game=game, variant=variant, seat=1, against=None)
     assert client.post(f"/api/games/{game_id}/advance").status_code == 200
     assert held(app, game_id).names[0] == "player 0 (shipped)" and len(held(app, game_id).actions) == 1
+    play_until(client, game_id, lambda view: view["over"])
 
 
-def test_a_variant_without_a_shipped_agent_says_which_to_choose(client):
+def test_a_variant_without_a_shipped_agent_says_which_to_choose(client, tmp_path, monkeypatch):
+    from agents import registry
+    monkeypatch.setattr(registry, "SHIPPED_DIR", tmp_path)  # as if none were shipped
     answer = client.post("/api/games", json={"game": "maunakea", "variant": "advanced", "players": 2})
     assert answer.status_code == 400
-    assert "basic game, not advanced" in answer.json()["error"] and "choose heuristic" in answer.json()["error"]
+    assert "no shipped policy exists yet for maunakea (advanced)" in answer.json()["error"]
+    assert "choose heuristic" in answer.json()["error"]
 
 
 def test_a_body_that_is_not_a_json_object_is_a_4xx_answer(client):

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..arena.match import play_game
 from ..base import Agent
-from ..games import GAMES, game_info
+from ..games import GAMES, game_info, run_label
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
 from ..registry import make_agent
@@ -53,7 +53,8 @@ def parse_args(argv=None):
     add("--simulations", type=int, default=1000, help="the teacher's simulations per decision "
                                                       "(default: %(default)s)")
     add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
-    add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>)")
+    add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
+                                    "-<variant> after the game for another than the default)")
     add("--seed", type=int, default=0, help="seed of games and fit (default: %(default)s)")
     add("--workers", type=int, default=2, help="processes playing teacher games (default: %(default)s)")
     add("--hidden", type=int, default=32, help="width of the scorer's two hidden layers (default: %(default)s)")
@@ -247,7 +248,8 @@ def load_decisions(path, setting):
 def main(argv=None):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)
-    out = Path(args.out or f"runs/{args.game}-distill-{game.num_players}p-s{args.seed}")
+    label = run_label(args.game, game.variant)
+    out = Path(args.out or f"runs/{label}-distill-{game.num_players}p-s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     data_path = out / "decisions.npz"

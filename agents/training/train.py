@@ -44,7 +44,7 @@ import numpy as np
 
 from ..arena.match import play_game
 from ..base import Agent
-from ..games import GAMES, default_variant, game_info
+from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import policy_layers, save_snapshot
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
@@ -150,8 +150,7 @@ def parse_args(argv=None):
         args.variant = game_info(args.game, args.players, args.variant).variant
     except ValueError as error:
         parser.error(f"--variant: {error}")
-    label = args.game if args.variant == default_variant(args.game) else f"{args.game}-{args.variant}"
-    args.out = Path(args.out or f"runs/{label}-{args.players}p-s{args.seed}")
+    args.out = Path(args.out or f"runs/{run_label(args.game, args.variant)}-{args.players}p-s{args.seed}")
     return args
 
 
