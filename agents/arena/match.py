@@ -106,7 +106,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
         core.observe_player(state, player, obs, mask)
         legal = mask.copy()  # the agent may scribble on its mask; the check below uses this one
         action = agent.act(obs, mask, state.copy() if agent.needs_state else None)
-        action = _check_action(game, state, agent, player, action, legal)
+        action = check_action(game, state, agent, player, action, legal)
         before = state.copy() if on_step else None
         if core.step(state, int(action)) != core.STEP_OK:
             raise RuntimeError(f"{game.name}: the core refused action {action}, which its mask offered")
@@ -127,7 +127,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
                       core_seed=core_seed, actions=actions, final_state=state.tolist())
 
 
-def _check_action(game, state, agent, player, action, legal):
+def check_action(game, state, agent, player, action, legal):
     """The agent's action as an int (a numpy 0-d array, as a policy's ``predict`` gives, included);
     an ``IllegalActionError`` naming the agent otherwise."""
     who = f"agent {agent.name!r} ({type(agent).__name__}, player {player})"

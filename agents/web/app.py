@@ -42,7 +42,7 @@ from starlette.staticfiles import StaticFiles
 from pacific_common.options import MAX_TURNS_LIMIT, is_integer
 from pacific_common.record import from_json, record_game, replay, to_json
 
-from ..arena.match import IllegalActionError, game_seeds
+from ..arena.match import check_action, game_seeds
 from ..arena.play import seat_names
 from ..arena.tournament import game_info_or_error
 from ..games import GAMES, describe_action
@@ -121,12 +121,7 @@ class WebGame:
         mask = np.zeros(self.info.num_actions, dtype=np.int8)
         checked_core(self.info.name).observe_player(self.state, player, obs, mask)
         action = agent.act(obs, mask.copy(), self.state.copy() if agent.needs_state else None)
-        if isinstance(action, np.ndarray) and action.ndim == 0:
-            action = action[()]
-        if not is_integer(action) or not 0 <= action < mask.size or not mask[action]:
-            raise IllegalActionError(f"agent {agent.name!r} (player {player}) chose {action!r}, which is not "
-                                     f"a legal action")
-        self.play(int(action))
+        self.play(check_action(self.info, self.state, agent, player, action, mask))
 
 
 class Store:
