@@ -291,8 +291,9 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         info = game_info_or_error(record.game, record.num_players, record.variant, record.max_turns)
         core = checked_core(record.game)
         names = record.players or [f"player {p}" for p in range(record.num_players)]
-        actions = [{"player": core.player_to_act(state), "who": names[core.player_to_act(state)],
-                    "words": describe_action(info, action)} for state, action in steps[:-1]]
+        movers = [int(core.player_to_act(state)) for state, _ in steps[:-1]]
+        actions = [{"player": player, "who": names[player], "words": describe_action(info, action)}
+                   for player, (_, action) in zip(movers, steps[:-1])]
         key = replays.add({"game": record.game, "states": [state for state, _ in steps]})
         return JSONResponse({"id": key, "game": record.game, "variant": record.variant,
                              "num_players": record.num_players, "players": names, "steps": len(steps),
