@@ -3,10 +3,11 @@
     python -m benchmarks.training_speed [--quick] [--json PATH] [--games makabana,makemake,maunakea]
 
 For each game (2 players) both paths train the same MaskablePPO learner, built as the main job builds it
-(``agents.training.train``'s defaults: batch 1024, 4 epochs, 128 x 128, one torch thread; games at once
-and steps per game as ``VEC_DEFAULTS`` has them for each path: 32 x 64 for the old one, 256 x 8
-batched, 2048 learner steps per iteration either way), against the same pool: the heuristic and a
-network snapshot of the learner (``save_snapshot``), drawn half and half.
+(``agents.training.train``'s defaults: batch 1024, 4 epochs, 128 x 128, the update on
+``UPDATE_THREADS`` torch threads and the rollouts on one; games at once and steps per game as
+``VEC_DEFAULTS`` and ``GAME_VEC_DEFAULTS`` have them: 32 x 64 for the old path, 256 x 8 batched, 64 x 32
+for Maka Bana batched, 2048 learner steps per iteration either way), against the same pool: the
+heuristic and a network snapshot of the learner (``save_snapshot``), drawn half and half.
 
 - ``per-game``: one ``SelfPlayEnv`` per game in a ``DummyVecEnv``, every opponent move one Python call.
 - ``batched``: ``BatchedSelfPlayEnv``, the heuristic in Numba, the snapshot one forward pass per batch.
@@ -92,12 +93,15 @@ def warm_up(model, steps_per_game, seed=0):
     model._last_obs, model._last_episode_starts = obs, dones
 
 
-def measure(model, envs, iterations, warmup):
+def measure(model, envs, iterations, warmup, update_threads=1):
     """Seconds of collection and of update over ``iterations`` PPO iterations, the learner's and the
     snapshots' forward seconds during collection, and the learner steps collected.  Every game first
     plays ``warmup`` learner steps: a game's first moves cost the heuristic several times what later
     ones do (Mauna Kea: 5x), and 256 games x 8 steps timed from the start would be nearly all first
-    moves, 32 x 64 far fewer.  The warm-up also loads or compiles the Numba code."""
+    moves, 32 x 64 far fewer.  The warm-up also loads or compiles the Numba code.  The update runs on
+    ``update_threads`` torch threads and the collection on one, as the main job runs them."""
+    import torch
+
     callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
     callback.on_training_start(locals(), globals())
     warm_up(model, warmup)
@@ -109,7 +113,9 @@ def measure(model, envs, iterations, warmup):
         started = time.perf_counter()
         model.collect_rollouts(model.env, callback, model.rollout_buffer, model.n_steps)
         collected = time.perf_counter()
+        torch.set_num_threads(update_threads)
         model.train()
+        torch.set_num_threads(1)
         done = time.perf_counter()
         collect += collected - started
         update += done - collected
@@ -141,7 +147,9 @@ def run_game(game_name, args):
             if path == "per-game":
                 snapshot = str(save_snapshot(_learner(train_args, probe, folder, None), folder / "snapshot_0.npz"))
             model, envs = build(game_name, path, snapshot, train_args, folder)
-            results[path] = measure(model, envs, args.iterations, args.warmup)
+            threads = args.update_threads or train_args.update_threads
+            results[path] = measure(model, envs, args.iterations, args.warmup, threads)
+            results[path]["update_threads"] = threads
             envs.close()
     return results
 
@@ -149,7 +157,7 @@ def run_game(game_name, args):
 def rows_of(game_name, results):
     rows = []
     for path, r in results.items():
-        shape = dict(envs=r["envs"], n_steps=r["n_steps"])
+        shape = dict(envs=r["envs"], n_steps=r["n_steps"], update_threads=r["update_threads"])
         rollout = dict(game=game_name, path=path, phase="rollout", **shape,
                        learner_steps_per_second=r["steps"] / r["collect"], seconds=r["collect"], steps=r["steps"])
         if path == "batched":
@@ -196,15 +204,21 @@ def main(argv=None):
     parser.add_argument("--envs", type=int, default=None,
                         help="games at once on both paths (default: each path's main-job default)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--update-threads", type=int, default=None,
+                        help="torch threads of the update on both paths (default: the main job's)")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
+    if args.update_threads is not None and args.update_threads < 1:
+        parser.error(f"--update-threads must be a positive integer, got {args.update_threads}")
     if args.envs is not None and args.envs < 1:
         parser.error(f"--envs must be a positive integer, got {args.envs}")
     args.iterations = 2 if args.quick else 6
     args.warmup = 64 if args.quick else 160
+    from agents.training.train import quiet_openmp_waits
+    quiet_openmp_waits()   # as the main job runs its update
     try:
         import sb3_contrib  # noqa: F401
     except ImportError:

@@ -252,6 +252,53 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
         assert args.lr == GAME_DEFAULTS[game]["lr"] and args.imitate == GAME_DEFAULTS[game]["imitate"]
     assert parse_args(["--game", "maunakea"]).lr == 3e-5   # its PPO keeps to the imitated play
     assert parse_args(["--game", "maunakea", "--lr", "1e-3"]).lr == 1e-3
+    # Maka Bana's pool leans on the heuristic and its learning rate decays; the others' do not
+    makabana = parse_args(["--game", "makabana"])
+    assert (makabana.opponents, makabana.baseline_share) == ("random,heuristic,heuristic,heuristic", 0.75)
+    assert (makabana.lr, makabana.lr_end) == (1e-4, 1e-5)
+    makemake = parse_args(["--game", "makemake"])
+    assert (makemake.opponents, makemake.baseline_share, makemake.lr_end) == ("random,heuristic", 0.5, None)
+    overridden = parse_args(["--game", "makabana", "--opponents", "random", "--baseline-share", "1"])
+    assert (overridden.opponents, overridden.baseline_share) == ("random", 1.0)
+    # games at once x steps per game: Maka Bana's batched run sees fewer games for longer
+    assert (makabana.envs, makabana.n_steps) == (64, 32)
+    assert (makemake.envs, makemake.n_steps) == (256, 8)
+    old_path = parse_args(["--game", "makabana", "--vec-env", "dummy"])
+    assert (old_path.envs, old_path.n_steps) == (32, 64)
+    assert parse_args(["--game", "makabana", "--envs", "128"]).envs == 128
+
+
+def test_update_threads(tmp_path, monkeypatch, capsys):
+    """PPO's update runs on ``--update-threads`` torch threads, the rollouts (every step of the training
+    games) on one; the option takes positive integers only."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.training import train
+    from agents.training.batched import BatchedSelfPlayEnv
+
+    assert train.parse_args(["--game", "makemake"]).update_threads == train.UPDATE_THREADS
+    with pytest.raises(SystemExit):
+        train.parse_args(["--game", "makemake", "--update-threads", "0"])
+    assert "--update-threads must be a positive integer" in capsys.readouterr().err
+
+    seen = {"step": set(), "update": set()}
+    step_wait, update = BatchedSelfPlayEnv.step_wait, MaskablePPO.train
+
+    def recorded_step_wait(self):
+        seen["step"].add(torch.get_num_threads())
+        return step_wait(self)
+
+    def recorded_update(self):
+        seen["update"].add(torch.get_num_threads())
+        return update(self)
+
+    monkeypatch.setattr(BatchedSelfPlayEnv, "step_wait", recorded_step_wait)
+    monkeypatch.setattr(MaskablePPO, "train", recorded_update)
+    train.main(["--game", "makemake", "--out", str(tmp_path / "run"), "--envs", "4", "--n-steps", "16",
+                "--batch-size", "32", "--net", "16", "--eval-every", "64", "--eval-games", "2",
+                "--final-games", "2", "--imitate", "0", "--timesteps", "128", "--update-threads", "2"])
+    assert seen == {"step": {1}, "update": {2}}
 
 
 def test_training_run_of_another_variant(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """Self-play training of a MaskablePPO agent for one game, on a few CPU cores.
 
     python -m agents.train --game makabana [--players 2] [--variant mao] [--timesteps T] [--out DIR] \
-        [--seed 0] [--envs 256] [--resume]
+        [--seed 0] [--envs N] [--resume]
 
 Top to bottom:
 1. Warm start (``--imitate N``, skipped with 0): the network first imitates the heuristic agent on N
@@ -35,6 +35,7 @@ training needs with ``pip install -e ".[train]"``.
 import argparse
 import csv
 import json
+import os
 import re
 import sys
 import time
@@ -52,16 +53,22 @@ from .selfplay import OpponentPool, SelfPlayEnv
 # Per game, sized for about ten minutes of one busy core (measured; the second core is left to the
 # shared machine): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
 # long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
-# head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), and the
-# learning rate (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at the end, against
-# about 90% after the imitation; at 3e-5, 92%).
+# head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), the
+# learning rate and where it ends (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at
+# the end, against about 90% after the imitation; at 3e-5, 92%), and the opponent pool.  Maka Bana's
+# pool leans on the heuristic: with random and heuristic drawn alike half the time (the old default)
+# its final policies won 29-53% against the heuristic; with the heuristic three times in four of the
+# baseline draws and the baselines three draws in four, 76% (docs/training.md has the runs).
 GAME_DEFAULTS = {
     "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
-                     eval_every=100_000, eval_games=100, final_games=200, lr=3e-4),
+                     eval_every=100_000, eval_games=100, final_games=200, lr=1e-4, lr_end=1e-5,
+                     opponents="random,heuristic,heuristic,heuristic", baseline_share=0.75),
     "makemake": dict(timesteps=300_000, imitate=50_000, gamma=0.99, shaping=0.0, net=128, skip=1,
-                     eval_every=50_000, eval_games=100, final_games=200, lr=3e-4),
+                     eval_every=50_000, eval_games=100, final_games=200, lr=3e-4, lr_end=None,
+                     opponents="random,heuristic", baseline_share=0.5),
     "maunakea": dict(timesteps=150_000, imitate=80_000, gamma=0.995, shaping=0.02, net=128, skip=0,
-                     eval_every=50_000, eval_games=20, final_games=100, lr=3e-5),
+                     eval_every=50_000, eval_games=20, final_games=100, lr=3e-5, lr_end=None,
+                     opponents="random,heuristic", baseline_share=0.5),
 }
 # Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
 # the learner's forward pass is the rollout's main cost, and over 256 games it costs little more than
@@ -69,6 +76,15 @@ GAME_DEFAULTS = {
 # 32 games x 64 steps, 2,629 with 128 x 16, 3,180 with 256 x 8).  The old path steps its games one by
 # one, so more games only make each step longer.
 VEC_DEFAULTS = {"batched": dict(envs=256, n_steps=8), "per-game": dict(envs=32, n_steps=64)}
+# Maka Bana learns more from fewer games seen longer: 8 steps per game leave its advantages to a value
+# estimate bootstrapped after a fifth of a game; with 64 games x 32 steps its runs ended at 76% and
+# 81% against the heuristic, with 256 x 8 at 58% (docs/training.md).
+GAME_VEC_DEFAULTS = {("makabana", "batched"): dict(envs=64, n_steps=32)}
+# The update is dense arithmetic over 2048 steps and the only work in the process while it runs, so it
+# takes the machine's second core: on the quiet 2-core machine, 1.6x the update's speed and a third
+# more whole PPO iterations per second (benchmarks.training_speed, Maka Bana and Mauna Kea).  The
+# rollouts' small forward passes stay on one thread.  On a shared machine, see quiet_openmp_waits.
+UPDATE_THREADS = 2
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
@@ -88,7 +104,8 @@ def parse_args(argv=None):
                                     "-<variant> after the game for another than the default)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
     add("--envs", type=int, default=None,
-        help="games played at once (default: 256 batched, 32 for the old path; see VEC_DEFAULTS)")
+        help="games played at once (default: 256 batched, 64 for Maka Bana, 32 for the old path; see "
+             "VEC_DEFAULTS)")
     add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
     add("--vec-env", choices=["batched", "dummy", "subproc"], default="batched",
         help="batched: all games in one state array, the opponents played in batch "
@@ -99,12 +116,15 @@ def parse_args(argv=None):
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
     add("--n-steps", type=int, default=None,
-        help="steps per game per update (default: 8 batched, 64 for the old path: 2048 either way)")
+        help="steps per game per update (default: 8 batched, 32 for Maka Bana, 64 for the old path: 2048 "
+             "in all)")
     add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
+    add("--update-threads", type=int, default=UPDATE_THREADS,
+        help="torch threads for PPO's update and the imitation; the rollouts keep one (default: %(default)s)")
     add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
     add("--lr-end", type=float, default=None,
-        help="learning rate reached linearly at --timesteps (default: --lr throughout)")
+        help="learning rate reached linearly at --timesteps (default: the game's: 1e-5 for Maka Bana, --lr throughout for the others)")
     add("--ent-coef", type=float, default=0.0, help="entropy bonus (default: %(default)s)")
     add("--gamma", type=float, default=None, help="discount (default: the game's)")
     add("--shaping", type=float, default=None,
@@ -116,12 +136,13 @@ def parse_args(argv=None):
     add("--skip", type=int, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
              "(default: the game's; too large for Mauna Kea's 5154 x 2040)")
-    add("--opponents", default="random,heuristic",
+    add("--opponents", default=None,
         help="baseline opponents in the pool, comma-separated agent names; a name given twice is drawn "
-             "twice as often (default: %(default)s)")
-    add("--baseline-share", type=float, default=0.5,
-        help="share of opponents drawn from random/heuristic, the rest from the latest snapshots "
-             "(default: %(default)s)")
+             "twice as often (default: the game's, random,heuristic or for Maka Bana "
+             "random,heuristic,heuristic,heuristic)")
+    add("--baseline-share", type=float, default=None,
+        help="share of opponents drawn from the baselines, the rest from the latest snapshots "
+             "(default: the game's, 0.5 or for Maka Bana 0.75)")
     add("--snapshot-every", type=int, default=50_000, help="steps between snapshots (default: %(default)s)")
     add("--window", type=int, default=5, help="latest snapshots opponents come from (default: %(default)s)")
     add("--eval-every", type=int, default=None, help="steps between evaluations (default: the game's)")
@@ -131,13 +152,14 @@ def parse_args(argv=None):
     add("--final-table", action="store_true",
         help="also play the closing games as agents.arena.tournament does, one at a time, for its full table")
     args = parser.parse_args(argv)
-    for key, value in VEC_DEFAULTS["batched" if args.vec_env == "batched" else "per-game"].items():
+    path = "batched" if args.vec_env == "batched" else "per-game"
+    for key, value in GAME_VEC_DEFAULTS.get((args.game, path), VEC_DEFAULTS[path]).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
-    for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "net",
+    for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "update_threads", "net",
                 "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
@@ -297,6 +319,16 @@ def plot_curve(rows, path, title, players):
     plt.close(fig)
 
 
+def quiet_openmp_waits():
+    """Let torch's OpenMP threads sleep, not spin, between parallel regions; call before torch is
+    imported (OpenMP reads the setting once).  The update runs on two threads (``UPDATE_THREADS``);
+    spinning, they took a core a shared machine needed, and on the 2-core machine with one core busy
+    the update ran at 1,490 learner steps/s on two threads against 2,481 on one; sleeping, at 2,257,
+    and at 3,680 on the quiet machine against 2,407 on one (``benchmarks.training_speed``, Maka Bana).
+    A user's own setting wins."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def _single_threaded(torch):
     # One thread: the networks are small, and a second thread only fights the games for the cores.
     torch.set_num_threads(1)
@@ -425,6 +457,7 @@ def _final_report(model, args, out, rows, csv_path):
 # The evaluation and the callback stay inside: they are closures over the run's model, pool and curve.
 def main(argv=None):
     args = parse_args(argv)
+    quiet_openmp_waits()
     try:
         import torch
         from sb3_contrib import MaskablePPO  # noqa: F401 (the extra's check; _learner uses it)
@@ -467,10 +500,22 @@ def main(argv=None):
 
     # ---- 1. warm start: imitate the heuristic (fresh runs only) --------------------------------------
     if checkpoint is None and args.imitate:
-        evaluate_and_log(0, _warm_start(model, game, args, out, started))
+        torch.set_num_threads(args.update_threads)
+        logger = _warm_start(model, game, args, out, started)
+        torch.set_num_threads(1)
+        evaluate_and_log(0, logger)
 
     # ---- 2./3. self-play, with snapshots, evaluations and checkpoints every so many steps ------------
     class SelfPlayCallback(BaseCallback):
+        def _on_rollout_start(self):
+            torch.set_num_threads(1)
+
+        def _on_rollout_end(self):
+            torch.set_num_threads(args.update_threads)  # the update follows
+
+        def _on_training_end(self):
+            torch.set_num_threads(1)  # the closing games
+
         def _on_training_start(self):
             self.next_snapshot = (start_steps // args.snapshot_every + 1) * args.snapshot_every
             self.next_eval = (start_steps // args.eval_every + 1) * args.eval_every
