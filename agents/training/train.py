@@ -76,9 +76,10 @@ GAME_DEFAULTS = {
 # 32 games x 64 steps, 2,629 with 128 x 16, 3,180 with 256 x 8).  The old path steps its games one by
 # one, so more games only make each step longer.
 VEC_DEFAULTS = {"batched": dict(envs=256, n_steps=8), "per-game": dict(envs=32, n_steps=64)}
-# Maka Bana learns more from fewer games seen longer: 8 steps per game leave its advantages to a value
-# estimate bootstrapped after a fifth of a game; with 64 games x 32 steps its runs ended at 76% and
-# 81% against the heuristic, with 256 x 8 at 58% (docs/training.md).
+# Maka Bana learns more from fewer games seen longer: its learner makes about 90 decisions in a
+# two-player game, and 8 steps per game leave the advantages to a value estimate bootstrapped after a
+# tenth of one; with 64 games x 32 steps its runs ended at 76% and 82% against the heuristic, with
+# 256 x 8 at 67.5% (docs/training.md).
 GAME_VEC_DEFAULTS = {("makabana", "batched"): dict(envs=64, n_steps=32)}
 # The update is dense arithmetic over 2048 steps and the only work in the process while it runs, so it
 # takes the machine's second core: on the quiet 2-core machine, 1.6x the update's speed and a third
