@@ -50,8 +50,8 @@ from ..learned.network import policy_layers, save_snapshot
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
 
-# Per game, sized for about ten minutes of one busy core (measured; the second core is left to the
-# shared machine): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
+# Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core, the
+# update both, see UPDATE_THREADS): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
 # long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
 # head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), the
 # learning rate and where it ends (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at
@@ -125,7 +125,8 @@ def parse_args(argv=None):
         help="torch threads for PPO's update and the imitation; the rollouts keep one (default: %(default)s)")
     add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
     add("--lr-end", type=float, default=None,
-        help="learning rate reached linearly at --timesteps (default: the game's: 1e-5 for Maka Bana, --lr throughout for the others)")
+        help="learning rate reached linearly at --timesteps (default: the game's: 1e-5 for Maka Bana, --lr "
+             "throughout for the others)")
     add("--ent-coef", type=float, default=0.0, help="entropy bonus (default: %(default)s)")
     add("--gamma", type=float, default=None, help="discount (default: the game's)")
     add("--shaping", type=float, default=None,
@@ -160,8 +161,8 @@ def parse_args(argv=None):
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
-    for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "update_threads", "net",
-                "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
+    for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "update_threads",
+                "net", "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
     if args.seed < 0 or args.imitate < 0:
