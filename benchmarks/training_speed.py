@@ -102,6 +102,8 @@ def measure(model, envs, iterations, warmup, update_threads=1):
     ``update_threads`` torch threads and the collection on one, as the main job runs them."""
     import torch
 
+    from agents.training.train import torch_threads
+
     callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
     callback.on_training_start(locals(), globals())
     warm_up(model, warmup)
@@ -113,9 +115,8 @@ def measure(model, envs, iterations, warmup, update_threads=1):
         started = time.perf_counter()
         model.collect_rollouts(model.env, callback, model.rollout_buffer, model.n_steps)
         collected = time.perf_counter()
-        torch.set_num_threads(update_threads)
-        model.train()
-        torch.set_num_threads(1)
+        with torch_threads(torch, update_threads):
+            model.train()
         done = time.perf_counter()
         collect += collected - started
         update += done - collected

@@ -33,6 +33,7 @@ Defaults (per game, ``GAME_DEFAULTS``) are sized for about ten minutes on two CP
 training needs with ``pip install -e ".[train]"``.
 """
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -50,9 +51,9 @@ from ..learned.network import policy_layers, save_snapshot
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
 
-# Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core, the
-# update both, see UPDATE_THREADS): learner steps, heuristic decisions imitated first, discount (Mauna Kea games are
-# long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
+# Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core,
+# the update both, see UPDATE_THREADS): learner steps, heuristic decisions imitated first, discount
+# (Mauna Kea games are long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
 # head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), the
 # learning rate and where it ends (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at
 # the end, against about 90% after the imitation; at 3e-5, 92%), and the opponent pool.  Maka Bana's
@@ -331,6 +332,16 @@ def quiet_openmp_waits():
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+@contextlib.contextmanager
+def torch_threads(torch, threads):
+    """Run the block (an update, the imitation) on ``threads`` torch threads, then go back to one."""
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(1)
+
+
 def _single_threaded(torch):
     # One thread: the networks are small, and a second thread only fights the games for the cores.
     torch.set_num_threads(1)
@@ -502,9 +513,8 @@ def main(argv=None):
 
     # ---- 1. warm start: imitate the heuristic (fresh runs only) --------------------------------------
     if checkpoint is None and args.imitate:
-        torch.set_num_threads(args.update_threads)
-        logger = _warm_start(model, game, args, out, started)
-        torch.set_num_threads(1)
+        with torch_threads(torch, args.update_threads):
+            logger = _warm_start(model, game, args, out, started)
         evaluate_and_log(0, logger)
 
     # ---- 2./3. self-play, with snapshots, evaluations and checkpoints every so many steps ------------
