@@ -4,6 +4,8 @@
 ``random``               uniform over the legal actions (``agents.baselines.random_agent``)
 ``heuristic``            the game's hand-written strategy (``agents.baselines.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
+``lookahead``            one step of look-ahead with the search's evaluation: the action after which
+                         the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
                          (``agents/shipped/<game>.npz``; ``<game>_<variant>.npz`` for another variant)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
@@ -27,7 +29,7 @@ from .learned.policy import load_policy
 from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
-ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "shipped",
+ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "lookahead (Mauna Kea)", "shipped",
            "the path of a MaskablePPO checkpoint (.zip)",
            "the path of a policy network or action scorer (.npz)",
            "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
@@ -40,7 +42,7 @@ def make_agent(spec, game, **kwargs):
         raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
                          f"{', '.join(ALLOWED)}")
     name, colon, argument = spec.strip().partition(":")
-    if name in ("random", "heuristic", "shipped") and colon:
+    if name in ("random", "heuristic", "lookahead", "shipped") and colon:
         raise ValueError(f"agent {name!r} takes no ':' argument, got {spec!r}")
     if name == "random":
         agent = RandomAgent(**kwargs)
@@ -50,6 +52,8 @@ def make_agent(spec, game, **kwargs):
         if colon:
             kwargs["simulations"] = _simulations(argument, spec)
         agent = _lazy("agents.search.mcts", "MCTSAgent", spec)(**kwargs)
+    elif name == "lookahead":
+        agent = _lookahead(game, **kwargs)
     elif name == "shipped":
         return _shipped(game, **kwargs)
     elif Path(spec).is_file():
@@ -91,6 +95,15 @@ def _shipped(game, **kwargs):
                          f"{path}); use another agent or the path of a checkpoint")
     kwargs.setdefault("name", "shipped")
     return _network(path, game, **kwargs)
+
+
+def _lookahead(game, **kwargs):
+    from .learned.scorer import SCORER_GAMES, ScorerAgent, lookahead_layers
+
+    if game.name not in SCORER_GAMES:
+        raise ValueError(f"agent 'lookahead' plays {', '.join(SCORER_GAMES)} only (it needs the search's "
+                         f"action features), not {game.name}")
+    return ScorerAgent(lookahead_layers(game.name), game.name, game.variant, **kwargs)
 
 
 def _network(path, game, **kwargs):

@@ -142,8 +142,9 @@ def run_game(game_name, args):
         probe = VecMonitor(BatchedSelfPlayEnv(game_name, 1, 2, opponents=["random"], seed=0))
         for path in ("per-game", "batched"):
             # each path at the main job's defaults for it (agents.training.train.VEC_DEFAULTS)
+            # the MLP over the observation on both paths (Mauna Kea's default action scorer is batched only)
             train_args = parse_args(["--game", game_name, "--players", "2", "--seed", str(args.seed),
-                                     "--vec-env", "batched" if path == "batched" else "dummy"]
+                                     "--vec-env", "batched" if path == "batched" else "dummy", "--policy", "mlp"]
                                     + (["--envs", str(args.envs)] if args.envs else []))
             if path == "per-game":
                 snapshot = str(save_snapshot(_learner(train_args, probe, folder, None), folder / "snapshot_0.npz"))

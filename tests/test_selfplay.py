@@ -250,14 +250,19 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     for game in GAME_DEFAULTS:
         args = parse_args(["--game", game])
         assert args.lr == GAME_DEFAULTS[game]["lr"] and args.imitate == GAME_DEFAULTS[game]["imitate"]
-    assert parse_args(["--game", "maunakea"]).lr == 3e-5   # its PPO keeps to the imitated play
-    assert parse_args(["--game", "maunakea", "--lr", "1e-3"]).lr == 1e-3
+    # Mauna Kea's learner is an action scorer that starts from the lookahead agent's play
+    maunakea = parse_args(["--game", "maunakea"])
+    assert (maunakea.policy, maunakea.teacher, maunakea.lr, maunakea.envs, maunakea.n_steps) == \
+        ("scorer", "lookahead", 3e-4, 64, 32)
+    mlp = parse_args(["--game", "maunakea", "--lr", "1e-3", "--policy", "mlp"])
+    assert (mlp.lr, mlp.envs, mlp.n_steps) == (1e-3, 256, 8)
     # Maka Bana's pool leans on the heuristic and its learning rate decays; the others' do not
     makabana = parse_args(["--game", "makabana"])
     assert (makabana.opponents, makabana.baseline_share) == ("random,heuristic,heuristic,heuristic", 0.75)
     assert (makabana.lr, makabana.lr_end) == (1e-4, 1e-5)
     makemake = parse_args(["--game", "makemake"])
     assert (makemake.opponents, makemake.baseline_share, makemake.lr_end) == ("random,heuristic", 0.5, None)
+    assert (makemake.policy, makemake.teacher) == ("mlp", "heuristic")
     overridden = parse_args(["--game", "makabana", "--opponents", "random", "--baseline-share", "1"])
     assert (overridden.opponents, overridden.baseline_share) == ("random", 1.0)
     # games at once x steps per game: Maka Bana's batched run sees fewer games for longer

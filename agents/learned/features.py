@@ -53,3 +53,76 @@ class SkipPolicy(MaskableActorCriticPolicy):
 
     def _build_mlp_extractor(self):
         self.mlp_extractor = SkipMlpExtractor(self.features_dim, self.net_arch, self.activation_fn, self.device)
+
+
+class ScorerInputs(BaseFeaturesExtractor):
+    """The learner's input for an action-scorer policy (``ScorerPolicy``): one flat float vector that
+    holds, first, ``num_actions`` rows of ``num_features`` action features
+    (``agents.learned.scorer``: zeros for actions that are not candidates), then the game's
+    observation.  Passed on as it is; ``ScorerExtractor`` splits it.  ``game`` and ``variant`` name
+    what the features belong to, so that a snapshot of the policy is a scorer file of that game."""
+
+    def __init__(self, observation_space, num_actions, num_features, game, variant, hidden=32):
+        super().__init__(observation_space, int(np.prod(observation_space.shape)))
+        self.num_actions, self.num_features, self.hidden = int(num_actions), int(num_features), int(hidden)
+        self.game, self.variant = str(game), str(variant)
+
+    def forward(self, observations):
+        return torch.flatten(observations, start_dim=1).float()
+
+
+class ScorerExtractor(nn.Module):
+    """Actor: the action scorer's MLP applied to every action's feature row, one logit each (the
+    action head is then the identity).  Critic: an MLP over the squashed observation, as the other
+    policies' value networks read it.  Non-candidates' logits do not matter: the mask removes them."""
+
+    def __init__(self, inputs: ScorerInputs, net_arch, activation_fn):
+        super().__init__()
+        self.num_actions, self.num_features = inputs.num_actions, inputs.num_features
+        h = inputs.hidden
+        self.scorer = nn.Sequential(nn.Linear(self.num_features, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU(),
+                                    nn.Linear(h, 1))
+        observation_size = inputs.features_dim - self.num_actions * self.num_features
+        widths = net_arch["vf"] if isinstance(net_arch, dict) else net_arch
+        layers, width = [], observation_size
+        for w in widths:
+            layers += [nn.Linear(width, w), activation_fn()]
+            width = w
+        self.value_net = nn.Sequential(*layers)
+        self.latent_dim_pi, self.latent_dim_vf = self.num_actions, width
+
+    def forward(self, features):
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features):
+        rows = features[:, :self.num_actions * self.num_features].reshape(-1, self.num_actions, self.num_features)
+        # a candidate's row is never all zeros (one of its kind flags is set): only those are scored,
+        # a twentieth of Mauna Kea's 2,040 rows in a typical position
+        candidates = rows.abs().sum(dim=2) > 0
+        logits = torch.zeros(rows.shape[:2], dtype=rows.dtype, device=rows.device)
+        logits[candidates] = self.scorer(rows[candidates]).squeeze(-1)
+        return logits
+
+    def forward_critic(self, features):
+        x = features[:, self.num_actions * self.num_features:]
+        return self.value_net(torch.sign(x) * torch.log1p(torch.abs(x)))
+
+
+class ScorerPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy as an action scorer (``agents.learned.scorer``): the logit of each action
+    is the scorer's output for that action's features, so the actor is a scorer file as it stands
+    (``agents.learned.network.save_snapshot`` writes it as one) and plays like the shipped Mauna Kea
+    scorers.  Needs ``features_extractor_class=ScorerInputs``; the environment is
+    ``agents.training.batched.ScorerFeaturesEnv``."""
+
+    def _build_mlp_extractor(self):
+        if not isinstance(self.features_extractor, ScorerInputs):
+            raise ValueError("ScorerPolicy reads its inputs through ScorerInputs: pass "
+                             "features_extractor_class=ScorerInputs and its kwargs")
+        self.mlp_extractor = ScorerExtractor(self.features_extractor, self.net_arch, self.activation_fn)
+
+    def _build(self, lr_schedule):
+        super()._build(lr_schedule)
+        # the scorer's last layer gives the logits: no action head (and no Linear(actions, actions))
+        self.action_net = nn.Identity()
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Agent
-from .scorer import ScorerAgent, is_scorer_file
+from .scorer import ScorerAgent, is_scorer_file, save_scorer
 
 
 def squash(x):
@@ -50,8 +50,24 @@ def policy_layers(policy):
     return layers, activation or "tanh", FEATURES[extractor], skip
 
 
+def scorer_layers(policy):
+    """The actor of an ``agents.learned.features.ScorerPolicy`` as a scorer's layers ``[(w, b), …]``
+    (float32), or None for any other policy."""
+    import torch
+
+    if type(policy).__name__ != "ScorerPolicy":
+        return None
+    return [(m.weight.detach().cpu().numpy().astype(np.float32), m.bias.detach().cpu().numpy().astype(np.float32))
+            for m in policy.mlp_extractor.scorer if isinstance(m, torch.nn.Linear)]
+
+
 def save_snapshot(model, path):
-    """Write the policy network of ``model`` (a MaskablePPO) to ``path`` (``.npz``, a few hundred KB)."""
+    """Write the policy network of ``model`` (a MaskablePPO) to ``path`` (``.npz``, a few hundred KB);
+    an action-scorer policy is written as a scorer file (``agents.learned.scorer.save_scorer``)."""
+    scorer = scorer_layers(model.policy)
+    if scorer is not None:
+        inputs = model.policy.features_extractor
+        return save_scorer(path, inputs.game, scorer, inputs.variant)
     layers, activation, features, skip = policy_layers(model.policy)
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})

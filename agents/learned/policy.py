@@ -26,8 +26,10 @@ class PolicyAgent(Agent):
         return int(np.asarray(action).reshape(-1)[0])
 
 
-def load_policy(path, game, name=None) -> PolicyAgent:
-    """Load a MaskablePPO checkpoint for ``game`` (a ``GameInfo``), checking that its spaces fit."""
+def load_policy(path, game, name=None):
+    """Load a MaskablePPO checkpoint for ``game`` (a ``GameInfo``), checking that its spaces fit: a
+    ``PolicyAgent``, or for an action-scorer policy (``agents.learned.features.ScorerPolicy``) the
+    ``ScorerAgent`` of its actor."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no checkpoint file at {str(path)!r}")
@@ -36,6 +38,17 @@ def load_policy(path, game, name=None) -> PolicyAgent:
     except ImportError as error:
         raise ImportError(f"loading the checkpoint {str(path)!r} needs sb3_contrib: {TRAIN_EXTRA}") from error
     model = MaskablePPO.load(str(path), device="cpu")
+    from .network import scorer_layers
+
+    scorer = scorer_layers(model.policy)
+    if scorer is not None:   # it reads action features, not the observation: play it as the scorer it is
+        from .scorer import ScorerAgent
+
+        inputs = model.policy.features_extractor
+        if (inputs.game, inputs.variant) != (game.name, game.variant):
+            raise ValueError(f"checkpoint {str(path)!r} was trained for {inputs.game} ({inputs.variant}), not "
+                             f"{game.name} ({game.variant})")
+        return ScorerAgent(scorer, game.name, game.variant, name=name or path.stem)
     obs_shape, actions = model.observation_space.shape, getattr(model.action_space, "n", None)
     if obs_shape != (game.obs_size,) or actions != game.num_actions:
         raise ValueError(f"checkpoint {str(path)!r} was trained on observations of shape {obs_shape} and "

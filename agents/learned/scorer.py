@@ -86,6 +86,19 @@ def save_scorer(path, game_name, layers, variant="basic"):
     return Path(path)
 
 
+LOOKAHEAD_FEATURE = "margin after, less the best action's"
+
+
+def lookahead_layers(game_name):
+    """The scorer that plays one step of look-ahead with the search's evaluation: its only weight
+    reads ``LOOKAHEAD_FEATURE``, so it plays the candidate after which its points margin is highest
+    (the first of equal ones).  The ``lookahead`` agent (``agents.registry``)."""
+    names = features_module(game_name).ACTION_FEATURE_NAMES
+    weight = np.zeros((1, len(names)))
+    weight[0, names.index(LOOKAHEAD_FEATURE)] = 1.0
+    return [(weight, np.zeros(1))]
+
+
 class ActionFeatures:
     """A game's candidate actions and their feature rows, in buffers kept from one decision to the
     next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""

@@ -23,7 +23,7 @@ boats somebody always lacks one, and tiles laid to push an opponent's explorer o
 counted for more than walking to the boats.)
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from maunakea_env import kernels as core
 from maunakea_env.board import (
@@ -571,6 +571,26 @@ def action_features(state, player, mask, out):
         out[a, 5 + kind] = 1.0
         out[a, 14] = triggered
         out[a, 15] = state[core.POOL] / 10.0
+
+
+@njit(cache=True)
+def candidate_features(states, players, games, masks, out):
+    """For each game ``g`` in ``games``: its candidates (``search_mask``) into ``masks[g]`` and their
+    ``action_features`` as ``players[g]`` sees them into ``out[g]`` (zeros for the other actions): what
+    ``agents.learned.scorer.ScorerAgent`` reads, for many games in one call."""
+    for i in range(games.shape[0]):
+        g = games[i]
+        search_mask(states[g], masks[g])
+        action_features(states[g], players[g], masks[g], out[g])
+
+
+@njit(cache=True, parallel=True)
+def candidate_features_parallel(states, players, games, masks, out):
+    """``candidate_features`` with the games spread over Numba's threads."""
+    for i in prange(games.shape[0]):
+        g = games[i]
+        search_mask(states[g], masks[g])
+        action_features(states[g], players[g], masks[g], out[g])
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ import time
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from pacific_common.batch import ThreadChoice
 from pacific_common.options import REWARD_MODES, is_integer
@@ -42,14 +42,16 @@ from ..baselines.batched.common import (
     GAME_OVER, KIND_EXTERNAL, KIND_LEARNER, KIND_NAMES, OPPONENT_ILLEGAL, PLAN_SIZE, WAIT_EXTERNAL, uniforms,
 )
 from ..games import game_info
-from ..learned.network import ACTIVATIONS, SnapshotAgent, squash
-from ..learned.scorer import is_scorer_file
+from ..learned.network import ACTIVATIONS, SnapshotAgent, policy_layers, scorer_layers, squash
+from ..learned.scorer import ScorerAgent, features_module, is_scorer_file
 from .selfplay import BASELINES, OpponentPool, check_options, make_opponent
 
 
 class SnapshotNetwork:
     """A snapshot's policy network (``agents.learned.network.save_snapshot``) over stacked observations:
     the forward pass of ``SnapshotAgent.logits`` for many rows at once."""
+
+    reads = "observation"
 
     def __init__(self, layers, activation="tanh", features="none", skip=False):
         self.activation = ACTIVATIONS[activation]
@@ -77,6 +79,49 @@ class SnapshotNetwork:
             h = self.activation(h @ w + b)
         w, b = self.transposed[-1]
         return (np.concatenate([h, x], axis=1) if self.skip else h) @ w + b
+
+
+class ScorerNetwork:
+    """An action scorer (``agents.learned.scorer``) over many games' feature rows: ``greedy`` plays
+    what ``ScorerAgent`` plays, the first candidate of the highest logit."""
+
+    reads = "features"
+
+    def __init__(self, layers, game):
+        self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
+        self.num_actions = game.num_actions
+        self.rules = features_module(game.name)
+
+    @classmethod
+    def load(cls, path, game):
+        return cls(ScorerAgent.load(path, game).layers, game)
+
+    def greedy(self, observations, masks):
+        """``observations``: (games, actions, features) feature rows, or ``ScorerFeaturesEnv``'s flat
+        observations; only the candidates' rows (``masks``) are scored."""
+        width = self.layers[0][0].shape[1]
+        rows = np.asarray(observations)
+        if rows.ndim == 2:
+            rows = rows[:, :self.num_actions * width].reshape(-1, self.num_actions, width)
+        candidates = masks != 0
+        logits = np.full(candidates.shape, -np.inf)
+        h = rows[candidates].astype(np.float64)
+        for w, b in self.layers[:-1]:
+            h = np.maximum(h @ w.T + b, 0.0)
+        w, b = self.layers[-1]
+        logits[candidates] = (h @ w.T + b)[:, 0]
+        return np.argmax(logits, axis=1)
+
+
+def load_network(path, game):
+    """A ``.npz`` policy file for batched play: a ``ScorerNetwork`` or a ``SnapshotNetwork``."""
+    return (ScorerNetwork if is_scorer_file(path) else SnapshotNetwork).load(path, game)
+
+
+def model_network(model, game):
+    """The policy of a MaskablePPO ``model`` for batched greedy play, without torch."""
+    layers = scorer_layers(model.policy)
+    return ScorerNetwork(layers, game) if layers is not None else SnapshotNetwork(*policy_layers(model.policy))
 
 
 def sample_actions(logits, masks, draws):
@@ -158,6 +203,7 @@ class BatchedSelfPlayEnv(VecEnv):
         # process ran 3-15 times slower on the 2-core machine (the learner's forward pass over 256 games
         # took 0.7 s instead of a few ms), which costs far more than the pool saves.
         self._threads = ThreadChoice(False)
+        self._scorer_rows = self._scorer_candidates = None   # scorer opponents' features (_scorer_buffers)
         self.network_seconds = 0.0
         self._started = False
         if seed is not None:
@@ -179,8 +225,8 @@ class BatchedSelfPlayEnv(VecEnv):
         if spec not in self._spec_index:
             self._spec_index[spec] = len(self.specs)
             self.specs.append(spec)
-        if spec.endswith(".npz") and spec not in self._networks and not is_scorer_file(spec):
-            self._networks[spec] = SnapshotNetwork.load(spec, self.game)
+        if spec.endswith(".npz") and spec not in self._networks:
+            self._networks[spec] = load_network(spec, self.game)
         return self._spec_index[spec]
 
     def _python_agent(self, spec, g, p):
@@ -272,6 +318,15 @@ class BatchedSelfPlayEnv(VecEnv):
             chosen = np.flatnonzero(entries == entry)
             spec = self.specs[entry]
             network = self._networks.get(spec)
+            if network is not None and network.reads == "features":
+                # a scorer plays greedily, as ScorerAgent does (SelfPlayEnv's scorer opponents too)
+                rows = games[chosen]
+                features, candidates = self._scorer_buffers()
+                network.rules.candidate_features(self.states, self._actors, rows, candidates, features)
+                started = time.perf_counter()
+                actions[chosen] = network.greedy(features[rows], candidates[rows])
+                self.network_seconds += time.perf_counter() - started
+                continue
             if network is not None:
                 rows = games[chosen]
                 started = time.perf_counter()
@@ -291,6 +346,14 @@ class BatchedSelfPlayEnv(VecEnv):
                     raise ValueError(f"opponent {spec!r} (player {p}) chose illegal action {action}")
                 actions[j] = action
         return actions
+
+    def _scorer_buffers(self):
+        """Feature rows and candidates of every game, for scorer opponents (made at their first move)."""
+        if self._scorer_rows is None:
+            rules = features_module(self.game.name)
+            self._scorer_rows = np.zeros((self.num_envs, self.game.num_actions, rules.NUM_ACTION_FEATURES))
+            self._scorer_candidates = np.zeros((self.num_envs, self.game.num_actions), np.int8)
+        return self._scorer_rows, self._scorer_candidates
 
     # -- VecEnv -----------------------------------------------------------------------------------------
     def reset(self):
@@ -409,17 +472,76 @@ class BatchedSelfPlayEnv(VecEnv):
         return [False] * len(list(self._get_indices(indices)))
 
 
+class ScorerFeaturesEnv(VecEnvWrapper):
+    """A ``BatchedSelfPlayEnv`` whose learners read action features, for ``agents.learned.features.ScorerPolicy``.
+
+    Each observation is one float32 vector: the learner's ``action_features`` row for every action
+    (``agents.learned.scorer``: zeros for the actions that are not candidates), then the game's own
+    observation, which the value network reads.  ``action_masks()`` gives the candidates (the legal
+    actions less the pointless free moves, ``search_mask``), which is what a scorer chooses among.
+    A finished game has no candidates: its ``terminal_observation`` holds zero features and the last
+    observation.  One Numba call computes every game's features after each step.  Learners only:
+    the opponents that are scorers compute theirs in ``BatchedSelfPlayEnv``."""
+
+    def __init__(self, venv: BatchedSelfPlayEnv):
+        game = venv.game
+        self.rules = features_module(game.name)
+        self.num_features = self.rules.NUM_ACTION_FEATURES
+        self.feature_size = game.num_actions * self.num_features
+        space = spaces.Box(-np.inf, np.inf, (self.feature_size + game.obs_size,), np.float32)
+        super().__init__(venv, observation_space=space)
+        self.features = np.zeros((venv.num_envs, game.num_actions, self.num_features), np.float32)
+        self.candidates = np.zeros((venv.num_envs, game.num_actions), np.int8)
+        self._everything = np.arange(venv.num_envs)
+        # the features are most of a step's cost (one evaluation per candidate action): they take
+        # Numba's threads while that measures faster (on a busy machine it may not)
+        self._threads = ThreadChoice(venv.num_envs > 1)
+
+    def _observe(self, observations):
+        parallel = self._threads.next()
+        compute = self.rules.candidate_features_parallel if parallel else self.rules.candidate_features
+        started = time.perf_counter()
+        compute(self.venv.states, self.venv.seats, self._everything, self.candidates, self.features)
+        self._threads.record(parallel, time.perf_counter() - started)
+        return np.concatenate([self.features.reshape(self.num_envs, -1), observations.astype(np.float32)], axis=1)
+
+    def reset(self):
+        return self._observe(self.venv.reset())
+
+    def step_wait(self):
+        observations, rewards, dones, infos = self.venv.step_wait()
+        for g in np.flatnonzero(dones):
+            last = infos[g]["terminal_observation"].astype(np.float32)
+            infos[g]["terminal_observation"] = np.concatenate([np.zeros(self.feature_size, np.float32), last])
+        return self._observe(observations), rewards, dones, infos
+
+    def action_masks(self):
+        """The learners' candidate actions, one row per game (bool)."""
+        return self.candidates.astype(bool)
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return masks if indices is None else masks[list(self.venv._get_indices(indices))]
+        return self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
+
+
+def learner_env(venv, reads):
+    """``venv`` as a learner that reads ``reads`` sees it: the observation as it is, or action features."""
+    return ScorerFeaturesEnv(venv) if reads == "features" else venv
+
+
 def evaluate(network, game, opponent, games, seed, num_players=None):
-    """Win rate (ties for first split) of ``network`` (a ``SnapshotNetwork``, played greedily) with
+    """Win rate (ties for first split) of ``network`` (a ``SnapshotNetwork`` or ``ScorerNetwork``, played greedily) with
     ``opponent`` (an agent spec) in every other seat: ``games`` games played at once, the learner in seat
     ``g % players`` of game ``g``, the games' draws from ``seed``.  Returns the win rate."""
     game = game if isinstance(game, GameInfo) else game_info(game, num_players)
-    env = BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed,
-                             first_seats=np.arange(games) % game.num_players)
-    env.reset()
+    env = learner_env(BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed,
+                                         first_seats=np.arange(games) % game.num_players), network.reads)
+    observations = env.reset()
     shares = np.full(games, np.nan)
     while np.isnan(shares).any():
-        _, _, dones, infos = env.step(network.greedy(env.observations, env.masks))
+        observations, _, dones, infos = env.step(network.greedy(observations, env.action_masks()))
         for g in np.flatnonzero(dones & np.isnan(shares)):
             shares[g] = infos[g]["win_share"]
     env.close()

@@ -4,11 +4,19 @@
         [--seed 0] [--envs N] [--resume]
 
 Top to bottom:
-1. Warm start (``--imitate N``, skipped with 0): the network first imitates the heuristic agent on N
-   of its decisions (its action as the policy's target, its game's outcome as the value's), a few
-   passes of supervised learning.  Policy gradients teach each of the hundreds of actions only
-   when that action is tried; imitation teaches every action at every decision, so the learner starts
-   from sensible play -- build on free spots, claim free territories -- instead of finding it by chance.
+0. The policy (``--policy``): ``mlp``, an MLP over the observation vector; or, for Mauna Kea,
+   ``scorer``, an action scorer (``agents.learned.features.ScorerPolicy``): the logit of every
+   candidate action is one small MLP applied to that action's features (``agents.learned.scorer``:
+   the points margin one step ahead on the search's evaluation, the changes in the players' values,
+   the kind of action...), and the value an MLP over the observation.  An MLP over Mauna Kea's 18 x 18
+   board has to find shortest paths by itself and does not on a few cores; the scorer is given them.
+   Its snapshots and ``final.npz`` are scorer files, played like ``agents/shipped/maunakea.npz``.
+1. Warm start (``--imitate N``, skipped with 0): the network first imitates the ``--teacher`` agent
+   (the heuristic, or for a scorer the ``lookahead`` agent) on N of its decisions (its action as the
+   policy's target, its game's outcome as the value's), a few passes of supervised learning.  Policy
+   gradients teach each of the hundreds of actions only when that action is tried; imitation teaches
+   every action at every decision, so the learner starts from sensible play -- build on free spots,
+   claim free territories -- instead of finding it by chance.
 2. Self-play (``--timesteps``): the learner plays one seat in each of ``--envs`` games at once
    (``agents.training.batched.BatchedSelfPlayEnv``: one state array, the opponents played in batch;
    ``--vec-env dummy`` steps one ``agents.training.selfplay.SelfPlayEnv`` per game instead, the old
@@ -47,29 +55,35 @@ import numpy as np
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
-from ..learned.network import policy_layers, save_snapshot
+from ..learned.network import save_snapshot
+from ..learned.scorer import SCORER_GAMES
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
 
 # Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core,
-# the update both, see UPDATE_THREADS): learner steps, heuristic decisions imitated first, discount
+# the update both, see UPDATE_THREADS): learner steps, the teacher's decisions imitated first, discount
 # (Mauna Kea games are long), points-margin shaping (``SelfPlayEnv(shaping=)``), hidden-layer width, whether the action
 # head reads the observation too, the evaluations (Mauna Kea's steps and heuristic are slow), the
-# learning rate and where it ends (Mauna Kea's PPO at 3e-4 undid the imitation: 85% against random at
-# the end, against about 90% after the imitation; at 3e-5, 92%), and the opponent pool.  Maka Bana's
+# learning rate and where it ends, the opponent pool, the policy and the teacher.  Maka Bana's
 # pool leans on the heuristic: with random and heuristic drawn alike half the time (the old default)
 # its final policies won 29-53% against the heuristic; with the heuristic three times in four of the
 # baseline draws and the baselines three draws in four, 76% (docs/training.md has the runs).
+# Mauna Kea's learner is an action scorer: an MLP over its observation never got near the heuristic
+# (1.5%), and the scorer imitating the heuristic agreed with half its choices and won 19% against it,
+# imitating the lookahead agent (67% against the heuristic by itself) 90% of its choices.  Each of
+# its decisions evaluates every candidate action (about 5 ms), hence few steps; PPO at 3e-4 took the
+# evaluations against the heuristic from 70% after the imitation to 79% at 30,000 steps.
 GAME_DEFAULTS = {
     "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
                      eval_every=100_000, eval_games=100, final_games=200, lr=1e-4, lr_end=1e-5,
-                     opponents="random,heuristic,heuristic,heuristic", baseline_share=0.75),
+                     opponents="random,heuristic,heuristic,heuristic", baseline_share=0.75, policy="mlp",
+                     teacher="heuristic"),
     "makemake": dict(timesteps=300_000, imitate=50_000, gamma=0.99, shaping=0.0, net=128, skip=1,
                      eval_every=50_000, eval_games=100, final_games=200, lr=3e-4, lr_end=None,
-                     opponents="random,heuristic", baseline_share=0.5),
-    "maunakea": dict(timesteps=150_000, imitate=80_000, gamma=0.995, shaping=0.02, net=128, skip=0,
-                     eval_every=50_000, eval_games=20, final_games=100, lr=3e-5, lr_end=None,
-                     opponents="random,heuristic", baseline_share=0.5),
+                     opponents="random,heuristic", baseline_share=0.5, policy="mlp", teacher="heuristic"),
+    "maunakea": dict(timesteps=40_000, imitate=4_000, gamma=0.995, shaping=0.02, net=128, skip=0,
+                     eval_every=20_000, eval_games=20, final_games=100, lr=3e-4, lr_end=None,
+                     opponents="random,heuristic", baseline_share=0.5, policy="scorer", teacher="lookahead"),
 }
 # Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
 # the learner's forward pass is the rollout's main cost, and over 256 games it costs little more than
@@ -81,12 +95,16 @@ VEC_DEFAULTS = {"batched": dict(envs=256, n_steps=8), "per-game": dict(envs=32, 
 # two-player game, and 8 steps per game leave the advantages to a value estimate bootstrapped after a
 # tenth of one; with 64 games x 32 steps its runs ended at 76% and 82% against the heuristic, with
 # 256 x 8 at 67.5% (docs/training.md).
-GAME_VEC_DEFAULTS = {("makabana", "batched"): dict(envs=64, n_steps=32)}
+# Mauna Kea's action scorer (--policy scorer) the same: each step costs about 5 ms a game whatever the
+# batch, so a longer view of fewer games for the same 2048 steps.
+GAME_VEC_DEFAULTS = {("makabana", "batched", "mlp"): dict(envs=64, n_steps=32),
+                     ("maunakea", "batched", "scorer"): dict(envs=64, n_steps=32)}
 # The update is dense arithmetic over 2048 steps and the only work in the process while it runs, so it
 # takes the machine's second core: on the quiet 2-core machine, 1.6x the update's speed and a third
 # more whole PPO iterations per second (benchmarks.training_speed, Maka Bana and Mauna Kea).  The
 # rollouts' small forward passes stay on one thread.  On a shared machine, see quiet_openmp_waits.
 UPDATE_THREADS = 2
+SCORER_HIDDEN = 32   # the action scorer's hidden width (--policy scorer), as agents.training.distill's default
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
@@ -115,6 +133,8 @@ def parse_args(argv=None):
              "process each, the old path (benchmarks.training_speed compares them) (default: %(default)s)")
     add("--imitate", type=int, default=None, help="heuristic decisions to imitate first, 0 for none "
                                                   "(default: the game's)")
+    add("--teacher", default=None, help="the agent imitated (an agents.registry name or a policy file) "
+                                       "(default: the game's, heuristic)")
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
     add("--n-steps", type=int, default=None,
@@ -136,6 +156,10 @@ def parse_args(argv=None):
         help="the learner's reward for a game cut by max_turns (SelfPlayEnv); draw rewards stalling "
              "when behind (default: %(default)s)")
     add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
+    add("--policy", choices=["mlp", "scorer"], default=None,
+        help="mlp: an MLP over the observation; scorer: an action scorer over per-action features "
+             "(agents.learned.features.ScorerPolicy, games with agents.learned.scorer features only, "
+             "batched) (default: the game's)")
     add("--skip", type=int, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
              "(default: the game's; too large for Mauna Kea's 5154 x 2040)")
@@ -156,16 +180,19 @@ def parse_args(argv=None):
         help="also play the closing games as agents.arena.tournament does, one at a time, for its full table")
     args = parser.parse_args(argv)
     path = "batched" if args.vec_env == "batched" else "per-game"
-    for key, value in GAME_VEC_DEFAULTS.get((args.game, path), VEC_DEFAULTS[path]).items():
-        if getattr(args, key) is None:
-            setattr(args, key, value)
     for key, value in GAME_DEFAULTS[args.game].items():
         if getattr(args, key) is None:
             setattr(args, key, value if key != "timesteps" else value * 2 // max(args.players, 2))
+    for key, value in GAME_VEC_DEFAULTS.get((args.game, path, args.policy), VEC_DEFAULTS[path]).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     for key in ("timesteps", "envs", "imitate_epochs", "n_steps", "batch_size", "epochs", "update_threads",
                 "net", "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
+    if args.policy == "scorer" and (args.game not in SCORER_GAMES or args.vec_env != "batched"):
+        parser.error(f"--policy scorer: action features exist for {', '.join(SCORER_GAMES)} only, and "
+                     f"are computed on the batched engine (--vec-env batched)")
     if args.seed < 0 or args.imitate < 0:
         parser.error("--seed and --imitate must be non-negative integers")
     low, high = GAMES[args.game].raw_env.players
@@ -182,31 +209,66 @@ def parse_args(argv=None):
 # ---------------------------------------------------------------------------------------------------
 # 1. Warm start: imitate the heuristic
 class Recorder(Agent):
-    """Plays like ``agent`` and writes down every decision: observation, mask, action."""
+    """Plays like ``agent`` and writes down every decision: observation, mask, action, and with
+    ``states`` the state row too (what an action scorer's features are computed from)."""
 
-    def __init__(self, agent, log):
+    def __init__(self, agent, log, states=False):
         self.agent, self.log, self.name = agent, log, agent.name
-        self.needs_state = agent.needs_state
+        self.states = states
+        self.needs_state = agent.needs_state or states
 
     def reset(self, game, player, seed=None):
         self.agent.reset(game, player, seed)
+        self.player = player
         self.first = len(self.log)  # where this game's decisions start
 
     def act(self, observation, action_mask, state=None):
-        action = self.agent.act(observation, action_mask, state)
-        self.log.append((observation.copy(), action_mask.copy(), action))
+        action = self.agent.act(observation, action_mask, state if self.agent.needs_state else None)
+        self.log.append((observation.copy(), action_mask.copy(), action) +
+                        ((state, self.player) if self.states else ()))
         return action
 
 
-def heuristic_decisions(game, decisions, gamma, seed):
-    """``decisions`` decisions of the heuristic agent, from games against other heuristic agents and
-    against random ones (the learner meets both): arrays of observations, masks, actions and value
-    targets (the player's win/loss, discounted by its decisions still to come)."""
+class Decisions:
+    """The heuristic's decisions as the learner reads them; ``batch(rows)`` gives observations,
+    masks, actions and value targets as arrays.  With ``features`` (an action-scorer learner), each
+    decision's candidates and their feature rows are kept sparse and made into
+    ``agents.training.batched.ScorerFeaturesEnv``'s observations per batch: dense, Mauna Kea's would
+    take 150 KB a decision."""
+
+    def __init__(self, observations, masks, actions, returns, features=None):
+        self.observations, self.masks, self.actions, self.returns = observations, masks, actions, returns
+        self.features = features   # None, or per decision (candidates, their feature rows)
+
+    def __len__(self):
+        return len(self.actions)
+
+    def batch(self, rows):
+        if self.features is None:
+            return self.observations[rows], self.masks[rows], self.actions[rows], self.returns[rows]
+        actions_count, width = self.masks.shape[1], self.features[0][1].shape[1]
+        observations = np.zeros((len(rows), actions_count * width + self.observations.shape[1]), np.float32)
+        masks = np.zeros((len(rows), actions_count), bool)
+        for j, r in enumerate(rows):
+            candidates, values = self.features[r]
+            observations[j, :actions_count * width].reshape(actions_count, width)[candidates] = values
+            masks[j, candidates] = True
+        observations[:, actions_count * width:] = self.observations[rows]
+        return observations, masks, self.actions[rows], self.returns[rows]
+
+
+def teacher_decisions(game, teacher, decisions, gamma, seed, features=False):
+    """``decisions`` decisions of the ``teacher`` agent (a name or path for ``make_agent``), from games
+    against heuristic agents and against random ones (the learner meets both), as ``Decisions``:
+    observations, masks, actions and value targets (the player's win/loss, discounted by its decisions
+    still to come).  With
+    ``features``, as an action scorer reads them: the candidates (``search_mask``) and their features;
+    the few decisions whose action is not a candidate are left out."""
     n = game.num_players
     log, returns = [], []
     g = 0
     while len(log) < decisions:
-        heuristic = Recorder(make_agent("heuristic", game), log)
+        heuristic = Recorder(make_agent(teacher, game), log, states=features)
         others = [make_agent("heuristic" if g % 2 else "random", game) for _ in range(n - 1)]
         seat = g % n
         result = play_game(game, [heuristic] + others, seed=(seed, 11, g),
@@ -214,38 +276,55 @@ def heuristic_decisions(game, decisions, gamma, seed):
         k = len(log) - heuristic.first
         returns += list(result.rewards[0] * gamma ** np.arange(k - 1, -1, -1))
         g += 1
-    obs, masks, actions = (np.array(column) for column in zip(*log))
-    return obs, masks.astype(bool), actions, np.array(returns, dtype=np.float32)
+    returns = np.array(returns, dtype=np.float32)
+    if not features:
+        obs, masks, actions = (np.array(column) for column in zip(*log))
+        return Decisions(obs, masks.astype(bool), actions, returns)
+    from ..learned.scorer import ActionFeatures
+
+    action_features, kept, rows = ActionFeatures(game), [], []
+    for i, (_, _, action, state, player) in enumerate(log):
+        state = np.ascontiguousarray(state, dtype=np.int64)
+        candidates = action_features.candidates(state)
+        if action in candidates:
+            rows.append((candidates, action_features.rows(state, player, candidates).astype(np.float32)))
+            kept.append(i)
+    obs = np.array([log[i][0] for i in kept])
+    masks = np.zeros((len(kept), game.num_actions), bool)
+    return Decisions(obs, masks, np.array([log[i][2] for i in kept]), returns[kept], rows)
 
 
 def imitate(model, data, epochs, batch_size, lr, seed):
-    """Supervised passes: the heuristic's action as the policy's target (cross-entropy under the
-    mask), the outcome as the value's.  Returns the policy's final agreement with the heuristic."""
+    """Supervised passes over ``data`` (``Decisions``): the heuristic's action as the policy's target
+    (cross-entropy under the mask), the outcome as the value's.  Returns the policy's final agreement
+    with the heuristic."""
     import torch
 
     policy = model.policy
-    obs, masks, actions, returns = data
-    obs_t, actions_t = torch.as_tensor(obs), torch.as_tensor(actions)
-    returns_t = torch.as_tensor(returns)
     rng = np.random.default_rng(seed)
     for group in policy.optimizer.param_groups:
         group["lr"] = lr  # PPO sets its own rate again at every update
     policy.set_training_mode(True)
     for _ in range(epochs):
-        order = rng.permutation(len(actions))
+        order = rng.permutation(len(data))
         for start in range(0, len(order), batch_size):
-            batch = order[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs_t[batch], actions_t[batch], action_masks=masks[batch])
-            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), returns_t[batch])
+            obs, masks, actions, returns = data.batch(order[start:start + batch_size])
+            values, log_prob, _ = policy.evaluate_actions(torch.as_tensor(obs), torch.as_tensor(actions),
+                                                          action_masks=masks)
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(returns))
             policy.optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             policy.optimizer.step()
     policy.set_training_mode(False)
+    agree = 0
     with torch.no_grad():
-        sample = slice(0, min(len(actions), 20_000))
-        greedy = policy.get_distribution(obs_t[sample], action_masks=masks[sample]).mode()
-    return float((greedy == actions_t[sample]).float().mean())
+        sample = np.arange(min(len(data), 20_000))
+        for start in range(0, sample.size, batch_size):
+            obs, masks, actions, _ = data.batch(sample[start:start + batch_size])
+            greedy = policy.get_distribution(torch.as_tensor(obs), action_masks=masks).mode()
+            agree += int((greedy == torch.as_tensor(actions)).sum())
+    return agree / max(sample.size, 1)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -255,9 +334,9 @@ def evaluate(model, game, opponent, games, seed):
     "heuristic") in every other seat, over ``games`` games with the learner's seat rotated, all played at
     once on the batched engine (``agents.training.batched.evaluate``).  The same seeds every time, so
     that the curve's changes come from the learner, not from the deals."""
-    from .batched import SnapshotNetwork, evaluate as evaluate_batched
+    from .batched import evaluate as evaluate_batched, model_network
 
-    network = SnapshotNetwork(*policy_layers(model.policy))
+    network = model_network(model, game)
     return evaluate_batched(network, game, opponent, games, EVAL_SEED + 1000 * seed)
 
 
@@ -388,11 +467,11 @@ def _training_envs(game, args, baselines, pool, start_steps):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if args.vec_env == "batched":
-        from .batched import BatchedSelfPlayEnv
-        return VecMonitor(BatchedSelfPlayEnv(
+        from .batched import BatchedSelfPlayEnv, learner_env
+        return VecMonitor(learner_env(BatchedSelfPlayEnv(
             game, args.envs, shaping=args.shaping, truncation=args.truncation,
             opponents=OpponentPool(baselines, list(pool.snapshots), args.baseline_share, args.window),
-            seed=args.seed * 1000 + start_steps))
+            seed=args.seed * 1000 + start_steps), "features" if args.policy == "scorer" else "observation"))
 
     def make_env(rank):
         return lambda: SelfPlayEnv(game.name, args.players, variant=args.variant, shaping=args.shaping,
@@ -411,28 +490,38 @@ def _learner(args, envs, out, checkpoint):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import LinearSchedule
 
-    from ..learned.features import LogFeatures, SkipPolicy
+    from ..learned.features import LogFeatures, ScorerInputs, ScorerPolicy, SkipPolicy
 
     if checkpoint is not None:
         return MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
+    if args.policy == "scorer":
+        game = game_info(args.game, args.players, args.variant)
+        inputs = dict(num_actions=game.num_actions, num_features=envs.venv.num_features, game=game.name,
+                      variant=game.variant, hidden=SCORER_HIDDEN)
+        policy, policy_kwargs = ScorerPolicy, dict(net_arch=dict(pi=[], vf=[args.net, args.net]),
+                                                   activation_fn=torch.nn.ReLU, features_extractor_class=ScorerInputs,
+                                                   features_extractor_kwargs=inputs)
+    else:
+        policy = SkipPolicy if args.skip else "MlpPolicy"
+        policy_kwargs = dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
+                             activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures)
     return MaskablePPO(
-        SkipPolicy if args.skip else "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
+        policy, envs, n_steps=args.n_steps, batch_size=args.batch_size,
         learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
         ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
-        policy_kwargs=dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
-                           activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures),
-        tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
+        policy_kwargs=policy_kwargs, tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
 
 
 def _warm_start(model, game, args, out, started):
     """Imitate the heuristic; the logger of the imitation, for the evaluation that follows it."""
     from stable_baselines3.common.logger import configure
 
-    print(f"imitating {args.imitate:,} heuristic decisions ...", flush=True)
-    data = heuristic_decisions(game, args.imitate, args.gamma, args.seed)
+    print(f"imitating {args.imitate:,} decisions of {args.teacher} ...", flush=True)
+    data = teacher_decisions(game, args.teacher, args.imitate, args.gamma, args.seed,
+                             features=args.policy == "scorer")
     agreement = imitate(model, data, args.imitate_epochs, 256, args.imitate_lr, args.seed)
-    print(f"  the greedy policy agrees with the heuristic on {agreement:.1%} of its decisions "
+    print(f"  the greedy policy agrees with the teacher on {agreement:.1%} of its decisions "
           f"({time.perf_counter() - started:.0f} s)")
     logger = configure(str(out / "tb" / "imitation"), ["tensorboard"])
     logger.record("imitation/agreement", agreement)
@@ -445,10 +534,10 @@ def _final_report(model, args, out, rows, csv_path):
     save_policy(model, final)
     save_snapshot(model, out / "final.npz")  # the same policy for numpy alone, as agents/shipped/ holds it
     print(f"wrote {final} and {out / 'final.npz'}")
-    from .batched import SnapshotNetwork, evaluate as evaluate_batched
+    from .batched import evaluate as evaluate_batched, load_network
 
     n, game = args.players, game_info(args.game, args.players, args.variant)
-    network = SnapshotNetwork.load(out / "final.npz", game)
+    network = load_network(out / "final.npz", game)
     for opponent in EVAL_OPPONENTS:
         started = time.perf_counter()
         rate = evaluate_batched(network, game, opponent, args.final_games, args.seed + 1)
