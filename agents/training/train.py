@@ -71,8 +71,9 @@ from .selfplay import OpponentPool, SelfPlayEnv
 # Mauna Kea's learner is an action scorer: an MLP over its observation never got near the heuristic
 # (1.5%), and the scorer imitating the heuristic agreed with half its choices and won 19% against it,
 # imitating the lookahead agent (67% against the heuristic by itself) 90% of its choices.  Each of
-# its decisions evaluates every candidate action (about 5 ms), hence few steps; PPO at 3e-4 took the
-# evaluations against the heuristic from 70% after the imitation to 79% at 30,000 steps.
+# its decisions evaluates every candidate action (about 5 ms), hence few steps, and few evaluation
+# games: its games are long (100 against random took 6.5 minutes).  PPO at 3e-4 took the evaluations
+# against the heuristic from 70% after the imitation to 79% at 30,000 steps (40 games each).
 GAME_DEFAULTS = {
     "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
                      eval_every=100_000, eval_games=100, final_games=200, lr=1e-4, lr_end=1e-5,
@@ -82,7 +83,7 @@ GAME_DEFAULTS = {
                      eval_every=50_000, eval_games=100, final_games=200, lr=3e-4, lr_end=None,
                      opponents="random,heuristic", baseline_share=0.5, policy="mlp", teacher="heuristic"),
     "maunakea": dict(timesteps=40_000, imitate=4_000, gamma=0.995, shaping=0.02, net=128, skip=0,
-                     eval_every=20_000, eval_games=20, final_games=100, lr=3e-4, lr_end=None,
+                     eval_every=20_000, eval_games=10, final_games=50, lr=3e-4, lr_end=None,
                      opponents="random,heuristic", baseline_share=0.5, policy="scorer", teacher="lookahead"),
 }
 # Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
