@@ -12,8 +12,8 @@ What is different is where the opponents play.  After the learners' actions, one
 (``agents.baselines.batched.<game>``) plays every random and heuristic opponent of every game until
 the learner must act again, the game is over, or an opponent played outside Numba is to act.  Those
 wait together: a network snapshot plays all its waiting games with one forward pass over their stacked
-observations, any other agent (a search agent, a scorer, a ``.zip`` policy) one game at a time, and the
-Numba call goes on.  The only Python per game is at its start and end.
+observations, an action scorer (``ScorerNetwork``) with one feature call and one forward pass, any
+other agent (a search agent, a ``.zip`` policy) one game at a time, and the Numba call goes on.  The only Python per game is at its start and end.
 
 The ``VecEnv`` side: ``step`` returns the learners' observations, rewards, dones and infos; a finished
 game starts again at once (autoreset), its last observation in ``info["terminal_observation"]`` and
