@@ -134,6 +134,14 @@ def test_a_tiny_scorer_training_run(tmp_path, capsys):
     assert isinstance(make_agent(str(out / "final.zip"), game_info("maunakea", 2)), ScorerAgent)
 
 
+def test_a_teacher_that_is_no_agent_is_refused_before_training(capsys):
+    from agents.training.train import parse_args
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", "--teacher", "lookahead"])
+    assert "--teacher: agent 'lookahead' plays maunakea only" in capsys.readouterr().err
+    assert parse_args(["--game", "makemake", "--teacher", "lookahead", "--imitate", "0"]).imitate == 0
+
+
 @pytest.mark.parametrize("argv", [["--game", "makabana", "--policy", "scorer"],
                                   ["--game", "maunakea", "--policy", "scorer", "--vec-env", "dummy"]])
 def test_the_scorer_policy_is_refused_where_it_has_no_features(argv, capsys):

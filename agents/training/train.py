@@ -135,7 +135,7 @@ def parse_args(argv=None):
     add("--imitate", type=int, default=None, help="heuristic decisions to imitate first, 0 for none "
                                                   "(default: the game's)")
     add("--teacher", default=None, help="the agent imitated (an agents.registry name or a policy file) "
-                                       "(default: the game's, heuristic)")
+                                       "(default: the game's: heuristic, for Mauna Kea lookahead)")
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
     add("--n-steps", type=int, default=None,
@@ -200,9 +200,15 @@ def parse_args(argv=None):
     if not low <= args.players <= high:
         parser.error(f"--players must be from {low} to {high} for {args.game}, got {args.players}")
     try:
-        args.variant = game_info(args.game, args.players, args.variant).variant
+        game = game_info(args.game, args.players, args.variant)
     except ValueError as error:
         parser.error(f"--variant: {error}")
+    args.variant = game.variant
+    if args.imitate:
+        try:
+            make_agent(args.teacher, game)   # here, not after the model is built
+        except (ValueError, ImportError, OSError) as error:
+            parser.error(f"--teacher: {error}")
     args.out = Path(args.out or f"runs/{run_label(args.game, args.variant)}-{args.players}p-s{args.seed}")
     return args
 
@@ -231,7 +237,7 @@ class Recorder(Agent):
 
 
 class Decisions:
-    """The heuristic's decisions as the learner reads them; ``batch(rows)`` gives observations,
+    """The teacher's decisions as the learner reads them; ``batch(rows)`` gives observations,
     masks, actions and value targets as arrays.  With ``features`` (an action-scorer learner), each
     decision's candidates and their feature rows are kept sparse and made into
     ``agents.training.batched.ScorerFeaturesEnv``'s observations per batch: dense, Mauna Kea's would
@@ -262,19 +268,19 @@ def teacher_decisions(game, teacher, decisions, gamma, seed, features=False):
     """``decisions`` decisions of the ``teacher`` agent (a name or path for ``make_agent``), from games
     against heuristic agents and against random ones (the learner meets both), as ``Decisions``:
     observations, masks, actions and value targets (the player's win/loss, discounted by its decisions
-    still to come).  With
-    ``features``, as an action scorer reads them: the candidates (``search_mask``) and their features;
-    the few decisions whose action is not a candidate are left out."""
+    still to come).  With ``features``, as an action scorer reads them: the candidates
+    (``search_mask``) and their features; the few decisions whose action is not a candidate are left
+    out."""
     n = game.num_players
     log, returns = [], []
     g = 0
     while len(log) < decisions:
-        heuristic = Recorder(make_agent(teacher, game), log, states=features)
+        recorder = Recorder(make_agent(teacher, game), log, states=features)
         others = [make_agent("heuristic" if g % 2 else "random", game) for _ in range(n - 1)]
         seat = g % n
-        result = play_game(game, [heuristic] + others, seed=(seed, 11, g),
+        result = play_game(game, [recorder] + others, seed=(seed, 11, g),
                            seats=[seat] + [p for p in range(n) if p != seat])
-        k = len(log) - heuristic.first
+        k = len(log) - recorder.first
         returns += list(result.rewards[0] * gamma ** np.arange(k - 1, -1, -1))
         g += 1
     returns = np.array(returns, dtype=np.float32)
@@ -296,9 +302,9 @@ def teacher_decisions(game, teacher, decisions, gamma, seed, features=False):
 
 
 def imitate(model, data, epochs, batch_size, lr, seed):
-    """Supervised passes over ``data`` (``Decisions``): the heuristic's action as the policy's target
+    """Supervised passes over ``data`` (``Decisions``): the teacher's action as the policy's target
     (cross-entropy under the mask), the outcome as the value's.  Returns the policy's final agreement
-    with the heuristic."""
+    with the teacher."""
     import torch
 
     policy = model.policy
