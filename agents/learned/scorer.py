@@ -99,6 +99,15 @@ def lookahead_layers(game_name):
     return [(weight, np.zeros(1))]
 
 
+def scorer_logits(layers, x):
+    """The logits of the feature rows ``x`` (one row per action) under a scorer's ``layers``."""
+    h = x
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w.T + b, 0.0)
+    w, b = layers[-1]
+    return (h @ w.T + b)[:, 0]
+
+
 class ActionFeatures:
     """A game's candidate actions and their feature rows, in buffers kept from one decision to the
     next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""
@@ -174,11 +183,7 @@ class ScorerAgent(Agent):
         self._features = ActionFeatures(game)
 
     def logits(self, x):
-        h = x
-        for w, b in self.layers[:-1]:
-            h = np.maximum(h @ w.T + b, 0.0)
-        w, b = self.layers[-1]
-        return (h @ w.T + b)[:, 0]
+        return scorer_logits(self.layers, x)
 
     def act(self, observation, action_mask, state=None):
         if state is None:

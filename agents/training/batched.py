@@ -13,7 +13,8 @@ What is different is where the opponents play.  After the learners' actions, one
 the learner must act again, the game is over, or an opponent played outside Numba is to act.  Those
 wait together: a network snapshot plays all its waiting games with one forward pass over their stacked
 observations, an action scorer (``ScorerNetwork``) with one feature call and one forward pass, any
-other agent (a search agent, a ``.zip`` policy) one game at a time, and the Numba call goes on.  The only Python per game is at its start and end.
+other agent (a search agent, a ``.zip`` policy) one game at a time, and the Numba call goes on.  The
+only Python per game is at its start and end.
 
 The ``VecEnv`` side: ``step`` returns the learners' observations, rewards, dones and infos; a finished
 game starts again at once (autoreset), its last observation in ``info["terminal_observation"]`` and
@@ -43,7 +44,7 @@ from ..baselines.batched.common import (
 )
 from ..games import game_info
 from ..learned.network import ACTIVATIONS, SnapshotAgent, policy_layers, scorer_layers, squash
-from ..learned.scorer import ScorerAgent, features_module, is_scorer_file
+from ..learned.scorer import ScorerAgent, features_module, is_scorer_file, scorer_logits
 from .selfplay import BASELINES, OpponentPool, check_options, make_opponent
 
 
@@ -105,11 +106,7 @@ class ScorerNetwork:
             rows = rows[:, :self.num_actions * width].reshape(-1, self.num_actions, width)
         candidates = masks != 0
         logits = np.full(candidates.shape, -np.inf)
-        h = rows[candidates].astype(np.float64)
-        for w, b in self.layers[:-1]:
-            h = np.maximum(h @ w.T + b, 0.0)
-        w, b = self.layers[-1]
-        logits[candidates] = (h @ w.T + b)[:, 0]
+        logits[candidates] = scorer_logits(self.layers, rows[candidates].astype(np.float64))
         return np.argmax(logits, axis=1)
 
 

@@ -243,9 +243,11 @@ class Decisions:
     ``agents.training.batched.ScorerFeaturesEnv``'s observations per batch: dense, Mauna Kea's would
     take 150 KB a decision."""
 
-    def __init__(self, observations, masks, actions, returns, features=None):
+    def __init__(self, observations, masks, actions, returns, features=None, num_actions=None):
+        # with features, masks is None: each decision's candidates are its feature rows' actions
         self.observations, self.masks, self.actions, self.returns = observations, masks, actions, returns
         self.features = features   # None, or per decision (candidates, their feature rows)
+        self.num_actions = num_actions
 
     def __len__(self):
         return len(self.actions)
@@ -253,7 +255,7 @@ class Decisions:
     def batch(self, rows):
         if self.features is None:
             return self.observations[rows], self.masks[rows], self.actions[rows], self.returns[rows]
-        actions_count, width = self.masks.shape[1], self.features[0][1].shape[1]
+        actions_count, width = self.num_actions, self.features[0][1].shape[1]
         observations = np.zeros((len(rows), actions_count * width + self.observations.shape[1]), np.float32)
         masks = np.zeros((len(rows), actions_count), bool)
         for j, r in enumerate(rows):
@@ -297,8 +299,7 @@ def teacher_decisions(game, teacher, decisions, gamma, seed, features=False):
             rows.append((candidates, action_features.rows(state, player, candidates).astype(np.float32)))
             kept.append(i)
     obs = np.array([log[i][0] for i in kept])
-    masks = np.zeros((len(kept), game.num_actions), bool)
-    return Decisions(obs, masks, np.array([log[i][2] for i in kept]), returns[kept], rows)
+    return Decisions(obs, None, np.array([log[i][2] for i in kept]), returns[kept], rows, game.num_actions)
 
 
 def imitate(model, data, epochs, batch_size, lr, seed):
