@@ -217,6 +217,16 @@ HAND_CARDS[3] &= ~(1 << BIKINI)  # with 3 players everybody discards the Bikini 
 # Bikini's 12 spots are consecutive, so random play can step over them in the 3-player game.
 FIRST_BIKINI_SPOT = int(np.nonzero(SPOT_BEACH == BIKINI)[0][0])
 assert np.all(np.nonzero(SPOT_BEACH == BIKINI)[0] == np.arange(FIRST_BIKINI_SPOT, FIRST_BIKINI_SPOT + 12))
+# PROJECT_MASKS[num_colours == 3][paint cards left > 0]: the project phase's whole mask (every spot in
+# play, each of its three cards on top, taking back only with a paint card), copied rather than built:
+# a batch writes one per step and game.
+PROJECT_MASKS = np.zeros((2, 2, NUM_ACTIONS), dtype=np.int8)
+for _three in range(2):
+    for _paint in range(2):
+        for _s in range(NUM_SPOTS):
+            if (IN_PLAY_BITS[3 if _three else 4] >> _s) & 1:
+                PROJECT_MASKS[_three, _paint, 3 * _s:3 * _s + 3] = 1
+                PROJECT_MASKS[_three, _paint, TAKE_BACK_BASE + 3 * _s:TAKE_BACK_BASE + 3 * _s + 3] = _paint
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -315,13 +325,8 @@ def legal_action_mask(state, mask):
         return
     colour = state[TO_ACT]
     if state[PHASE] == PHASE_PROJECT:
-        can_paint = state[PAINTS + colour] > 0
-        for s in range(NUM_SPOTS):
-            if spot_in_play(state, s):
-                for shown in range(3):
-                    mask[3 * s + shown] = 1
-                    if can_paint:
-                        mask[TAKE_BACK_BASE + 3 * s + shown] = 1
+        three = 1 if state[NUM_COLOURS] == 3 else 0
+        mask[:NUM_ACTIONS] = PROJECT_MASKS[three, 1 if state[PAINTS + colour] > 0 else 0]
     elif state[PHASE] == PHASE_TIKI:
         spots = tiki_spots(state, colour)
         while spots != 0:

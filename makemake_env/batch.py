@@ -46,19 +46,23 @@ def batch_reset(states, seeds, num_players, variant, max_turns, write_masks, obs
         _write_outputs(states[g], g, write_masks, observe, observations, masks, agent_to_act)
 
 
-@njit(cache=True, parallel=True)
-def batch_first_illegal(states, actions, autoreset, bad):
-    """Index of the first game whose action is illegal, or -1.  A finished game (without autoreset)
-    accepts only -1."""
-    for g in prange(states.shape[0]):
-        if states[g, kernels.STATUS] != kernels.STATUS_RUNNING and not autoreset:
-            bad[g] = actions[g] != -1
-        else:
-            bad[g] = not kernels.is_legal(states[g], actions[g])
-    for g in range(states.shape[0]):
-        if bad[g]:
+@njit(cache=True)
+def _outside(actions, num_actions):
+    """The first game whose action is outside ``-1 … num_actions - 1`` (-1: none).  Checked for every
+    game before any legality, so that the error names such an action first, as it always has."""
+    for g in range(actions.shape[0]):
+        if actions[g] < -1 or actions[g] >= num_actions:
             return g
     return -1
+
+
+@njit(cache=True)
+def _refused(g, states, actions, autoreset):
+    """Whether game ``g`` must refuse its action (inside the space): forbidden by its mask, or other
+    than -1 for a finished game (without autoreset)."""
+    if states[g, kernels.STATUS] != kernels.STATUS_RUNNING and not autoreset:
+        return actions[g] != -1
+    return not kernels.is_legal(states[g], actions[g])
 
 
 @njit(cache=True)
@@ -85,31 +89,38 @@ def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe,
 
 
 @njit(cache=True, parallel=True)
-def batch_step(states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
-               agent_to_act, rewards, terminated, truncated, scores, ends):
-    """Step every game by its action (already checked legal), in parallel."""
+def batch_step(states, actions, num_actions, autoreset, reward_mode, write_masks, observe, observations,
+               masks, agent_to_act, rewards, terminated, truncated, scores, ends, bad):
+    """Step every game by its action, in parallel, if every action is legal; else change nothing and
+    return the index of the first game that refuses its action (-1: all stepped).  One call per step:
+    the check and the step share the call, and ``bad`` (one flag per game) holds the checks."""
+    outside = _outside(actions, num_actions)
+    if outside >= 0:
+        return outside
+    for g in prange(states.shape[0]):
+        bad[g] = _refused(g, states, actions, autoreset)
+    for g in range(states.shape[0]):
+        if bad[g]:
+            return g
     for g in prange(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
                    agent_to_act, rewards, terminated, truncated, scores, ends)
+    return -1
 
 
 @njit(cache=True)
-def batch_step_serial(states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
-                      agent_to_act, rewards, terminated, truncated, scores, ends):
+def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, write_masks, observe,
+                      observations, masks, agent_to_act, rewards, terminated, truncated, scores, ends, bad):
     """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
+    outside = _outside(actions, num_actions)
+    if outside >= 0:
+        return outside
+    for g in range(states.shape[0]):
+        if _refused(g, states, actions, autoreset):
+            return g
     for g in range(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
                    agent_to_act, rewards, terminated, truncated, scores, ends)
-
-
-@njit(cache=True)
-def first_illegal_serial(states, actions, autoreset):
-    for g in range(states.shape[0]):
-        if states[g, kernels.STATUS] != kernels.STATUS_RUNNING and not autoreset:
-            if actions[g] != -1:
-                return g
-        elif not kernels.is_legal(states[g], actions[g]):
-            return g
     return -1
 
 

@@ -1414,15 +1414,13 @@ def observe(state, view, obs):
     """Write player ``view``'s observation into the int8 ``obs`` (see the layout above)."""
     obs[:] = 0
     n = state[NUM_PLAYERS]
+    # Plane by plane, without branches: a batch writes this for every game at every step.  The
+    # explorers' plane is written from the explorers below (the validator keeps OCCUPANT in step).
     for s in range(NUM_SQUARES):
         obs[OBS_TERRAIN + state[TERRAIN + s] * NUM_SQUARES + s] = 1
-        occupant = state[OCCUPANT + s]
-        if occupant >= 0:
-            obs[OBS_EXPLORERS + relative(occupant // 8, view, n) * NUM_SQUARES + s] = 1
-        for c in range(NUM_COLOURS):
-            count = state[ARTIFACTS + s * NUM_COLOURS + c]
-            if count > 0:
-                obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = count
+    for c in range(NUM_COLOURS):
+        for s in range(NUM_SQUARES):
+            obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = state[ARTIFACTS + s * NUM_COLOURS + c]
     for landing in range(NUM_LANDINGS):
         if state[LANDING_BOAT + landing] >= 0:
             for i in range(4):
@@ -1436,6 +1434,7 @@ def observe(state, view, obs):
             if status == ON_ISLAND:
                 obs[base] = 1
                 square = state[EXPLORER_SQUARE + x]
+                obs[OBS_EXPLORERS + k * NUM_SQUARES + square] = 1
                 obs[base + 3] = square % 18
                 obs[base + 4] = square // 18
             elif status == IN_BOAT:

@@ -213,38 +213,39 @@ class CoreBatchEnv:
         truncated)``: the attributes themselves, overwritten by the next call."""
         actions = self._checked_actions(actions)
         observe = self._seats(observe)
-        k = self.kernels
         parallel = self.threads.next()
-        if parallel:
-            g = k.batch_first_illegal(self.states, actions, self.autoreset, self._bad)
-        else:
-            g = k.first_illegal_serial(self.states, actions, self.autoreset)
+        kernel = self.kernels.batch_step if parallel else self.kernels.batch_step_serial
+        started = time.perf_counter()
+        g = kernel(self.states, actions, self.num_actions, self.autoreset, REWARD_MODES.index(self.reward),
+                   self._write_masks, observe, self.observations, self.action_masks, self.agent_to_act,
+                   *self._outputs, self._bad)
         if g >= 0:
             self._refuse(g, int(actions[g]))
-        kernel = k.batch_step if parallel else k.batch_step_serial
-        started = time.perf_counter()
-        kernel(self.states, actions, self.autoreset, REWARD_MODES.index(self.reward), self._write_masks,
-               observe, self.observations, self.action_masks, self.agent_to_act, *self._outputs)
         self.threads.record(parallel, time.perf_counter() - started)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def _checked_actions(self, actions):
-        """``actions`` as an int64 array the kernels can read, every value in ``-1 … num_actions - 1``."""
+        """``actions`` as a C-contiguous int64 array of shape ``(num_envs,)``; the step kernel checks the
+        values (``-1 … num_actions - 1``, then legality) before it changes any game."""
+        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (
+                self.num_envs,) and actions.flags.c_contiguous:
+            return actions  # the common case, without any numpy call
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got "
                              f"{actions.dtype} {actions.shape}")
+        # checked before the int64 copy, where an unsigned 2**64 - 1 would become -1
         outside = (actions < -1) | (actions >= self.num_actions)
         if outside.any():
             g = int(np.argmax(outside))
-            raise ValueError(f"game {g}: illegal action {actions[g]}, outside the actions 0 … "
-                             f"{self.num_actions - 1} (and -1, for a finished game). No game was changed.")
-        if actions.dtype != np.int64 or not actions.flags.c_contiguous:
-            self._actions[:] = actions
-            actions = self._actions
-        return actions
+            self._refuse(g, int(actions[g]))
+        self._actions[:] = actions
+        return self._actions
 
     def _refuse(self, g, action):
+        if not -1 <= action < self.num_actions:
+            raise ValueError(f"game {g}: illegal action {action}, outside the actions 0 … "
+                             f"{self.num_actions - 1} (and -1, for a finished game). No game was changed.")
         if self.states[g, self.core.STATUS] != self.core.STATUS_RUNNING:
             asked = "the game is over (game over: it accepts only -1)"
         else:
