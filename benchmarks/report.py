@@ -1,11 +1,14 @@
-"""The measured-figures section of docs/benchmarks.md, from the JSON of one throughput run.
+"""The measured-figures section of docs/benchmarks.md and the README's speed table, from the JSON of one
+throughput run.
 
-    python -m benchmarks.throughput --json run.json
+    python -m benchmarks.throughput --json run.json --plot docs/images/throughput.png
     python -m benchmarks.report run.json                               # print the section
-    python -m benchmarks.report run.json --write docs/benchmarks.md    # replace it in the page
+    python -m benchmarks.report run.json --write docs/benchmarks.md --readme README.md
 
-Every figure and ratio comes from that one run, so the page cannot mix runs or be retyped wrong.
-``--write`` replaces what lies between the ``<!-- report:start -->`` and ``<!-- report:end -->`` lines.
+Every figure and ratio comes from that one run, so the pages cannot mix runs or be retyped wrong.
+``--write`` replaces what lies between the ``<!-- report:start -->`` and ``<!-- report:end -->`` lines
+of a page, ``--readme`` what lies between ``<!-- speed:start -->`` and ``<!-- speed:end -->``
+(``headline``: a few figures per game).  The tests compare both pages with ``docs/benchmarks.json``.
 """
 import argparse
 import json
@@ -13,6 +16,7 @@ import sys
 
 NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
 START, END = "<!-- report:start -->", "<!-- report:end -->"
+SPEED_START, SPEED_END = "<!-- speed:start -->", "<!-- speed:end -->"
 NOISE = 0.9   # "does not fall as the batch grows": each size keeps at least 90 % of the smaller one's rate
 OUTPUTS = {"batch": "observations + masks", "batch-masks": "masks only", "batch-state": "neither",
            "batch-busy": "observations + masks"}
@@ -107,27 +111,69 @@ def section(run):
     return "\n".join(lines)
 
 
-def write(path, text):
+def headline(run):
+    """The README's speed table: per game, ``env()`` against PettingZoo's connect_four and the largest
+    batch against Pgx's connect_four (Mauna Kea: against its own core loop), from the same run."""
+    rate = {(r["game"], r["implementation"], r["batch_size"]): r["steps_per_second"] for r in run["rows"]}
+    c4 = rate.get(("connect_four", "pettingzoo-aec", 1))
+    pgx = rate.get(("connect_four", "pgx-cpu", 4096))
+    biggest = max(n for (_, i, n) in rate if i == "batch")
+
+    def millions(x):
+        return f"{x / 1e6:.2f} M"
+
+    aec, batch, ratio = [], [], []
+    for game in NAMES:
+        aec.append(f"{rate[game, 'aec', 1] / c4:.1f}×" if c4 else f"{rate[game, 'aec', 1]:,.0f}")
+        full, masks = rate[game, "batch", biggest], rate.get((game, "batch-masks", biggest))
+        batch.append(millions(full) + (f" / {millions(masks)}" if masks else ""))
+        if game == "maunakea":
+            ratio.append(f"{full / rate[game, 'core-loop', 1]:.2f}× its core loop (target ≥ 1×)")
+        elif pgx and biggest == 4096:
+            ratio.append(f"{full / pgx:.2f}× Pgx (target ≥ 1.5×)")
+        else:
+            ratio.append("—")
+    load = run["machine"].get("load_at_start", "?")
+    lines = [
+        f"| one run of `python -m benchmarks.throughput` ({run['machine']['cores']} cores, load {load} at its "
+        f"start; [benchmarks](docs/benchmarks.md)) | {' | '.join(NAMES.values())} |",
+        "|---|---|---|---|",
+        f"| `env()` AEC steps/s, {'ratio to PettingZoo connect_four (target ≥ 4×)' if c4 else 'steps/s'} | "
+        f"{' | '.join(aec)} |",
+        f"| `BatchEnv`, {biggest} games, steps/s, observations + masks / masks only | {' | '.join(batch)} |",
+        f"| the same, observations + masks, as a ratio to its target's yardstick (Pgx connect_four at 4096 "
+        f"games: {millions(pgx) if pgx else 'not measured'}) | {' | '.join(ratio)} |",
+    ]
+    return "\n".join(lines)
+
+
+def write(path, text, start=START, end=END):
     with open(path) as f:
         page = f.read()
-    if START not in page or END not in page:
-        raise SystemExit(f"{path} has no {START} … {END} lines to replace")
-    head, rest = page.split(START, 1)
-    _, tail = rest.split(END, 1)
+    if start not in page or end not in page:
+        raise SystemExit(f"{path} has no {start} … {end} lines to replace")
+    head, rest = page.split(start, 1)
+    _, tail = rest.split(end, 1)
     with open(path, "w") as f:
-        f.write(f"{head}{START}\n{text}\n{END}{tail}")
+        f.write(f"{head}{start}\n{text}\n{end}{tail}")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="docs/benchmarks.md's tables from a throughput run's JSON")
+    parser = argparse.ArgumentParser(description="docs/benchmarks.md's tables and the README's speed table "
+                                                 "from a throughput run's JSON")
     parser.add_argument("json", help="the file written by python -m benchmarks.throughput --json")
     parser.add_argument("--write", metavar="PAGE", help="replace the section between the report markers in PAGE")
+    parser.add_argument("--readme", metavar="PAGE", help="replace the section between the speed markers in PAGE "
+                                                         "with the headline table")
     args = parser.parse_args(argv)
     with open(args.json) as f:
-        text = section(json.load(f))
+        run = json.load(f)
+    text = section(run)
     if args.write:
         write(args.write, text)
-    else:
+    if args.readme:
+        write(args.readme, headline(run), SPEED_START, SPEED_END)
+    if not (args.write or args.readme):
         print(text)
     return 0
 

@@ -36,6 +36,26 @@ def test_quick_benchmark_writes_rows_for_every_implementation(tmp_path):
     text = page.read_text()
     assert text.startswith("intro\n") and text.endswith("after\n") and "old" not in text
     assert report.stdout.strip() in text
+    readme = tmp_path / "README.md"
+    readme.write_text("top\n<!-- speed:start -->\nold\n<!-- speed:end -->\nbottom\n")
+    subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--readme", str(readme)],
+                   cwd=ROOT, check=True, timeout=60)
+    text = readme.read_text()
+    assert text.startswith("top\n") and text.endswith("bottom\n") and "old" not in text
+    assert "| `env()` AEC steps/s" in text and "Maka Bana | Make Make | Mauna Kea" in text
+
+
+def test_the_pages_speed_tables_are_those_of_the_kept_run():
+    """README.md and docs/benchmarks.md show what ``benchmarks.report`` writes from docs/benchmarks.json,
+    so that no figure there is retyped or left from another run."""
+    from benchmarks.report import END, SPEED_END, SPEED_START, START, headline, section
+
+    run = json.loads((ROOT / "docs" / "benchmarks.json").read_text())
+    for page, start, end, text in (("docs/benchmarks.md", START, END, section(run)),
+                                   ("README.md", SPEED_START, SPEED_END, headline(run))):
+        shown = (ROOT / page).read_text().split(start, 1)[1].split(end, 1)[0]
+        assert shown.strip() == text.strip(), f"{page} is not the report of docs/benchmarks.json"
+    assert (ROOT / "docs" / "images" / "throughput.png").stat().st_size > 10_000
 
 
 def test_search_speed_reports_every_game(tmp_path):
