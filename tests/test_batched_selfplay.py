@@ -226,6 +226,68 @@ def test_evaluation_rotates_the_learners_seat_and_replays_the_same_games(tmp_pat
         BatchedSelfPlayEnv(game, 6, first_seats=[0, 1])
 
 
+def _first_results(network, game, opponent, games, seed):
+    """Each game's first result on the autoresetting env, the network playing every step of every game."""
+    from agents.training.batched import learner_env
+
+    env = learner_env(BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed,
+                                         first_seats=np.arange(games) % 2), network.reads)
+    observations, shares = env.reset(), np.full(games, np.nan)
+    while np.isnan(shares).any():
+        observations, _, dones, infos = env.step(network.greedy(observations, env.action_masks()))
+        for g in np.flatnonzero(dones & np.isnan(shares)):
+            shares[g] = infos[g]["win_share"]
+    return shares
+
+
+def test_without_autoreset_an_ended_game_stays_over(tmp_path):
+    # evaluations play only the games still running: an ended game is neither restarted nor stepped
+    from agents.training.batched import SnapshotNetwork, evaluate
+
+    game = game_info("makabana", 2)
+    network = SnapshotNetwork.load(write_snapshot(tmp_path / "s.npz", game), game)
+    env = BatchedSelfPlayEnv(game, 6, opponents=["random"], seed=5, autoreset=False,
+                             first_seats=np.arange(6) % 2)
+    observations, shares = env.reset(), np.full(6, np.nan)
+    ended = {}
+    while not env.over.all():
+        was_over = env.over.copy()
+        frozen = {g: env.states[g].copy() for g in np.flatnonzero(was_over)}
+        actions = network.greedy(observations, env.action_masks())
+        actions[was_over] = 0   # ignored, even where it is not legal
+        observations, rewards, dones, infos = env.step(actions)
+        assert not (dones & was_over).any() and (rewards[was_over] == 0).all()
+        for g, row in frozen.items():
+            assert np.array_equal(env.states[g], row) and not env.action_masks()[g].any()
+        for g in np.flatnonzero(dones):
+            shares[g] = infos[g]["win_share"]
+            ended[g] = env.states[g, env.kernels.STATUS]
+        assert np.array_equal(env.over, ~np.isnan(shares))
+    assert all(status != env.kernels.STATUS_RUNNING for status in ended.values())
+    # the same games, and the same results, as the first game of each slot with autoreset
+    assert np.array_equal(shares, _first_results(network, game, "random", 6, 5))
+    assert evaluate(network, game, "random", 6, 5) == shares.mean()
+    env.reset()
+    assert not env.over.any() and env.action_masks().any(axis=1).all()
+    with pytest.raises(ValueError, match="autoreset must be True or False"):
+        BatchedSelfPlayEnv(game, 2, autoreset="no")
+
+
+def test_a_scorer_evaluation_computes_features_of_running_games_only():
+    from agents.training.batched import ScorerFeaturesEnv, evaluate, load_network
+
+    game = game_info("maunakea", 2, max_turns=40)
+    network = load_network("agents/shipped/maunakea.npz", game)
+    env = ScorerFeaturesEnv(BatchedSelfPlayEnv(game, 4, opponents=["heuristic"], seed=2, autoreset=False,
+                                               first_seats=np.arange(4) % 2))
+    observations = env.reset()
+    while not env.venv.over.all():
+        observations, _, dones, _ = env.step(network.greedy(observations, env.action_masks()))
+        over = env.venv.over
+        assert not env.action_masks()[over].any() and env.action_masks()[~over].any(axis=1).all()
+    assert evaluate(network, game, "heuristic", 4, 2) == _first_results(network, game, "heuristic", 4, 2).mean()
+
+
 def test_the_main_job_trains_batched_by_default():
     from agents.training.train import parse_args
 

@@ -149,13 +149,20 @@ class BatchedSelfPlayEnv(VecEnv):
     ``seed + i`` at the first ``reset`` (as ``VecEnv.seed`` does for a ``DummyVecEnv``).
     ``first_seats``: with ``seat="rotate"``, the learner's seat in each game's first game instead of a
     drawn one (the draw is still made, so the games stay those of the seed): evaluations balance the
-    seats with it."""
+    seats with it.  ``autoreset=False`` (evaluations): a game that ends stays over until ``reset``; it is
+    marked in ``over``, its learner's mask is all zeros, its action is ignored and nothing of it is
+    played or computed any more, so that the games still running do not wait on games started only to
+    be thrown away (``ScorerFeaturesEnv`` computes no features for it either)."""
 
     render_mode = None
 
     def __init__(self, game, num_envs=32, num_players=None, opponents=BASELINES, seat="rotate",
-                 reward="win_loss", shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None, first_seats=None):
+                 reward="win_loss", shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None,
+                 first_seats=None, autoreset=True):
         _check_options(num_envs, seat, reward, truncation, shaping)
+        if autoreset not in (True, False):
+            raise ValueError(f"autoreset must be True or False, got {autoreset!r}")
+        self.autoreset = autoreset
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
         self.pool = OpponentPool.of(opponents)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
@@ -182,6 +189,7 @@ class BatchedSelfPlayEnv(VecEnv):
         self.masks = np.zeros((g, self.game.num_actions), dtype=np.int8)
         self._opponent_obs = np.zeros_like(self.observations)
         self._opponent_masks = np.zeros_like(self.masks)
+        self.over = np.zeros(g, dtype=np.bool_)   # games ended and left over (autoreset=False only)
         self._waiting = np.zeros(g, dtype=np.int64)
         self._actors = np.zeros(g, dtype=np.int64)
         self._margins = np.zeros(g, dtype=np.int64)
@@ -354,6 +362,7 @@ class BatchedSelfPlayEnv(VecEnv):
 
     # -- VecEnv -----------------------------------------------------------------------------------------
     def reset(self):
+        self.over[:] = False
         self._start_games(np.arange(self.num_envs), list(self._seeds))
         self._reset_seeds()
         self._reset_options()
@@ -376,7 +385,8 @@ class BatchedSelfPlayEnv(VecEnv):
             raise RuntimeError("call reset() before step()")
         k, everything = self.kernels, np.arange(self.num_envs)
         actions = self._actions
-        legal = self.masks[everything, actions] != 0
+        running = ~self.over
+        legal = (self.masks[everything, actions] != 0) & running
         played = np.flatnonzero(legal)
         if not self.loops.play_actions(self.states, played, actions[played]):
             raise RuntimeError(f"{self.game.name}: the core refused a learner action its mask offered")
@@ -385,10 +395,10 @@ class BatchedSelfPlayEnv(VecEnv):
         if self.shaping:
             before = self._margins.copy()
             self._update_margins()
-            rewards += self.shaping * (self._margins - before)
+            rewards += self.shaping * (self._margins - before) * running
         status = self.states[:, k.STATUS]
-        terminated = (status == k.STATUS_TERMINATED) | ~legal
-        truncated = status == k.STATUS_TRUNCATED
+        terminated = ((status == k.STATUS_TERMINATED) | ~legal) & running
+        truncated = (status == k.STATUS_TRUNCATED) & running
         dones = terminated | truncated
         infos = [{"TimeLimit.truncated": False} for _ in range(self.num_envs)]
         finished = np.flatnonzero(dones)
@@ -396,10 +406,13 @@ class BatchedSelfPlayEnv(VecEnv):
             rewards[g] += self._final_reward(g, legal[g], truncated[g])
             infos[g].update(self._final_info(g, actions[g] if not legal[g] else None))
             infos[g]["TimeLimit.truncated"] = bool(truncated[g] and not terminated[g])
-        if finished.size:
+        if finished.size and self.autoreset:
             self._start_games(finished)
             self._update_margins()
+        elif finished.size:
+            self.over[finished] = True
         self.loops.observe_seats(self.states, self.seats, self.observations, self.masks)
+        self.masks[self.over] = 0   # also a game that ended on an illegal action (its state runs on)
         return self.observations.copy(), rewards.astype(np.float32), dones, infos
 
     def _final_reward(self, g, legal, truncated):
@@ -498,7 +511,9 @@ class ScorerFeaturesEnv(VecEnvWrapper):
         parallel = self._threads.next()
         compute = self.rules.candidate_features_parallel if parallel else self.rules.candidate_features
         started = time.perf_counter()
-        compute(self.venv.states, self.venv.seats, self._everything, self.candidates, self.features)
+        games = self._everything if not self.venv.over.any() else np.flatnonzero(~self.venv.over)
+        self.candidates[self.venv.over] = 0
+        compute(self.venv.states, self.venv.seats, games, self.candidates, self.features)
         self._threads.record(parallel, time.perf_counter() - started)
         return np.concatenate([self.features.reshape(self.num_envs, -1), observations.astype(np.float32)], axis=1)
 
@@ -531,15 +546,20 @@ def learner_env(venv, reads):
 def evaluate(network, game, opponent, games, seed, num_players=None):
     """Win rate (ties for first split) of ``network`` (a ``SnapshotNetwork`` or ``ScorerNetwork``, played greedily) with
     ``opponent`` (an agent spec) in every other seat: ``games`` games played at once, the learner in seat
-    ``g % players`` of game ``g``, the games' draws from ``seed``.  Returns the win rate."""
+    ``g % players`` of game ``g``, the games' draws from ``seed``.  A game that ends stays over
+    (``autoreset=False``): the network plays only the games still running.  Returns the win rate."""
     game = game if isinstance(game, GameInfo) else game_info(game, num_players)
-    env = learner_env(BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed,
+    env = learner_env(BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed, autoreset=False,
                                          first_seats=np.arange(games) % game.num_players), network.reads)
     observations = env.reset()
+    over = env.unwrapped.over
     shares = np.full(games, np.nan)
-    while np.isnan(shares).any():
-        observations, _, dones, infos = env.step(network.greedy(observations, env.action_masks()))
-        for g in np.flatnonzero(dones & np.isnan(shares)):
+    actions = np.zeros(games, dtype=np.int64)
+    while not over.all():
+        running = np.flatnonzero(~over)
+        actions[running] = network.greedy(observations[running], env.action_masks()[running])
+        observations, _, dones, infos = env.step(actions)
+        for g in np.flatnonzero(dones):
             shares[g] = infos[g]["win_share"]
     env.close()
     return float(shares.mean())
