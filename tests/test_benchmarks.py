@@ -29,20 +29,17 @@ def test_quick_benchmark_writes_rows_for_every_implementation(tmp_path):
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert report.returncode == 0, report.stderr
     assert "| Maka Bana | `env()` AEC loop |" in report.stdout and "Load average" in report.stdout
-    page = tmp_path / "benchmarks.md"
+    # --write replaces the page's report section, --readme the README's speed section, one call for both
+    page, readme = tmp_path / "benchmarks.md", tmp_path / "README.md"
     page.write_text("intro\n\n<!-- report:start -->\nold\n<!-- report:end -->\n\nafter\n")
-    subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--write", str(page)],
-                   cwd=ROOT, check=True, timeout=60)
-    text = page.read_text()
-    assert text.startswith("intro\n") and text.endswith("after\n") and "old" not in text
-    assert report.stdout.strip() in text
-    readme = tmp_path / "README.md"
     readme.write_text("top\n<!-- speed:start -->\nold\n<!-- speed:end -->\nbottom\n")
-    subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--readme", str(readme)],
-                   cwd=ROOT, check=True, timeout=60)
-    text = readme.read_text()
-    assert text.startswith("top\n") and text.endswith("bottom\n") and "old" not in text
-    assert "| `env()` AEC steps/s" in text and "Maka Bana | Make Make | Mauna Kea" in text
+    subprocess.run([sys.executable, "-m", "benchmarks.report", str(out), "--write", str(page), "--readme",
+                    str(readme)], cwd=ROOT, check=True, timeout=60)
+    for path, first, last, shown in ((page, "intro\n", "after\n", report.stdout.strip()),
+                                     (readme, "top\n", "bottom\n", "| `env()` AEC steps/s")):
+        text = path.read_text()
+        assert text.startswith(first) and text.endswith(last) and "old" not in text and shown in text
+    assert "Maka Bana | Make Make | Mauna Kea" in readme.read_text()
 
 
 def test_the_pages_speed_tables_are_those_of_the_kept_run():
