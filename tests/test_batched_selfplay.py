@@ -273,21 +273,6 @@ def test_without_autoreset_an_ended_game_stays_over(tmp_path):
         BatchedSelfPlayEnv(game, 2, autoreset="no")
 
 
-def test_a_scorer_evaluation_computes_features_of_running_games_only():
-    from agents.training.batched import ScorerFeaturesEnv, evaluate, load_network
-
-    game = game_info("maunakea", 2, max_turns=24)
-    network = load_network("agents/shipped/maunakea.npz", game)
-    env = ScorerFeaturesEnv(BatchedSelfPlayEnv(game, 3, opponents=["heuristic"], seed=2, autoreset=False,
-                                               first_seats=np.arange(3) % 2))
-    observations = env.reset()
-    while not env.venv.over.all():
-        observations, _, dones, _ = env.step(network.greedy(observations, env.action_masks()))
-        over = env.venv.over
-        assert not env.action_masks()[over].any() and env.action_masks()[~over].any(axis=1).all()
-    assert evaluate(network, game, "heuristic", 3, 2) == _first_results(network, game, "heuristic", 3, 2).mean()
-
-
 def test_the_main_job_trains_batched_by_default():
     from agents.training.train import parse_args
 

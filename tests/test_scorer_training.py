@@ -119,6 +119,29 @@ def test_the_scorer_policy_is_the_scorer_file_it_saves(tmp_path):
         load_policy(tmp_path / "final.zip", game_info("maunakea", 2, "advanced"))
 
 
+def test_a_scorer_evaluation_computes_features_of_running_games_only():
+    # evaluations (autoreset=False): a game that has ended gets no candidates and no features
+    from agents.training.batched import evaluate, load_network
+
+    game = game_info("maunakea", 2, max_turns=24)
+    network = load_network("agents/shipped/maunakea.npz", game)
+    results = []
+    for autoreset in (False, True):
+        env = ScorerFeaturesEnv(BatchedSelfPlayEnv(game, 3, opponents=["heuristic"], seed=2, autoreset=autoreset,
+                                                   first_seats=np.arange(3) % 2))
+        observations, shares = env.reset(), np.full(3, np.nan)
+        while np.isnan(shares).any():
+            observations, _, dones, infos = env.step(network.greedy(observations, env.action_masks()))
+            for g in np.flatnonzero(dones & np.isnan(shares)):
+                shares[g] = infos[g]["win_share"]
+            over = env.venv.over
+            assert not env.action_masks()[over].any() and env.action_masks()[~over].any(axis=1).all()
+            assert over.any() <= (not autoreset)
+        results.append(shares)
+    # the same games and results as each slot's first game with autoreset, and as evaluate's
+    assert np.array_equal(results[0], results[1]) and evaluate(network, game, "heuristic", 3, 2) == results[0].mean()
+
+
 def test_a_tiny_scorer_training_run(tmp_path, capsys):
     from agents.registry import make_agent
     from agents.training import train
