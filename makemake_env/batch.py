@@ -14,7 +14,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv  # noqa: F401  (PARALLEL_FROM: re-exported)
+from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv, first_outside  # noqa: F401  (PARALLEL_FROM: re-exported)
 
 from . import core as checked_core
 from . import kernels
@@ -44,16 +44,6 @@ def batch_reset(states, seeds, num_players, variant, max_turns, write_masks, obs
     for g in prange(states.shape[0]):
         kernels.init(states[g], num_players, variant, max_turns, seeds[g])
         _write_outputs(states[g], g, write_masks, observe, observations, masks, agent_to_act)
-
-
-@njit(cache=True)
-def _outside(actions, num_actions):
-    """The first game whose action is outside ``-1 … num_actions - 1`` (-1: none).  Checked for every
-    game before any legality, so that the error names such an action first, as it always has."""
-    for g in range(actions.shape[0]):
-        if actions[g] < -1 or actions[g] >= num_actions:
-            return g
-    return -1
 
 
 @njit(cache=True)
@@ -94,7 +84,7 @@ def batch_step(states, actions, num_actions, autoreset, reward_mode, write_masks
     """Step every game by its action, in parallel, if every action is legal; else change nothing and
     return the index of the first game that refuses its action (-1: all stepped).  One call per step:
     the check and the step share the call, and ``bad`` (one flag per game) holds the checks."""
-    outside = _outside(actions, num_actions)
+    outside = first_outside(actions, num_actions)
     if outside >= 0:
         return outside
     for g in prange(states.shape[0]):
@@ -112,7 +102,7 @@ def batch_step(states, actions, num_actions, autoreset, reward_mode, write_masks
 def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, write_masks, observe,
                       observations, masks, agent_to_act, rewards, terminated, truncated, scores, ends, bad):
     """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
-    outside = _outside(actions, num_actions)
+    outside = first_outside(actions, num_actions)
     if outside >= 0:
         return outside
     for g in range(states.shape[0]):

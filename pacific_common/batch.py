@@ -62,6 +62,7 @@ Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 import time
 
 import numpy as np
+from numba import njit
 
 from .aec import checked_row
 from .checked import array, integer
@@ -73,6 +74,17 @@ from .options import (NUM_ENVS_LIMIT, REWARD_MODES, check_flag, check_options, c
 PARALLEL_FROM = 256
 
 OUTPUTS = ("observations", "masks", "state")
+
+
+@njit(cache=True)
+def first_outside(actions, num_actions):
+    """The first game whose action is outside ``-1 … num_actions - 1`` (-1: none).  The games' step
+    kernels check this for every game before any legality, so that the error names such an action
+    first."""
+    for g in range(actions.shape[0]):
+        if actions[g] < -1 or actions[g] >= num_actions:
+            return g
+    return -1
 
 
 class ThreadChoice:
