@@ -4,6 +4,9 @@
 ``random``               uniform over the legal actions (``agents.baselines.random_agent``)
 ``heuristic``            the game's hand-written strategy (``agents.baselines.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
+``mcts+shipped``         the search with a learned policy's probabilities as its root prior
+                         (``agents.search.mcts.GuidedMCTSAgent``); ``mcts:200+shipped``, and after
+                         the ``+`` also the path of a policy network or action scorer (``.npz``)
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which
                          the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
@@ -29,7 +32,8 @@ from .learned.policy import load_policy
 from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
-ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "lookahead (Mauna Kea)", "shipped",
+ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "mcts+shipped", "mcts:<simulations>+<policy .npz>",
+           "lookahead (Mauna Kea)", "shipped",
            "the path of a MaskablePPO checkpoint (.zip)",
            "the path of a policy network or action scorer (.npz)",
            "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
@@ -41,6 +45,8 @@ def make_agent(spec, game, **kwargs):
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
                          f"{', '.join(ALLOWED)}")
+    if spec.strip().startswith("mcts") and "+" in spec:
+        return _guided(spec.strip(), game, **kwargs)
     name, colon, argument = spec.strip().partition(":")
     if name in ("random", "heuristic", "lookahead", "shipped") and colon:
         raise ValueError(f"agent {name!r} takes no ':' argument, got {spec!r}")
@@ -152,6 +158,19 @@ def _describe(path, names):
         return f"text beginning {head.decode('utf-8').splitlines()[0][:30]!r}"
     except UnicodeDecodeError:
         return f"{path.stat().st_size} bytes of binary data"
+
+
+def _guided(spec, game, **kwargs):
+    search, _, guide_spec = spec.partition("+")
+    name, colon, argument = search.partition(":")
+    if name != "mcts" or not guide_spec:
+        raise ValueError(f"a guided search is named mcts+<policy> or mcts:<simulations>+<policy>, got {spec!r}")
+    if colon:
+        kwargs["simulations"] = _simulations(argument, spec)
+    guide = make_agent(guide_spec, game)
+    agent = _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)
+    agent.name = spec
+    return agent
 
 
 def _simulations(argument, spec):

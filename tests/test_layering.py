@@ -22,7 +22,8 @@ LAYERS = [
     {"registry": ["agents.registry"]},
     {"arena": ["agents.arena"]},
     {"training": ["agents.training"], "web": ["agents.web"]},
-    {"entry": ["agents", "agents.train", "agents.train_rllib", "agents.distill", "agents.tournament",
+    {"entry": ["agents", "agents.train", "agents.train_rllib", "agents.distill", "agents.expert_iteration",
+               "agents.tournament",
                "agents.play", "agents.features", "agents.rllib_module"]},
 ]
 

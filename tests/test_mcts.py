@@ -438,3 +438,90 @@ def test_makabana_mao_rollout_prepares_honest_projects_through_the_add_or_keep_s
             assert paint == (1 if state[mb.PROJECT_TOP + c] == mb.PAINT_CARD else 0)
             checked += 1
     assert checked == 60
+
+
+# ---------------------------------------------------------------------------------------------------
+# The guided search (issue 22): a learned policy's probabilities rank and bias the root's actions.
+class FavouriteGuide:
+    """A guide that is sure of one legal action: the ``k``-th in the mask's order."""
+
+    name = "favourite"
+
+    def __init__(self, k):
+        self.k = k
+
+    def reset(self, game, player, seed=None):
+        pass
+
+    def action_probabilities(self, observation, action_mask, state=None):
+        legal = np.flatnonzero(action_mask)
+        out = np.zeros(len(action_mask))
+        out[legal[self.k % legal.size]] = 1.0
+        return out
+
+
+def guided_decision(game, state, guide, sims):
+    from agents.search.mcts import GuidedMCTSAgent
+
+    player = int(game.core.player_to_act(state))
+    agent = GuidedMCTSAgent(guide, simulations=sims, pw_k=1.0, pw_alpha=0.0)
+    agent.reset(game, player, 0)
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    game.core.observe_player(state, player, obs, mask)
+    return agent.act(obs, mask.copy(), state.copy()), mask, agent
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_guided_search_expands_what_its_guide_prefers(name):
+    """With progressive widening held to one child, the root's only child is the guide's favourite:
+    whichever legal action the guide prefers is the one searched and played (the game's own prior
+    would pick the same one for every guide)."""
+    game = game_info(name, num_players=2)
+    for i, state in enumerate(random_positions(game, 3, seed=21)):
+        legal = np.flatnonzero(_mask(game, state))
+        for k in (0, 1, legal.size - 1):
+            action, mask, agent = guided_decision(game, state, FavouriteGuide(k), sims=24)
+            assert action == legal[k % legal.size]
+            assert agent.last_visits[action] == agent.last_visits.sum() == 24
+
+
+def _mask(game, state):
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    game.core.legal_action_mask(state, mask)
+    return mask
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_shipped_policy_guides_the_search_by_name(name):
+    """``mcts:N+shipped`` is the search with the shipped policy as its guide: its root prior is the
+    policy's probabilities over the legal actions, and it plays legal moves."""
+    from agents.registry import make_agent
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info(name, num_players=2)
+    agent = make_agent("mcts:16+shipped", game)
+    assert isinstance(agent, GuidedMCTSAgent) and agent.name == "mcts:16+shipped"
+    assert agent.options["simulations"] == 16
+    for i, state in enumerate(random_positions(game, 3, seed=33)):
+        player = int(game.core.player_to_act(state))
+        agent.reset(game, player, i)
+        obs = np.zeros(game.obs_size, dtype=np.int8)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.observe_player(state, player, obs, mask)
+        prior = agent.root_policy(obs, mask, state.copy())
+        assert prior.shape == (game.num_actions,) and prior.sum() == pytest.approx(1.0)
+        assert np.all(prior[mask == 0] == 0) and np.all(prior >= 0)
+        assert np.argmax(prior) == agent.guide.act(obs, mask, state.copy())
+        assert mask[agent.act(obs, mask.copy(), state.copy())] == 1
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("mcts+", "mcts+<policy>"), ("mcts:0+shipped", "positive number of simulations"),
+    ("mcts+random", "policy network or an action scorer"), ("mcts+heuristic", "policy network or an action scorer"),
+    ("mctsx+shipped", "mcts+<policy>"), ("mcts+nowhere.npz", "nowhere.npz")])
+def test_a_bad_guided_search_name_says_what_is_allowed(spec, message):
+    from agents.registry import make_agent
+
+    with pytest.raises(ValueError, match=message.replace("+", r"\+")):
+        make_agent(spec, game_info("makemake", num_players=2))

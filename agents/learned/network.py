@@ -116,6 +116,17 @@ class SnapshotAgent(Agent):
         w, b = self.layers[-1]
         return w @ (np.concatenate([h, x]) if self.skip else h) + b
 
+    def action_probabilities(self, observation, action_mask, state=None):
+        """The policy's probability of every action (zero where the mask says illegal): what a guided
+        search (``agents.search.mcts.GuidedMCTSAgent``) takes as its root prior."""
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked about a position with no legal action in the mask")
+        logits = self.logits(observation)[legal].astype(np.float64)
+        out = np.zeros(len(action_mask), dtype=np.float64)
+        out[legal] = np.exp(logits - logits.max())
+        return out / out.sum()
+
     def act(self, observation, action_mask, state=None):
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:

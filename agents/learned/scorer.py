@@ -185,7 +185,7 @@ class ScorerAgent(Agent):
     def logits(self, x):
         return scorer_logits(self.layers, x)
 
-    def act(self, observation, action_mask, state=None):
+    def _candidates(self, action_mask, state):
         if state is None:
             raise ValueError("ScorerAgent needs the state row (needs_state = True)")
         row = np.ascontiguousarray(state, dtype=np.int64)
@@ -194,6 +194,22 @@ class ScorerAgent(Agent):
             legal = np.flatnonzero(action_mask)   # never expected: the search's mask is the legal one, pruned
         if legal.size == 0:
             raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        return row, legal
+
+    def action_probabilities(self, observation, action_mask, state=None):
+        """The scorer's softmax over its candidate actions, zero for every other action: what a guided
+        search (``agents.search.mcts.GuidedMCTSAgent``) takes as its root prior."""
+        row, legal = self._candidates(action_mask, state)
+        out = np.zeros(len(action_mask), dtype=np.float64)
+        if legal.size == 1:
+            out[legal] = 1.0
+            return out
+        logits = self.logits(self._features.rows(row, int(self.player), legal))
+        out[legal] = np.exp(logits - logits.max())
+        return out / out.sum()
+
+    def act(self, observation, action_mask, state=None):
+        row, legal = self._candidates(action_mask, state)
         if legal.size == 1:
             return int(legal[0])
         logits = self.logits(self._features.rows(row, int(self.player), legal))

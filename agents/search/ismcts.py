@@ -229,13 +229,20 @@ def _clear_roots(num_trees, key, first, nxt, visits, avail, value, mover):
 
 
 @njit(cache=True)
-def _root_prior(game, root, player, mask, rs, na):
-    """The game's prior of the root's actions scaled to [0, 1] (ties broken at random, -1 for illegal
-    ones), and the order in which the root expands them."""
+def _root_prior(game, root, player, mask, rs, na, policy):
+    """The root's prior scaled to [0, 1] (ties broken at random, -1 for illegal actions), and the order
+    in which the root expands its actions: the game's prior, or ``policy`` where it has an entry per
+    action (a guide's probabilities, ``agents.search.mcts.GuidedMCTSAgent``).  The game's prior is a
+    ranking, stretched over [0, 1]; probabilities are divided by the largest, so that a nearly
+    uniform policy keeps a nearly flat bias."""
     prior = np.zeros(na, dtype=np.float64)
     g_mask(game, root, mask)
-    g_prior(game, root, player, mask, prior)
-    lo = 1e300
+    guided = policy.shape[0] == na
+    if guided:
+        prior[:] = policy
+    else:
+        g_prior(game, root, player, mask, prior)
+    lo = 0.0 if guided else 1e300
     hi = -1e300
     for a in range(na):
         if mask[a]:
@@ -381,7 +388,8 @@ def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
 
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
-           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, root_visits):
+           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, root_visits,
+           root_policy):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
 
@@ -390,7 +398,8 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
 
     Progressive widening: a node of the player to act with ``n`` visits has at most
     ``max(1, pw_k * (n + 1) ** pw_alpha)`` children (all legal actions when ``pw_k <= 0``).  The
-    root's actions are expanded in the order of the game's ``prior`` and get the progressive bias
+    root's actions are expanded in the order of the game's ``prior`` (or of ``root_policy``, where it
+    has an entry per action; an empty array otherwise) and get the progressive bias
     ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); deeper nodes expand the action the
     rollout policy proposes, or a uniformly random untried one."""
     na = g_num_actions(game, root)
@@ -412,7 +421,7 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     _clear_roots(num_trees, key, first, nxt, visits, avail, value, mover)
     used = num_trees
     my_tree = player if num_trees > 1 else 0
-    prior, order = _root_prior(game, root, player, mask, rs, na)
+    prior, order = _root_prior(game, root, player, mask, rs, na, root_policy)
     next_root = 0
 
     for _ in range(sims):

@@ -68,6 +68,7 @@ DEFAULTS = {
                      trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5),
 }
 BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
+NO_POLICY = np.zeros(0, dtype=np.float64)   # the search's root_policy when the game's prior ranks the root
 NODES_PER_SIMULATION = 8
 
 
@@ -140,15 +141,21 @@ class MCTSAgent(Agent):
             row = np.array(state, dtype=np.int64)   # the rollout policy's move, on a determinization
             self._rules.determinize(row, int(self.player), int(self.rng.integers(1 << 62)), 0)
             return int(self._rules.rollout_action(row))
-        action = self.search(state, int(self.settings["simulations"]), int(self.rng.integers(1 << 62)))
+        action = self.search(state, int(self.settings["simulations"]), int(self.rng.integers(1 << 62)),
+                             self.root_policy(observation, action_mask, state))
         if action < 0 or action >= len(action_mask) or not action_mask[action]:
             raise RuntimeError(f"MCTS chose action {action}, which the mask does not offer")
         return action
 
-    def search(self, state, simulations, seed):
+    def root_policy(self, observation, action_mask, state):
+        """The root's prior for the search: an empty array, for the game's own prior."""
+        return NO_POLICY
+
+    def search(self, state, simulations, seed, root_policy=None):
         """One search from ``state`` (a core row, the agent's player to act) with ``simulations``
         simulations and the given seed; returns the chosen action.  The visit count of every root
-        action is kept in ``last_visits``."""
+        action is kept in ``last_visits``.  ``root_policy`` (a probability per action) replaces the
+        game's prior at the root."""
         st = self.settings
         ismcts = _search_module()
         state = np.ascontiguousarray(state, dtype=np.int64)
@@ -156,7 +163,8 @@ class MCTSAgent(Agent):
             self._game_id, state, int(self.player), self._num_trees, seed, simulations, float(st["c"]),
             int(st["rollout_depth"]), int(st["horizon"]), int(st["max_depth"]), BELIEFS[st["belief"]], float(st["value_scale"]),
             float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),
-            *self._arrays, self._visits)
+            *self._arrays, self._visits,
+            NO_POLICY if root_policy is None else np.ascontiguousarray(root_policy, dtype=np.float64))
         self.last_visits = self._visits.copy()
         return int(action)
 
@@ -201,3 +209,30 @@ def random_positions(game, count, seed, max_steps=150):
         if mask.sum() > 1:
             found.append(state.copy())
     return found
+
+
+class GuidedMCTSAgent(MCTSAgent):
+    """The search with a learned policy's probabilities as the root's prior (``mcts+shipped``).
+
+    The root expands its actions in the order of the guide's probabilities instead of the game's
+    prior, and each gets the progressive bias ``bias * p / (p_max * (visits + 1))``; below the root
+    the search is ``MCTSAgent``'s.  ``guide`` is any agent with ``action_probabilities(observation,
+    mask, state)``: a policy network (``agents.learned.network.SnapshotAgent``) or an action scorer
+    (``agents.learned.scorer.ScorerAgent``), such as the shipped policy.  It reads only the searching
+    player's observation (the scorer: features of the player's own position, as when it plays)."""
+
+    name = "mcts+guided"
+
+    def __init__(self, guide, **options):
+        if not callable(getattr(guide, "action_probabilities", None)):
+            raise ValueError(f"the search can be guided only by a policy network or an action scorer "
+                             f"(an agent with action_probabilities), not {getattr(guide, 'name', guide)!r}")
+        super().__init__(**options)
+        self.guide = guide
+
+    def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        super().reset(game, player, seed)
+        self.guide.reset(game, player, seed)
+
+    def root_policy(self, observation, action_mask, state):
+        return self.guide.action_probabilities(observation, action_mask, state)

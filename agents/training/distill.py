@@ -175,8 +175,10 @@ def pack(games):
 
 # ---------------------------------------------------------------------------------------------------
 # 2. Fit
-def fit(x, visits, decision, hidden, epochs, lr, seed, log=print):
-    """Layers ``[(w, b), …]`` of the scorer whose per-decision softmax best matches the visit shares."""
+def fit(x, visits, decision, hidden, epochs, lr, seed, log=print, init=None, losses=None):
+    """Layers ``[(w, b), …]`` of the scorer whose per-decision softmax best matches the visit shares,
+    fitted from fresh weights or from the layers ``init`` (then ``hidden`` is theirs).  ``losses``, a
+    list, receives the cross-entropy before and after."""
     import torch
 
     torch.manual_seed(seed)
@@ -185,19 +187,31 @@ def fit(x, visits, decision, hidden, epochs, lr, seed, log=print):
     n = int(decision.max()) + 1
     v = torch.as_tensor(visits, dtype=torch.float32)
     share = v / torch.zeros(n).index_add(0, seg, v)[seg]
+    if init is not None:
+        hidden = len(init[0][1])
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], hidden), torch.nn.ReLU(),
                               torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 1))
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    if init is not None:
+        with torch.no_grad():
+            for m, (w, b) in zip(linears, init):
+                m.weight.copy_(torch.as_tensor(np.asarray(w, np.float32)))
+                m.bias.copy_(torch.as_tensor(np.asarray(b, np.float32)))
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     for epoch in range(epochs):
         logits = net(x_t)[:, 0]
         loss = -(share * log_softmax_by(logits, seg, n)).sum() / n
+        if losses is not None and epoch == 0:
+            losses.append(loss.item())
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         if log and (epoch + 1) % max(1, epochs // 5) == 0:
             log(f"  fit step {epoch + 1}/{epochs}: cross-entropy {loss.item():.4f}")
-    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
-            for m in net if isinstance(m, torch.nn.Linear)]
+    if losses is not None:
+        with torch.no_grad():
+            losses.append(float(-(share * log_softmax_by(net(x_t)[:, 0], seg, n)).sum() / n))
+    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in linears]
 
 
 def log_softmax_by(logits, seg, n):

@@ -1,0 +1,374 @@
+"""Expert iteration: the search, guided by the network, teaches the network.
+
+    python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds 4] \
+        [--games 24] [--simulations 300] [--gate-games 40] [--measure-games 20] [--workers 2] \
+        [--out DIR] [--seed 0] [--resume]
+
+The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
+the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
+features (Mauna Kea).  Each round, top to bottom:
+
+1. Self-play: ``--games`` games in which every seat is the search guided by the current network
+   (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
+   probabilities rank and bias the root's actions).  At every decision it searched, the player's
+   observation and mask (or its candidates' features) and the root's visit counts are kept
+   (``DIR/round-<r>.npz``).  The search determinizes what the player cannot know, as it always does,
+   and the network reads only what the player sees.
+2. Fit: a copy of the current network learns the visit shares (cross-entropy, Adam) of the decisions
+   of the last ``--window`` rounds: a policy network ``--epochs`` passes in minibatches at ``--lr``,
+   an action scorer as ``agents.distill`` fits it (300 full-batch steps at 1e-2).
+3. Gate: the fitted network, played greedily, against the current one (``--gate-games``, seats
+   rotated).  It becomes the current network only if its win share is at least ``--gate``
+   (``DIR/network-<r>.npz`` either way; ``DIR/current.npz`` is the current one).
+4. Measure (``--measure-games`` per row, 0 for none): the current network against the heuristic and
+   against plain ``mcts:<--measure-simulations>``, and the guided search against plain ``mcts`` at
+   equal simulations.  ``DIR/progress.csv`` and ``DIR/curve.png``.
+
+``--resume`` goes on from the last finished round of ``DIR`` (``DIR/state.json``).  Leaves are
+evaluated by the search's own playouts: the network gives no value, so only its policy is fitted.
+"""
+import argparse
+import csv
+import importlib.util
+import json
+import multiprocessing
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..arena.match import play_game
+from ..base import Agent
+from ..games import GAMES, game_info, run_label
+from ..learned.policy import TRAIN_EXTRA
+from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
+from ..registry import make_agent, shipped_path
+from .distill import fit as fit_scorer
+
+GATE = 0.55   # the win share a fitted network needs against the current one to replace it
+SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description="Expert iteration: the guided search teaches the network.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    add = parser.add_argument
+    add("--game", required=True, choices=sorted(GAMES))
+    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--variant", default=None, help="the game's variant (default: the game's default)")
+    add("--init", default=None, help="the network to start from, an .npz (default: the shipped policy)")
+    add("--rounds", type=int, default=4, help="rounds to play (default: %(default)s)")
+    add("--games", type=int, default=24, help="self-play games per round (default: %(default)s)")
+    add("--simulations", type=int, default=300, help="the guided search's simulations per decision "
+                                                     "(default: %(default)s)")
+    add("--window", type=int, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
+    add("--epochs", type=int, default=4, help="passes over the decisions per fit (default: %(default)s)")
+    add("--lr", type=float, default=3e-4, help="Adam's learning rate (default: %(default)s)")
+    add("--gate", type=float, default=GATE, help="win share against the current network that a fitted "
+                                                 "one needs to replace it (default: %(default)s)")
+    add("--gate-games", type=int, default=40, help="games of the gate (default: %(default)s)")
+    add("--measure-games", type=int, default=20, help="games per measurement row, 0 for none "
+                                                      "(default: %(default)s)")
+    add("--measure-simulations", type=int, default=None, help="plain mcts's simulations when the network "
+                                                              "meets it (default: the search's default)")
+    add("--out", default=None, help="output folder (default: runs/<game>-exit-<players>p-s<seed>)")
+    add("--seed", type=int, default=0, help="seed of games and fits (default: %(default)s)")
+    add("--workers", type=int, default=2, help="processes playing games (default: %(default)s)")
+    add("--resume", action="store_true", help="go on from DIR's last finished round")
+    args = parser.parse_args(argv)
+    for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
+    if args.measure_games < 0 or (args.measure_simulations is not None and args.measure_simulations < 1):
+        parser.error("--measure-games must be non-negative and --measure-simulations positive")
+    if not 0 < args.lr < 1 or not 0 <= args.gate <= 1 or not 0 <= args.seed < 2 ** 63:
+        parser.error("--lr must be in (0, 1), --gate in [0, 1] and --seed in 0 … 2**63 - 1")
+    if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
+        parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
+    try:
+        game = game_info(args.game, args.players, args.variant)   # checks players and variant
+    except ValueError as error:
+        parser.error(str(error))
+    init = Path(args.init) if args.init else shipped_path(game)
+    if not init.is_file():
+        parser.error(f"--init: no network at {init}" + ("" if args.init else
+                                                      f"; {game.name} ({game.variant}) ships none, name one"))
+    try:
+        make_agent(f"mcts+{init}", game)   # a network the search can be guided by, checked here
+    except ValueError as error:
+        parser.error(f"--init: {error}")
+    args.init = init
+    return args
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Self-play
+class Recorder(Agent):
+    """Plays the guided search and keeps, at each decision it searched, what the network reads and
+    the root's visit counts: the observation and mask, or the candidates' features (a scorer)."""
+
+    needs_state = True
+
+    def __init__(self, search, scorer):
+        self.search, self.scorer = search, scorer
+        self.name = search.name
+        self.decisions = []
+
+    def reset(self, game, player, seed=None):
+        super().reset(game, player, seed)
+        self.search.reset(game, player, seed)
+        self.features = ActionFeatures(game) if self.scorer else None
+
+    def act(self, observation, action_mask, state=None):
+        action = self.search.act(observation, action_mask, state)
+        visits = self.search.last_visits
+        if visits is None:   # one legal action, or a settled position: nothing was searched
+            return action
+        if self.scorer:
+            row = np.ascontiguousarray(state, dtype=np.int64)
+            legal = self.features.candidates(row)
+            if visits[legal].sum() > 0:
+                self.decisions.append((self.features.rows(row, self.player, legal).astype(np.float32),
+                                       visits[legal].astype(np.float32)))
+        else:
+            self.decisions.append((np.asarray(observation, np.int8).copy(), np.asarray(action_mask, np.int8).copy(),
+                                   visits.astype(np.int32)))
+        return action
+
+
+def _self_play_game(task):
+    game_args, search_spec, scorer, seed = task
+    game = game_info(*game_args)
+    players = [Recorder(make_agent(search_spec, game), scorer) for _ in range(game.num_players)]
+    play_game(game, players, seed)   # every seat the same search: no need to rotate
+    return seed[-1], [d for p in players for d in p.decisions]
+
+
+def _pool_map(function, tasks, workers):
+    if workers == 1 or len(tasks) == 1:
+        yield from map(function, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+        yield from pool.imap_unordered(function, tasks)
+
+
+def self_play(game, network, args, round_number, scorer, log=print):
+    """The decisions of one round's self-play games, as arrays (see ``Recorder``)."""
+    game_args = (game.name, game.num_players, game.variant, game.max_turns)
+    spec = f"mcts:{args.simulations}+{network}"
+    tasks = [(game_args, spec, scorer, (args.seed, round_number, index)) for index in range(args.games)]
+    games = [None] * args.games
+    start = time.perf_counter()
+    for done, (index, decisions) in enumerate(_pool_map(_self_play_game, tasks, args.workers), 1):
+        games[index] = decisions
+        if done % max(1, args.games // 4) == 0 or done == args.games:
+            log(f"  self-play {done}/{args.games} games, {time.perf_counter() - start:.0f} s")
+    decisions = [d for g in games for d in g]
+    if scorer:
+        sizes = [len(f) for f, _ in decisions]
+        return dict(x=np.concatenate([f for f, _ in decisions]), visits=np.concatenate([v for _, v in decisions]),
+                    decision=np.repeat(np.arange(len(decisions)), sizes))
+    return dict(observation=np.stack([d[0] for d in decisions]), mask=np.stack([d[1] for d in decisions]),
+                visits=np.stack([d[2] for d in decisions]))
+
+
+def window_data(out, last_round, window, scorer):
+    """The decisions of rounds ``last_round - window + 1 … last_round``, joined."""
+    parts = [dict(np.load(out / f"round-{r}.npz")) for r in range(max(1, last_round - window + 1), last_round + 1)]
+    if scorer:
+        offsets = np.cumsum([0] + [int(p["decision"].max()) + 1 for p in parts[:-1]])
+        return dict(x=np.concatenate([p["x"] for p in parts]), visits=np.concatenate([p["visits"] for p in parts]),
+                    decision=np.concatenate([p["decision"] + o for p, o in zip(parts, offsets)]))
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("observation", "mask", "visits")}
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. Fit
+def read_network(path):
+    """The arrays of a policy network file (``agents.learned.network.save_snapshot``)."""
+    with np.load(path) as data:
+        count = sum(name.startswith("w") for name in data.files)
+        return dict(layers=[(data[f"w{i}"], data[f"b{i}"]) for i in range(count)],
+                    activation=str(data["activation"]), features=str(data["features"]) if "features" in data.files
+                    else "none", skip=bool(data["skip"]) if "skip" in data.files else False)
+
+
+def write_network(path, network):
+    arrays = {f"w{i}": w for i, (w, _) in enumerate(network["layers"])}
+    arrays.update({f"b{i}": b for i, (_, b) in enumerate(network["layers"])})
+    np.savez(path, activation=np.array(network["activation"]), features=np.array(network["features"]),
+             skip=np.array(network["skip"]), **arrays)
+
+
+def fit_network(network, data, epochs, lr, seed, batch=256, log=print):
+    """A copy of ``network`` (``read_network``) fitted to the visit shares of ``data``; returns it and
+    the cross-entropy before and after (over all of ``data``)."""
+    import torch
+
+    torch.manual_seed(seed)
+    activation = {"relu": torch.relu, "tanh": torch.tanh}[network["activation"]]
+    params = [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy()))
+              for layer in network["layers"] for a in layer]
+    weights, biases = params[0::2], params[1::2]
+    x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
+    if network["features"] == "log":
+        x_all = torch.sign(x_all) * torch.log1p(torch.abs(x_all))
+    legal_all = torch.as_tensor(data["mask"] > 0)
+    visits = torch.as_tensor(data["visits"], dtype=torch.float32) * legal_all
+    share_all = visits / visits.sum(1, keepdim=True)
+
+    def loss_of(x, legal, share):
+        h = x
+        for w, b in zip(weights[:-1], biases[:-1]):
+            h = activation(h @ w.T + b)
+        logits = (torch.cat([h, x], 1) if network["skip"] else h) @ weights[-1].T + biases[-1]
+        logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), 1)
+        return -(share * logp.masked_fill(~legal, 0.0)).sum(1).mean()
+
+    with torch.no_grad():
+        before = float(loss_of(x_all, legal_all, share_all))
+    optimizer = torch.optim.Adam(params, lr=lr)
+    n = len(x_all)
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        for rows in torch.randperm(n, generator=generator).split(batch):
+            loss = loss_of(x_all[rows], legal_all[rows], share_all[rows])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    with torch.no_grad():
+        after = float(loss_of(x_all, legal_all, share_all))
+    if log:
+        log(f"  fit on {n} decisions: cross-entropy {before:.4f} -> {after:.4f}")
+    fitted = dict(network, layers=[(w.detach().numpy().copy(), b.detach().numpy().copy())
+                                   for w, b in zip(weights, biases)])
+    return fitted, before, after
+
+
+def fit_round(current_path, data, args, round_number, scorer, out, log=print):
+    """Fit a copy of the current network to ``data``; returns the fitted file and the losses."""
+    seed = args.seed + round_number
+    path = out / f"network-{round_number}.npz"
+    if scorer:
+        from ..learned.scorer import ScorerAgent
+
+        current = ScorerAgent.load(current_path)
+        losses = []
+        layers = fit_scorer(data["x"], data["visits"], data["decision"], None, SCORER_STEPS, SCORER_LR, seed,
+                            log=None, init=current.layers, losses=losses)
+        before, after = losses
+        log(f"  fit on {int(data['decision'].max()) + 1} decisions: cross-entropy {before:.4f} -> {after:.4f}")
+        save_scorer(path, current.game_name, layers, current.variant)
+    else:
+        fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed, log=log)
+        write_network(path, fitted)
+    return path, before, after
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. Gate and 4. measure
+def win_rate(game, specs, games, seed, workers):
+    """The first agent's win rate and 95% interval in seat-rotated games against the others."""
+    from ..arena.tournament import run_tournament
+
+    report = run_tournament(game.name, game.num_players, specs, games, seed=seed, workers=workers,
+                            variant=game.variant, max_turns=game.max_turns)
+    entry = report["agents"][next(iter(report["agents"]))]
+    return entry["win_rate"], entry["win_rate_ci95"]
+
+
+def measure(game, network, args, round_number, log=print):
+    """The measurement rows of one round (``--measure-games`` each)."""
+    n, seed = args.measure_games, args.seed + 1000 + round_number   # deals apart from self-play and gate
+    plain = "mcts" if args.measure_simulations is None else f"mcts:{args.measure_simulations}"
+    others = game.num_players - 1
+    rows = {}
+    for label, specs in (("network_vs_heuristic", [str(network)] + ["heuristic"] * others),
+                         ("network_vs_mcts", [str(network)] + [plain] * others),
+                         ("guided_vs_mcts", [f"mcts:{args.simulations}+{network}"]
+                          + [f"mcts:{args.simulations}"] * others)):
+        rate, interval = win_rate(game, specs, n, seed, args.workers)
+        rows[label] = rate
+        log(f"  {label.replace('_', ' ')}: {rate:.1%} [{interval[0]:.1%}, {interval[1]:.1%}] ({n} games)")
+    return rows
+
+
+def plot(history, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    rounds = [h["round"] for h in history]
+    for key, label in (("network_vs_heuristic", "network vs heuristic"), ("network_vs_mcts", "network vs mcts"),
+                       ("guided_vs_mcts", "guided search vs mcts, equal simulations")):
+        if any(key in h for h in history):
+            ax.plot(rounds, [h.get(key, np.nan) for h in history], marker="o", label=label)
+    ax.axhline(0.5, color="gray", lw=0.8, ls=":")
+    ax.set(xlabel="round", ylabel="win rate", ylim=(0, 1))
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------------
+def main(argv=None, log=print):
+    args = parse_args(argv)
+    game = game_info(args.game, args.players, args.variant)
+    out = Path(args.out or f"runs/{run_label(args.game, game.variant)}-exit-{game.num_players}p-s{args.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    scorer = is_scorer_file(args.init)
+    state_path = out / "state.json"
+    if args.resume and state_path.is_file():
+        state = json.loads(state_path.read_text())
+        if (state["game"], state["players"], state["variant"]) != (game.name, game.num_players, game.variant):
+            raise SystemExit(f"--resume: {out} holds a run of {state['game']} ({state['variant']}, "
+                             f"{state['players']} players), not of {game.name} ({game.variant}, {game.num_players})")
+        log(f"resuming after round {state['round']} of {out}")
+    else:
+        if args.resume:
+            log(f"--resume: no {state_path} yet, starting afresh")
+        shutil.copyfile(args.init, out / "current.npz")
+        state = dict(game=game.name, players=game.num_players, variant=game.variant, round=0,
+                     init=str(args.init), history=[])
+    current = out / "current.npz"
+    for r in range(state["round"] + 1, state["round"] + args.rounds + 1):
+        started = time.perf_counter()
+        log(f"round {r}: self-play of mcts:{args.simulations} guided by the current network")
+        data = self_play(game, current, args, r, scorer, log)
+        np.savez_compressed(out / f"round-{r}.npz", **data)
+        candidate, before, after = fit_round(current, window_data(out, r, args.window, scorer), args, r, scorer,
+                                             out, log)
+        share, _ = win_rate(game, [str(candidate), str(current)], args.gate_games, args.seed + 500 + r,
+                            args.workers)
+        accepted = share >= args.gate
+        log(f"  gate: the fitted network won {share:.1%} of {args.gate_games} games against the current one: "
+            f"{'accepted' if accepted else 'rejected'}")
+        if accepted:
+            shutil.copyfile(candidate, current)
+        entry = dict(round=r, decisions=int(len(data["visits"]) if not scorer else data["decision"].max() + 1),
+                     loss_before=before, loss_after=after, gate_share=share, accepted=accepted)
+        if args.measure_games:
+            entry.update(measure(game, current, args, r, log))
+        entry["seconds"] = time.perf_counter() - started
+        state["history"].append(entry)
+        state["round"] = r
+        state_path.write_text(json.dumps(state, indent=1) + "\n")
+        with open(out / "progress.csv", "w", newline="") as f:
+            columns = list(dict.fromkeys(k for h in state["history"] for k in h))
+            writer = csv.DictWriter(f, columns)
+            writer.writeheader()
+            writer.writerows(state["history"])
+        if args.measure_games:
+            plot(state["history"], out / "curve.png")
+        log(f"  round {r} took {entry['seconds']:.0f} s")
+    log(f"the current network: {current}")
+    return state
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Expert iteration (``agents.training.expert_iteration``): a tiny round end to end, resuming, the fit
+(it lowers its loss, and what it writes plays as it was fitted), and clear errors for bad options."""
+import json
+
+import numpy as np
+import pytest
+
+from agents.games import game_info
+from agents.learned.network import SnapshotAgent
+from agents.registry import shipped_path
+
+pytest.importorskip("torch")
+from agents.training import expert_iteration as exit_  # noqa: E402
+
+
+def tiny(out, *more):
+    return ["--game", "makemake", "--rounds", "1", "--games", "2", "--simulations", "12", "--gate-games", "2",
+            "--measure-games", "0", "--workers", "1", "--out", str(out), *more]
+
+
+def test_a_tiny_round_runs_and_resumes(tmp_path):
+    """One round writes the self-play decisions, the fitted network, the gate's verdict and the
+    state; ``--resume`` plays the next round and keeps the history."""
+    out = tmp_path / "run"
+    state = exit_.main(tiny(out), log=lambda *_: None)
+    assert state["round"] == 1 and (out / "round-1.npz").is_file() and (out / "network-1.npz").is_file()
+    entry = state["history"][0]
+    assert entry["loss_after"] < entry["loss_before"] and 0 <= entry["gate_share"] <= 1
+    with np.load(out / "round-1.npz") as data:
+        game = game_info("makemake", 2)
+        assert data["observation"].shape[1:] == (game.obs_size,) and data["mask"].shape[1:] == (game.num_actions,)
+        assert len(data["observation"]) == len(data["mask"]) == len(data["visits"]) == entry["decisions"] > 0
+        # the search visits only legal actions, and each recorded decision was searched
+        assert not (data["visits"] * (data["mask"] == 0)).any() and (data["visits"].sum(1) == 12).all()
+    current = SnapshotAgent.load(out / "current.npz", game)   # a network the search and the arena play
+    expected = out / "network-1.npz" if entry["accepted"] else shipped_path(game)
+    assert all(np.array_equal(a, b) for a, b in zip(np.load(out / "current.npz").values(),
+                                                    np.load(expected).values()))
+    assert current.layers[0][0].shape == (128, game.obs_size)
+    state = exit_.main(tiny(out, "--resume"), log=lambda *_: None)
+    assert state["round"] == 2 and [h["round"] for h in state["history"]] == [1, 2]
+    assert json.loads((out / "state.json").read_text())["round"] == 2
+    assert (out / "progress.csv").read_text().count("\n") == 3
+    with pytest.raises(SystemExit, match="holds a run of makemake"):
+        exit_.main(["--game", "makemake", "--players", "3", "--out", str(out), "--resume"], log=lambda *_: None)
+
+
+def synthetic_decisions(game, n, seed=0):
+    """Decisions where the 'search' visited mostly the legal action whose observation entry, read as
+    a position in the legal list, says so: learnable from the observation."""
+    rng = np.random.default_rng(seed)
+    obs = rng.integers(0, 3, size=(n, game.obs_size)).astype(np.int8)
+    mask = (rng.random((n, game.num_actions)) < 0.05).astype(np.int8)
+    mask[:, :2] = 1
+    visits = np.zeros((n, game.num_actions), np.int32)
+    for i in range(n):
+        legal = np.flatnonzero(mask[i])
+        visits[i, legal] = 1
+        visits[i, legal[obs[i, 0] % legal.size]] += 40
+    return dict(observation=obs, mask=mask, visits=visits)
+
+
+def test_the_network_fit_lowers_its_loss_and_plays_as_fitted(tmp_path):
+    """Fitting lowers the cross-entropy to the visit shares; the file it writes, played by numpy, has
+    the loss the fit computed (the torch forward pass is the snapshot's)."""
+    game = game_info("makemake", 2)
+    data = synthetic_decisions(game, 600)
+    network = exit_.read_network(shipped_path(game))
+    fitted, before, after = exit_.fit_network(network, data, epochs=3, lr=1e-3, seed=0, log=None)
+    assert after < before - 0.1
+    for net, loss in ((network, before), (fitted, after)):
+        path = tmp_path / "net.npz"
+        exit_.write_network(path, net)
+        agent = SnapshotAgent(*exit_.read_network(path).values())
+        shares = data["visits"] / data["visits"].sum(1, keepdims=True)
+        ce = [-(s[m > 0] * np.log(np.maximum(agent.action_probabilities(o, m)[m > 0], 1e-300))).sum()
+              for o, m, s in zip(data["observation"], data["mask"], shares)]
+        assert np.mean(ce) == pytest.approx(loss, rel=1e-3)
+
+
+def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
+    """Mauna Kea's action scorer is fitted from its own weights: the loss before is the current
+    scorer's, and it falls."""
+    from agents.learned.scorer import ScorerAgent
+    from agents.training.distill import fit
+
+    scorer = ScorerAgent.load(shipped_path(game_info("maunakea", 2)))
+    rng = np.random.default_rng(1)
+    sizes = rng.integers(2, 9, size=300)
+    decision = np.repeat(np.arange(300), sizes)
+    x = rng.normal(size=(len(decision), scorer.layers[0][0].shape[1])).astype(np.float32)
+    visits = np.where(x[:, 0] > 1.0, 30.0, 1.0).astype(np.float32)
+    losses = []
+    layers = fit(x, visits, decision, None, 100, 1e-2, 0, log=None, init=scorer.layers, losses=losses)
+    logits = scorer.logits(x.astype(np.float64))
+    expected = np.mean([-(visits[decision == d] / visits[decision == d].sum()
+                          * (logits[decision == d] - np.logaddexp.reduce(logits[decision == d]))).sum()
+                        for d in range(300)])
+    assert losses[0] == pytest.approx(expected, rel=1e-4) and losses[1] < losses[0] - 0.1
+    assert [w.shape for w, _ in layers] == [w.shape for w, _ in scorer.layers]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rounds", "0"], "--rounds must be a positive integer"),
+    (["--gate", "1.5"], "--gate in [0, 1]"),
+    (["--init", "nowhere.npz"], "--init: no network at nowhere.npz"),
+    (["--players", "7"], "players"),
+    (["--measure-games", "-1"], "--measure-games must be non-negative"),
+])
+def test_bad_options_are_refused_with_a_reason(args, message, capsys):
+    with pytest.raises(SystemExit):
+        exit_.parse_args(["--game", "makemake", *args])
+    assert message in capsys.readouterr().err
