@@ -14,7 +14,7 @@ from agents.training import expert_iteration as exit_  # noqa: E402
 
 
 def tiny(out, *more):
-    return ["--game", "makemake", "--rounds", "1", "--games", "2", "--simulations", "12", "--gate-games", "2",
+    return ["--game", "makemake", "--rounds", "1", "--games", "2", "--simulations", "12", "--gate-games", "2", "--gate-simulations", "8",
             "--measure-games", "0", "--workers", "1", "--out", str(out), *more]
 
 
@@ -25,7 +25,8 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     state = exit_.main(tiny(out), log=lambda *_: None)
     assert state["round"] == 1 and (out / "round-1.npz").is_file() and (out / "network-1.npz").is_file()
     entry = state["history"][0]
-    assert entry["loss_after"] < entry["loss_before"] and 0 <= entry["gate_share"] <= 1
+    assert entry["loss_after"] < entry["loss_before"]
+    assert 0 <= entry["gate_current"] <= 1 and entry["accepted"] == (entry["gate_fitted"] > entry["gate_current"])
     with np.load(out / "round-1.npz") as data:
         game = game_info("makemake", 2)
         assert data["observation"].shape[1:] == (game.obs_size,) and data["mask"].shape[1:] == (game.num_actions,)
@@ -102,7 +103,8 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
 
 @pytest.mark.parametrize("args,message", [
     (["--rounds", "0"], "--rounds must be a positive integer"),
-    (["--gate", "1.5"], "--gate in [0, 1]"),
+    (["--temperature", "-1"], "--temperature in [0, 100)"),
+    (["--gate-simulations", "0"], "--gate-simulations must be a positive integer"),
     (["--init", "nowhere.npz"], "--init: no network at nowhere.npz"),
     (["--players", "7"], "players"),
     (["--measure-games", "-1"], "--measure-games must be non-negative"),
@@ -111,3 +113,15 @@ def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):
         exit_.parse_args(["--game", "makemake", *args])
     assert message in capsys.readouterr().err
+
+
+def test_the_targets_are_the_visits_sharpened_by_the_temperature():
+    """Temperature 1: the visit shares; 0.5: squared; 0: the most visited action alone (the first of
+    ties), for rows of a policy network and for an action scorer's candidates alike."""
+    visits = np.array([[0, 4, 2, 4], [1, 0, 3, 0]])
+    assert np.allclose(exit_.sharpen(visits, 1.0), visits / visits.max(1, keepdims=True))
+    assert np.allclose(exit_.sharpen(visits, 0.5), (visits / visits.max(1, keepdims=True)) ** 2)
+    assert exit_.sharpen(visits, 0).tolist() == [[0, 1, 0, 0], [0, 0, 1, 0]]
+    flat, decision = np.array([4, 2, 4, 1, 3, 3]), np.array([0, 0, 0, 1, 1, 1])
+    assert exit_.sharpen(flat, 0, decision).tolist() == [1, 0, 0, 0, 1, 0]
+    assert np.allclose(exit_.sharpen(flat, 1.0, decision), [1, 0.5, 1, 1 / 3, 1, 1])

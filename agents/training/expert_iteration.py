@@ -1,7 +1,8 @@
 """Expert iteration: the search, guided by the network, teaches the network.
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds 4] \
-        [--games 24] [--simulations 300] [--gate-games 40] [--measure-games 20] [--workers 2] \
+        [--games 24] [--simulations 300] [--temperature 0] [--gate-games 40] [--measure-games 20] \
+        [--workers 2] \
         [--out DIR] [--seed 0] [--resume]
 
 The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
@@ -14,12 +15,17 @@ features (Mauna Kea).  Each round, top to bottom:
    observation and mask (or its candidates' features) and the root's visit counts are kept
    (``DIR/round-<r>.npz``).  The search determinizes what the player cannot know, as it always does,
    and the network reads only what the player sees.
-2. Fit: a copy of the current network learns the visit shares (cross-entropy, Adam) of the decisions
-   of the last ``--window`` rounds: a policy network ``--epochs`` passes in minibatches at ``--lr``,
+2. Fit: a copy of the current network learns the search's choices (cross-entropy, Adam) at the
+   decisions of the last ``--window`` rounds: the visit shares sharpened by ``--temperature``
+   (``visits ** (1 / T)``; 0, the default, is the most visited action alone, 1 the shares as
+   AlphaZero fits them).  A policy network is fitted ``--epochs`` passes in minibatches at ``--lr``,
    an action scorer as ``agents.distill`` fits it (300 full-batch steps at 1e-2).
-3. Gate: the fitted network, played greedily, against the current one (``--gate-games``, seats
-   rotated).  It becomes the current network only if its win share is at least ``--gate``
-   (``DIR/network-<r>.npz`` either way; ``DIR/current.npz`` is the current one).
+3. Gate: the fitted network and the current one, both played greedily, each meet the heuristic and
+   ``mcts:<--gate-simulations>`` (``--gate-games`` each, seats rotated, the same deals for both).
+   The fitted one becomes current only if its mean win share is higher (``DIR/network-<r>.npz``
+   either way; ``DIR/current.npz`` is the current one).  Not a match between the two: two greedy
+   networks play Make Make's fixed board the same way on every deal, so such a match is one or two
+   games played many times.
 4. Measure (``--measure-games`` per row, 0 for none): the current network against the heuristic and
    against plain ``mcts:<--measure-simulations>``, and the guided search against plain ``mcts`` at
    equal simulations.  ``DIR/progress.csv`` and ``DIR/curve.png``.
@@ -47,7 +53,6 @@ from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_path
 from .distill import fit as fit_scorer
 
-GATE = 0.55   # the win share a fitted network needs against the current one to replace it
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
 
 
@@ -66,9 +71,12 @@ def parse_args(argv=None):
     add("--window", type=int, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over the decisions per fit (default: %(default)s)")
     add("--lr", type=float, default=3e-4, help="Adam's learning rate (default: %(default)s)")
-    add("--gate", type=float, default=GATE, help="win share against the current network that a fitted "
-                                                 "one needs to replace it (default: %(default)s)")
-    add("--gate-games", type=int, default=40, help="games of the gate (default: %(default)s)")
+    add("--temperature", type=float, default=0.0, help="the fit's targets: visits ** (1 / T), 0 for the most "
+                                                       "visited action alone (default: %(default)s)")
+    add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
+                                                   "(default: %(default)s)")
+    add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
+                                                          "(default: %(default)s)")
     add("--measure-games", type=int, default=20, help="games per measurement row, 0 for none "
                                                       "(default: %(default)s)")
     add("--measure-simulations", type=int, default=None, help="plain mcts's simulations when the network "
@@ -78,13 +86,13 @@ def parse_args(argv=None):
     add("--workers", type=int, default=2, help="processes playing games (default: %(default)s)")
     add("--resume", action="store_true", help="go on from DIR's last finished round")
     args = parser.parse_args(argv)
-    for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "workers"):
+    for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "gate_simulations", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
     if args.measure_games < 0 or (args.measure_simulations is not None and args.measure_simulations < 1):
         parser.error("--measure-games must be non-negative and --measure-simulations positive")
-    if not 0 < args.lr < 1 or not 0 <= args.gate <= 1 or not 0 <= args.seed < 2 ** 63:
-        parser.error("--lr must be in (0, 1), --gate in [0, 1] and --seed in 0 … 2**63 - 1")
+    if not 0 < args.lr < 1 or not 0 <= args.temperature < 100 or not 0 <= args.seed < 2 ** 63:
+        parser.error("--lr must be in (0, 1), --temperature in [0, 100) and --seed in 0 … 2**63 - 1")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:
@@ -247,9 +255,34 @@ def fit_network(network, data, epochs, lr, seed, batch=256, log=print):
     return fitted, before, after
 
 
+def sharpen(visits, temperature, decision=None):
+    """The fit's targets from root visit counts: ``visits ** (1 / temperature)``, and for temperature 0
+    the most visited action (the first of ties) alone.  ``visits`` is one row per decision, or (an
+    action scorer's) one entry per candidate with ``decision`` numbering them, candidates of a
+    decision together."""
+    v = np.asarray(visits, np.float64)
+    if decision is None:
+        top = v.max(1, keepdims=True)
+    else:
+        starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+        top = np.repeat(np.maximum.reduceat(v, starts), np.diff(np.r_[starts, len(v)]))
+    if temperature > 0:
+        return ((v / top) ** (1.0 / temperature)).astype(np.float32)
+    if decision is None:
+        out = np.zeros_like(v, dtype=np.float32)
+        out[np.arange(len(v)), v.argmax(1)] = 1.0
+        return out
+    at_top = np.flatnonzero(v == top)
+    _, first = np.unique(decision[at_top], return_index=True)
+    out = np.zeros(len(v), np.float32)
+    out[at_top[first]] = 1.0
+    return out
+
+
 def fit_round(current_path, data, args, round_number, scorer, out, log=print):
     """Fit a copy of the current network to ``data``; returns the fitted file and the losses."""
     seed = args.seed + round_number
+    data = dict(data, visits=sharpen(data["visits"], args.temperature, data["decision"] if scorer else None))
     path = out / f"network-{round_number}.npz"
     if scorer:
         from ..learned.scorer import ScorerAgent
@@ -277,6 +310,16 @@ def win_rate(game, specs, games, seed, workers):
                             variant=game.variant, max_turns=game.max_turns)
     entry = report["agents"][next(iter(report["agents"]))]
     return entry["win_rate"], entry["win_rate_ci95"]
+
+
+def gate_score(game, network, args, round_number):
+    """The mean win share of ``network`` (greedy) against the heuristic and ``mcts:<--gate-simulations>``,
+    ``--gate-games`` each, on the round's gate deals."""
+    others = game.num_players - 1
+    seed = args.seed + 500 + round_number
+    return float(np.mean([win_rate(game, [str(network)] + [opponent] * others, args.gate_games, seed,
+                                   args.workers)[0]
+                          for opponent in ("heuristic", f"mcts:{args.gate_simulations}")]))
 
 
 def measure(game, network, args, round_number, log=print):
@@ -343,15 +386,15 @@ def main(argv=None, log=print):
         np.savez_compressed(out / f"round-{r}.npz", **data)
         candidate, before, after = fit_round(current, window_data(out, r, args.window, scorer), args, r, scorer,
                                              out, log)
-        share, _ = win_rate(game, [str(candidate), str(current)], args.gate_games, args.seed + 500 + r,
-                            args.workers)
-        accepted = share >= args.gate
-        log(f"  gate: the fitted network won {share:.1%} of {args.gate_games} games against the current one: "
-            f"{'accepted' if accepted else 'rejected'}")
+        scores = [gate_score(game, network, args, r) for network in (candidate, current)]
+        accepted = scores[0] > scores[1]
+        log(f"  gate: mean win share against the heuristic and mcts:{args.gate_simulations}, the fitted network "
+            f"{scores[0]:.1%}, the current one {scores[1]:.1%}: {'accepted' if accepted else 'rejected'}")
         if accepted:
             shutil.copyfile(candidate, current)
         entry = dict(round=r, decisions=int(len(data["visits"]) if not scorer else data["decision"].max() + 1),
-                     loss_before=before, loss_after=after, gate_share=share, accepted=accepted)
+                     loss_before=before, loss_after=after, gate_fitted=scores[0], gate_current=scores[1],
+                     accepted=accepted)
         if args.measure_games:
             entry.update(measure(game, current, args, r, log))
         entry["seconds"] = time.perf_counter() - started
