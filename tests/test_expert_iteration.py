@@ -125,3 +125,19 @@ def test_the_targets_are_the_visits_sharpened_by_the_temperature():
     flat, decision = np.array([4, 2, 4, 1, 3, 3]), np.array([0, 0, 0, 1, 1, 1])
     assert exit_.sharpen(flat, 0, decision).tolist() == [1, 0, 0, 0, 1, 0]
     assert np.allclose(exit_.sharpen(flat, 1.0, decision), [1, 0.5, 1, 1 / 3, 1, 1])
+
+
+def test_keep_mixes_the_networks_own_policy_into_the_targets():
+    """With ``keep`` k the targets are (1 - k) * visit shares + k * the network's policy: the loss
+    before any step is that cross-entropy, computed here with the numpy player."""
+    game = game_info("makemake", 2)
+    data = synthetic_decisions(game, 50, seed=3)
+    network = exit_.read_network(shipped_path(game))
+    agent = SnapshotAgent(*network.values())
+    _, before, _ = exit_.fit_network(network, data, epochs=0, lr=1e-3, seed=0, keep=0.3, log=None)
+    expected = []
+    for o, m, v in zip(data["observation"], data["mask"], data["visits"]):
+        p = agent.action_probabilities(o, m)
+        target = 0.7 * v / v.sum() + 0.3 * p
+        expected.append(-(target[m > 0] * np.log(p[m > 0])).sum())
+    assert before == pytest.approx(np.mean(expected), rel=1e-3)

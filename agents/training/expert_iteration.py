@@ -1,9 +1,8 @@
 """Expert iteration: the search, guided by the network, teaches the network.
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds 4] \
-        [--games 24] [--simulations 300] [--temperature 0] [--gate-games 40] [--measure-games 20] \
-        [--workers 2] \
-        [--out DIR] [--seed 0] [--resume]
+        [--games 96] [--simulations 1000] [--temperature 0] [--keep 0.5] [--gate-games 40] \
+        [--measure-games 20] [--workers 2] [--out DIR] [--seed 0] [--resume]
 
 The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
@@ -18,8 +17,10 @@ features (Mauna Kea).  Each round, top to bottom:
 2. Fit: a copy of the current network learns the search's choices (cross-entropy, Adam) at the
    decisions of the last ``--window`` rounds: the visit shares sharpened by ``--temperature``
    (``visits ** (1 / T)``; 0, the default, is the most visited action alone, 1 the shares as
-   AlphaZero fits them).  A policy network is fitted ``--epochs`` passes in minibatches at ``--lr``,
-   an action scorer as ``agents.distill`` fits it (300 full-batch steps at 1e-2).
+   AlphaZero fits them).  A policy network is fitted ``--epochs`` passes in minibatches at ``--lr``
+   to those targets mixed with the share ``--keep`` of its own policy (a step away from what it
+   plays, not a new start), an action scorer as ``agents.distill`` fits it (300 full-batch steps at
+   1e-2).
 3. Gate: the fitted network and the current one, both played greedily, each meet the heuristic and
    ``mcts:<--gate-simulations>`` (``--gate-games`` each, seats rotated, the same deals for both).
    The fitted one becomes current only if its mean win share is higher (``DIR/network-<r>.npz``
@@ -65,14 +66,16 @@ def parse_args(argv=None):
     add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--init", default=None, help="the network to start from, an .npz (default: the shipped policy)")
     add("--rounds", type=int, default=4, help="rounds to play (default: %(default)s)")
-    add("--games", type=int, default=24, help="self-play games per round (default: %(default)s)")
-    add("--simulations", type=int, default=300, help="the guided search's simulations per decision "
+    add("--games", type=int, default=96, help="self-play games per round (default: %(default)s)")
+    add("--simulations", type=int, default=1000, help="the guided search's simulations per decision "
                                                      "(default: %(default)s)")
     add("--window", type=int, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
-    add("--epochs", type=int, default=4, help="passes over the decisions per fit (default: %(default)s)")
-    add("--lr", type=float, default=3e-4, help="Adam's learning rate (default: %(default)s)")
+    add("--epochs", type=int, default=3, help="passes over the decisions per fit (default: %(default)s)")
+    add("--lr", type=float, default=1e-4, help="Adam's learning rate (default: %(default)s)")
     add("--temperature", type=float, default=0.0, help="the fit's targets: visits ** (1 / T), 0 for the most "
                                                        "visited action alone (default: %(default)s)")
+    add("--keep", type=float, default=0.5, help="share of the current policy mixed into a policy network's "
+                                                 "targets (default: %(default)s)")
     add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
                                                    "(default: %(default)s)")
     add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
@@ -91,8 +94,9 @@ def parse_args(argv=None):
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
     if args.measure_games < 0 or (args.measure_simulations is not None and args.measure_simulations < 1):
         parser.error("--measure-games must be non-negative and --measure-simulations positive")
-    if not 0 < args.lr < 1 or not 0 <= args.temperature < 100 or not 0 <= args.seed < 2 ** 63:
-        parser.error("--lr must be in (0, 1), --temperature in [0, 100) and --seed in 0 … 2**63 - 1")
+    if not 0 < args.lr < 1 or not 0 <= args.temperature < 100 or not 0 <= args.keep < 1 or not 0 <= args.seed < 2 ** 63:
+        parser.error("--lr must be in (0, 1), --temperature in [0, 100), --keep in [0, 1) and --seed in "
+                     "0 … 2**63 - 1")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:
@@ -210,9 +214,10 @@ def write_network(path, network):
              skip=np.array(network["skip"]), **arrays)
 
 
-def fit_network(network, data, epochs, lr, seed, batch=256, log=print):
-    """A copy of ``network`` (``read_network``) fitted to the visit shares of ``data``; returns it and
-    the cross-entropy before and after (over all of ``data``)."""
+def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print):
+    """A copy of ``network`` (``read_network``) fitted to the visit shares of ``data``, mixed with the
+    share ``keep`` of the network's own policy at each decision; returns it and the cross-entropy
+    before and after (over all of ``data``)."""
     import torch
 
     torch.manual_seed(seed)
@@ -227,15 +232,19 @@ def fit_network(network, data, epochs, lr, seed, batch=256, log=print):
     visits = torch.as_tensor(data["visits"], dtype=torch.float32) * legal_all
     share_all = visits / visits.sum(1, keepdim=True)
 
-    def loss_of(x, legal, share):
+    def log_policy(x, legal):
         h = x
         for w, b in zip(weights[:-1], biases[:-1]):
             h = activation(h @ w.T + b)
         logits = (torch.cat([h, x], 1) if network["skip"] else h) @ weights[-1].T + biases[-1]
-        logp = torch.log_softmax(logits.masked_fill(~legal, -1e9), 1)
-        return -(share * logp.masked_fill(~legal, 0.0)).sum(1).mean()
+        return torch.log_softmax(logits.masked_fill(~legal, -1e9), 1)
+
+    def loss_of(x, legal, share):
+        return -(share * log_policy(x, legal).masked_fill(~legal, 0.0)).sum(1).mean()
 
     with torch.no_grad():
+        if keep > 0:
+            share_all = (1 - keep) * share_all + keep * torch.exp(log_policy(x_all, legal_all)) * legal_all
         before = float(loss_of(x_all, legal_all, share_all))
     optimizer = torch.optim.Adam(params, lr=lr)
     n = len(x_all)
@@ -295,7 +304,8 @@ def fit_round(current_path, data, args, round_number, scorer, out, log=print):
         log(f"  fit on {int(data['decision'].max()) + 1} decisions: cross-entropy {before:.4f} -> {after:.4f}")
         save_scorer(path, current.game_name, layers, current.variant)
     else:
-        fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed, log=log)
+        fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed,
+                                            keep=args.keep, log=log)
         write_network(path, fitted)
     return path, before, after
 
