@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.games import game_info
-from agents.learned.network import SnapshotAgent
+from agents.learned.network import SnapshotAgent, read_network, write_network
 from agents.registry import shipped_path
 
 pytest.importorskip("torch")
@@ -66,13 +66,13 @@ def test_the_network_fit_lowers_its_loss_and_plays_as_fitted(tmp_path):
     the loss the fit computed (the torch forward pass is the snapshot's)."""
     game = game_info("makemake", 2)
     data = synthetic_decisions(game, 600)
-    network = exit_.read_network(shipped_path(game))
+    network = read_network(shipped_path(game))
     fitted, before, after = exit_.fit_network(network, data, epochs=3, lr=1e-3, seed=0, log=None)
     assert after < before - 0.1
     for net, loss in ((network, before), (fitted, after)):
         path = tmp_path / "net.npz"
-        exit_.write_network(path, net)
-        agent = SnapshotAgent(*exit_.read_network(path).values())
+        write_network(path, *net)
+        agent = SnapshotAgent(*read_network(path))
         shares = data["visits"] / data["visits"].sum(1, keepdims=True)
         ce = [-(s[m > 0] * np.log(np.maximum(agent.action_probabilities(o, m)[m > 0], 1e-300))).sum()
               for o, m, s in zip(data["observation"], data["mask"], shares)]
@@ -132,8 +132,8 @@ def test_keep_mixes_the_networks_own_policy_into_the_targets():
     before any step is that cross-entropy, computed here with the numpy player."""
     game = game_info("makemake", 2)
     data = synthetic_decisions(game, 50, seed=3)
-    network = exit_.read_network(shipped_path(game))
-    agent = SnapshotAgent(*network.values())
+    network = read_network(shipped_path(game))
+    agent = SnapshotAgent(*network)
     _, before, _ = exit_.fit_network(network, data, epochs=0, lr=1e-3, seed=0, keep=0.3, log=None)
     expected = []
     for o, m, v in zip(data["observation"], data["mask"], data["visits"]):

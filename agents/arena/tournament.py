@@ -279,8 +279,9 @@ def main(argv=None):
                         help="number of players (default: the game's)")
     parser.add_argument("--agents", required=True,
                         help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
-                             "shipped, or the path of a checkpoint (.zip), policy network (.npz) or RLlib "
-                             "checkpoint folder")
+                             "shipped, mcts+shipped (the search guided by a policy network or scorer; "
+                             "mcts:<simulations>+<.npz>), or the path of a checkpoint (.zip), policy network "
+                             "(.npz) or RLlib checkpoint folder")
     parser.add_argument("--games", type=integer_option(1, 10**9), default=100,
                         help="games to play (default: %(default)s)")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0,

@@ -68,12 +68,27 @@ def save_snapshot(model, path):
     if scorer is not None:
         inputs = model.policy.features_extractor
         return save_scorer(path, inputs.game, scorer, inputs.variant)
-    layers, activation, features, skip = policy_layers(model.policy)
+    return write_network(path, *policy_layers(model.policy))
+
+
+def write_network(path, layers, activation, features, skip):
+    """Write a policy network's layers ``[(w, b), …]`` and settings (see ``policy_layers``) to ``path``."""
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
     np.savez(path, activation=np.array(activation), features=np.array(features), skip=np.array(skip),
              **arrays)
     return Path(path)
+
+
+def read_network(path):
+    """``(layers, activation, features, skip)`` of a policy network file, as ``write_network`` takes them."""
+    with np.load(path) as data:
+        count = sum(name.startswith("w") for name in data.files)
+        layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        activation = str(data["activation"])
+        features = str(data["features"]) if "features" in data.files else "none"
+        skip = bool(data["skip"]) if "skip" in data.files else False
+    return layers, activation, features, skip
 
 
 class SnapshotAgent(Agent):
@@ -147,15 +162,10 @@ _SNAPSHOTS = {}  # (path, modified) -> what the file holds: every env and seat o
 def _read_snapshot(path, keep=16):
     key = (str(path.resolve()), path.stat().st_mtime_ns)
     if key not in _SNAPSHOTS:
-        with np.load(path) as data:
-            count = sum(name.startswith("w") for name in data.files)
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            activation = str(data["activation"])
-            features = str(data["features"]) if "features" in data.files else "none"
-            skip = bool(data["skip"]) if "skip" in data.files else False
+        network = read_network(path)
         while len(_SNAPSHOTS) >= keep:  # the oldest first: the pool draws from the latest ones
             del _SNAPSHOTS[next(iter(_SNAPSHOTS))]
-        _SNAPSHOTS[key] = (layers, activation, features, skip)
+        _SNAPSHOTS[key] = network
     return _SNAPSHOTS[key]
 
 

@@ -49,6 +49,7 @@ import numpy as np
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info, run_label
+from ..learned.network import read_network, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_path
@@ -198,35 +199,20 @@ def window_data(out, last_round, window, scorer):
 
 # ---------------------------------------------------------------------------------------------------
 # 2. Fit
-def read_network(path):
-    """The arrays of a policy network file (``agents.learned.network.save_snapshot``)."""
-    with np.load(path) as data:
-        count = sum(name.startswith("w") for name in data.files)
-        return dict(layers=[(data[f"w{i}"], data[f"b{i}"]) for i in range(count)],
-                    activation=str(data["activation"]), features=str(data["features"]) if "features" in data.files
-                    else "none", skip=bool(data["skip"]) if "skip" in data.files else False)
-
-
-def write_network(path, network):
-    arrays = {f"w{i}": w for i, (w, _) in enumerate(network["layers"])}
-    arrays.update({f"b{i}": b for i, (_, b) in enumerate(network["layers"])})
-    np.savez(path, activation=np.array(network["activation"]), features=np.array(network["features"]),
-             skip=np.array(network["skip"]), **arrays)
-
-
 def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print):
-    """A copy of ``network`` (``read_network``) fitted to the visit shares of ``data``, mixed with the
-    share ``keep`` of the network's own policy at each decision; returns it and the cross-entropy
-    before and after (over all of ``data``)."""
+    """A copy of ``network`` (``(layers, activation, features, skip)``, as ``read_network`` reads it)
+    fitted to the visit shares of ``data``, mixed with the share ``keep`` of the network's own policy
+    at each decision; returns it in the same form, and the cross-entropy before and after (over all
+    of ``data``)."""
     import torch
 
     torch.manual_seed(seed)
-    activation = {"relu": torch.relu, "tanh": torch.tanh}[network["activation"]]
-    params = [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy()))
-              for layer in network["layers"] for a in layer]
+    layers, activation_name, features, skip = network
+    activation = {"relu": torch.relu, "tanh": torch.tanh}[activation_name]
+    params = [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy())) for layer in layers for a in layer]
     weights, biases = params[0::2], params[1::2]
     x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
-    if network["features"] == "log":
+    if features == "log":
         x_all = torch.sign(x_all) * torch.log1p(torch.abs(x_all))
     legal_all = torch.as_tensor(data["mask"] > 0)
     visits = torch.as_tensor(data["visits"], dtype=torch.float32) * legal_all
@@ -236,7 +222,7 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print)
         h = x
         for w, b in zip(weights[:-1], biases[:-1]):
             h = activation(h @ w.T + b)
-        logits = (torch.cat([h, x], 1) if network["skip"] else h) @ weights[-1].T + biases[-1]
+        logits = (torch.cat([h, x], 1) if skip else h) @ weights[-1].T + biases[-1]
         return torch.log_softmax(logits.masked_fill(~legal, -1e9), 1)
 
     def loss_of(x, legal, share):
@@ -259,9 +245,8 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print)
         after = float(loss_of(x_all, legal_all, share_all))
     if log:
         log(f"  fit on {n} decisions: cross-entropy {before:.4f} -> {after:.4f}")
-    fitted = dict(network, layers=[(w.detach().numpy().copy(), b.detach().numpy().copy())
-                                   for w, b in zip(weights, biases)])
-    return fitted, before, after
+    fitted = [(w.detach().numpy().copy(), b.detach().numpy().copy()) for w, b in zip(weights, biases)]
+    return (fitted, activation_name, features, skip), before, after
 
 
 def sharpen(visits, temperature, decision=None):
@@ -306,7 +291,7 @@ def fit_round(current_path, data, args, round_number, scorer, out, log=print):
     else:
         fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed,
                                             keep=args.keep, log=log)
-        write_network(path, fitted)
+        write_network(path, *fitted)
     return path, before, after
 
 
