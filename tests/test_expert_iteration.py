@@ -141,3 +141,23 @@ def test_keep_mixes_the_networks_own_policy_into_the_targets():
         target = 0.7 * v / v.sum() + 0.3 * p
         expected.append(-(target[m > 0] * np.log(p[m > 0])).sum())
     assert before == pytest.approx(np.mean(expected), rel=1e-3)
+
+
+@pytest.mark.parametrize("game_name,variant", [("makabana", "mao"), ("maunakea", "advanced")])
+def test_a_tiny_round_of_the_other_games(tmp_path, game_name, variant):
+    """Maka Bana (its policy network, here Mao's) and Mauna Kea (its action scorer, here the rules for
+    advanced players) run a round too: the scorer's decisions are its candidates' features with the
+    visits of those candidates, and its fit lowers its loss."""
+    out = tmp_path / "run"
+    args = tiny(out)
+    args[args.index("makemake")] = game_name
+    state = exit_.main(args + ["--variant", variant], log=lambda *_: None)
+    entry = state["history"][0]
+    assert state["variant"] == variant and entry["loss_after"] < entry["loss_before"]
+    with np.load(out / "round-1.npz") as data:
+        if game_name == "maunakea":
+            assert set(data.files) == {"x", "visits", "decision"} and data["decision"].max() + 1 == entry["decisions"]
+            assert len(data["x"]) == len(data["visits"]) == len(data["decision"])
+        else:
+            assert set(data.files) == {"observation", "mask", "visits"}
+            assert (data["visits"].sum(1) == 12).all()
