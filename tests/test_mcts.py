@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from agents.games import game_info
-from agents.search.mcts import MCTSAgent, random_positions
+from agents.search.mcts import DEFAULTS, MCTSAgent, random_positions
 from makabana_env import kernels as mb  # the search works on rows it builds: the unchecked kernels
 from makabana_env.board import SPOT_NAMES
 from maunakea_env import kernels as mk  # likewise
@@ -514,6 +514,13 @@ def test_the_shipped_policy_guides_the_search_by_name(name):
         assert np.all(prior[mask == 0] == 0) and np.all(prior >= 0)
         assert np.argmax(prior) == agent.guide.act(obs, mask, state.copy())
         assert mask[agent.act(obs, mask.copy(), state.copy())] == 1
+    # the guided search's own root bias, unless one is given
+    from agents.search.mcts import GUIDED_BIAS
+
+    assert agent.settings["bias"] == GUIDED_BIAS != DEFAULTS[name]["bias"]
+    given = make_agent("mcts+shipped", game, bias=0.25)
+    given.reset(game, 0, 0)
+    assert given.settings["bias"] == 0.25 and MCTSAgent().options["bias"] is None
 
 
 @pytest.mark.parametrize("spec,message", [
