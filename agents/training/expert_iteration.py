@@ -339,15 +339,18 @@ def plot(history, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = plt.subplots(figsize=(8, 3.5))
     rounds = [h["round"] for h in history]
-    for key, label in (("network_vs_heuristic", "network vs heuristic"), ("network_vs_mcts", "network vs mcts"),
-                       ("guided_vs_mcts", "guided search vs mcts, equal simulations")):
+    for key, label, style in (("network_vs_heuristic", "network vs heuristic", "-"),
+                              ("network_vs_mcts", "network vs mcts", "-"),
+                              ("guided_vs_mcts", "guided search vs mcts, equal simulations", "-"),
+                              ("gate_fitted", "gate: the fitted network", "--"),
+                              ("gate_current", "gate: the current network", "--")):
         if any(key in h for h in history):
-            ax.plot(rounds, [h.get(key, np.nan) for h in history], marker="o", label=label)
+            ax.plot(rounds, [h.get(key, np.nan) for h in history], marker="o", ls=style, label=label)
     ax.axhline(0.5, color="gray", lw=0.8, ls=":")
-    ax.set(xlabel="round", ylabel="win rate", ylim=(0, 1))
-    ax.legend(fontsize=8)
+    ax.set(xlabel="round", ylabel="win rate", ylim=(0, 1), xticks=rounds)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
