@@ -161,3 +161,12 @@ def test_a_tiny_round_of_the_other_games(tmp_path, game_name, variant):
         else:
             assert set(data.files) == {"observation", "mask", "visits"}
             assert (data["visits"].sum(1) == 12).all()
+
+
+def test_the_curve_is_drawn_from_the_history(tmp_path):
+    """``curve.png`` shows each measurement and the gate, round by round; rounds without
+    measurements leave gaps rather than failing."""
+    history = [dict(round=1, gate_fitted=0.7, gate_current=0.8, network_vs_heuristic=1.0, network_vs_mcts=0.3,
+                    guided_vs_mcts=0.6), dict(round=2, gate_fitted=0.75, gate_current=0.8)]
+    exit_.plot(history, tmp_path / "curve.png")
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
