@@ -514,13 +514,11 @@ def test_the_shipped_policy_guides_the_search_by_name(name):
         assert np.all(prior[mask == 0] == 0) and np.all(prior >= 0)
         assert np.argmax(prior) == agent.guide.act(obs, mask, state.copy())
         assert mask[agent.act(obs, mask.copy(), state.copy())] == 1
-    # the guided search's own root bias, unless one is given
-    from agents.search.mcts import GUIDED_BIAS
-
-    assert agent.settings["bias"] == GUIDED_BIAS != DEFAULTS[name]["bias"]
+    # the game's root bias unless one is given
+    assert agent.settings["bias"] == DEFAULTS[name]["bias"]
     given = make_agent("mcts+shipped", game, bias=0.25)
     given.reset(game, 0, 0)
-    assert given.settings["bias"] == 0.25 and MCTSAgent().options["bias"] is None
+    assert given.settings["bias"] == 0.25
 
 
 @pytest.mark.parametrize("spec,message", [

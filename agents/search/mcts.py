@@ -69,11 +69,6 @@ DEFAULTS = {
 }
 BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
 NO_POLICY = np.zeros(0, dtype=np.float64)   # the search's root_policy when the game's prior ranks the root
-# The guided search's root bias: a learned policy's probabilities deserve more weight than the games'
-# hand-made priors.  Make Make, the shipped policy guiding 1,000 simulations against plain ones, 40
-# games per row: bias 0.5 won 50.0% (and 60, 55, 47.5, 77.5% of 20-game rows), 2 won 70.0% on the same
-# deals and 67.5% on others, 8 won 45.0%.
-GUIDED_BIAS = 2.0
 NODES_PER_SIMULATION = 8
 
 
@@ -220,8 +215,8 @@ class GuidedMCTSAgent(MCTSAgent):
     """The search with a learned policy's probabilities as the root's prior (``mcts+shipped``).
 
     The root expands its actions in the order of the guide's probabilities instead of the game's
-    prior, and each gets the progressive bias ``bias * p / (p_max * (visits + 1))``, with ``bias``
-    ``GUIDED_BIAS`` unless given; below the root the search is ``MCTSAgent``'s.  ``guide`` is any agent with ``action_probabilities(observation,
+    prior, and each gets the progressive bias ``bias * p / (p_max * (visits + 1))`` (the game's
+    ``bias`` unless given); below the root the search is ``MCTSAgent``'s.  ``guide`` is any agent with ``action_probabilities(observation,
     mask, state)``: a policy network (``agents.learned.network.SnapshotAgent``) or an action scorer
     (``agents.learned.scorer.ScorerAgent``), such as the shipped policy.  It reads only the searching
     player's observation (the scorer: features of the player's own position, as when it plays)."""
@@ -232,8 +227,6 @@ class GuidedMCTSAgent(MCTSAgent):
         if not callable(getattr(guide, "action_probabilities", None)):
             raise ValueError(f"the search can be guided only by a policy network or an action scorer "
                              f"(an agent with action_probabilities), not {getattr(guide, 'name', guide)!r}")
-        if options.get("bias") is None:
-            options["bias"] = GUIDED_BIAS
         super().__init__(**options)
         self.guide = guide
 
