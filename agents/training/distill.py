@@ -137,23 +137,22 @@ def teacher_games(game, args, log=print):
     tasks = [(game_args, args.simulations, args.opponent, args.seed, i) for i in range(args.games)]
     games, shares = [None] * args.games, []
     start = time.perf_counter()
-    if args.workers == 1:
-        results = map(_teacher_game, tasks)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("spawn").Pool(min(args.workers, args.games))
-        results = pool.imap_unordered(_teacher_game, tasks)
-    try:
-        for done, (index, record, share) in enumerate(results, 1):
-            games[index] = record
-            shares.append(share)
-            log(f"  teacher game {done}/{args.games}: {len(record[0])} decisions, teacher win share "
-                f"{np.mean(shares):.2f} so far, {time.perf_counter() - start:.0f} s")
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for done, (index, record, share) in enumerate(pool_map(_teacher_game, tasks, args.workers), 1):
+        games[index] = record
+        shares.append(share)
+        log(f"  teacher game {done}/{args.games}: {len(record[0])} decisions, teacher win share "
+            f"{np.mean(shares):.2f} so far, {time.perf_counter() - start:.0f} s")
     return games, float(np.mean(shares))
+
+
+def pool_map(function, tasks, workers):
+    """``function`` over ``tasks`` on up to ``workers`` spawned processes (here when 1), results as
+    they come."""
+    if workers == 1 or len(tasks) == 1:
+        yield from map(function, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+        yield from pool.imap_unordered(function, tasks)
 
 
 def pack(games):

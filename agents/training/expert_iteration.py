@@ -38,7 +38,6 @@ import argparse
 import csv
 import importlib.util
 import json
-import multiprocessing
 import shutil
 import sys
 import time
@@ -53,7 +52,7 @@ from ..learned.network import read_network, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_path
-from .distill import fit as fit_scorer
+from .distill import fit as fit_scorer, pool_map
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
 
@@ -159,14 +158,6 @@ def _self_play_game(task):
     return seed[-1], [d for p in players for d in p.decisions]
 
 
-def _pool_map(function, tasks, workers):
-    if workers == 1 or len(tasks) == 1:
-        yield from map(function, tasks)
-        return
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
-        yield from pool.imap_unordered(function, tasks)
-
-
 def self_play(game, network, args, round_number, scorer, log=print):
     """The decisions of one round's self-play games, as arrays (see ``Recorder``)."""
     game_args = (game.name, game.num_players, game.variant, game.max_turns)
@@ -174,7 +165,7 @@ def self_play(game, network, args, round_number, scorer, log=print):
     tasks = [(game_args, spec, scorer, (args.seed, round_number, index)) for index in range(args.games)]
     games = [None] * args.games
     start = time.perf_counter()
-    for done, (index, decisions) in enumerate(_pool_map(_self_play_game, tasks, args.workers), 1):
+    for done, (index, decisions) in enumerate(pool_map(_self_play_game, tasks, args.workers), 1):
         games[index] = decisions
         if done % max(1, args.games // 4) == 0 or done == args.games:
             log(f"  self-play {done}/{args.games} games, {time.perf_counter() - start:.0f} s")
