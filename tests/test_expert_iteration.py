@@ -24,6 +24,7 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     out = tmp_path / "run"
     state = exit_.main(tiny(out), log=lambda *_: None)
     assert state["round"] == 1 and (out / "round-1.npz").is_file() and (out / "network-1.npz").is_file()
+    assert (out / "init.npz").read_bytes() == shipped_path(game_info("makemake", 2)).read_bytes()
     entry = state["history"][0]
     assert entry["loss_after"] < entry["loss_before"]
     assert 0 <= entry["gate_current"] <= 1 and entry["accepted"] == (entry["gate_fitted"] > entry["gate_current"])
@@ -44,6 +45,32 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     assert (out / "progress.csv").read_text().count("\n") == 3
     with pytest.raises(SystemExit, match="holds a run of makemake"):
         exit_.main(["--game", "makemake", "--players", "3", "--out", str(out), "--resume"], log=lambda *_: None)
+
+
+def test_labelled_games_record_the_searchs_labels_of_the_networks_own_moves(monkeypatch):
+    """In a labelled game the network plays the heuristic, seats rotated: every move of the labelled
+    seat is the network's, and what is recorded is the search's visits at those decisions."""
+    game = game_info("makabana", 2)
+    network = shipped_path(game)
+    moves, seats = [], set()
+    original = exit_.Recorder.act
+
+    def act(self, observation, action_mask, state=None):
+        action = original(self, observation, action_mask, state)
+        moves.append((action, self.plays.act(observation, action_mask, state), self.search.last_visits))
+        seats.add(self.player)
+        return action
+
+    monkeypatch.setattr(exit_.Recorder, "act", act)
+    for index in (0, 1):
+        moves.clear()
+        seats = set()
+        _, decisions = exit_._self_play_game(((game.name, 2, game.variant, game.max_turns), str(network), 12, False,
+                                              (0, 1, index), True))
+        searched = [m for m in moves if m[2] is not None]
+        assert len(decisions) == len(searched) > 10 and all(a == b for a, b, _ in moves)
+        assert all(np.array_equal(d[2], v) for d, (_, _, v) in zip(decisions, searched))
+        assert all(d[2].sum() == 12 for d in decisions) and seats == {index}
 
 
 def synthetic_decisions(game, n, seed=0):
@@ -108,6 +135,7 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--init", "nowhere.npz"], "--init: no network at nowhere.npz"),
     (["--players", "7"], "players"),
     (["--measure-games", "-1"], "--measure-games must be non-negative"),
+    (["--labelled-games", "-1"], "--labelled-games must be non-negative"),
 ])
 def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):
@@ -127,20 +155,27 @@ def test_the_targets_are_the_visits_sharpened_by_the_temperature():
     assert np.allclose(exit_.sharpen(flat, 1.0, decision), [1, 0.5, 1, 1 / 3, 1, 1])
 
 
-def test_keep_mixes_the_networks_own_policy_into_the_targets():
-    """With ``keep`` k the targets are (1 - k) * visit shares + k * the network's policy: the loss
-    before any step is that cross-entropy, computed here with the numpy player."""
+def test_keep_mixes_the_anchors_policy_into_the_targets():
+    """With ``keep`` k the targets are (1 - k) * visit shares + k * the anchor's policy (the network's
+    own when no anchor is given; a run's starting network, ``DIR/init.npz``): the loss before any
+    step is that cross-entropy, computed here with the numpy player."""
     game = game_info("makemake", 2)
     data = synthetic_decisions(game, 50, seed=3)
     network = read_network(shipped_path(game))
-    agent = SnapshotAgent(*network)
-    _, before, _ = exit_.fit_network(network, data, epochs=0, lr=1e-3, seed=0, keep=0.3, log=None)
-    expected = []
-    for o, m, v in zip(data["observation"], data["mask"], data["visits"]):
-        p = agent.action_probabilities(o, m)
-        target = 0.7 * v / v.sum() + 0.3 * p
-        expected.append(-(target[m > 0] * np.log(p[m > 0])).sum())
-    assert before == pytest.approx(np.mean(expected), rel=1e-3)
+    layers, *rest = network
+    rng = np.random.default_rng(0)
+    anchor = ([(w + rng.normal(0, 0.05, w.shape).astype(w.dtype), b) for w, b in layers], *rest)
+    agent, anchor_agent = SnapshotAgent(*network), SnapshotAgent(*anchor)
+    for given, keeper in ((None, agent), (anchor, anchor_agent)):
+        _, before, _ = exit_.fit_network(network, data, epochs=0, lr=1e-3, seed=0, keep=0.3, anchor=given, log=None)
+        expected = []
+        for o, m, v in zip(data["observation"], data["mask"], data["visits"]):
+            p = agent.action_probabilities(o, m)
+            target = 0.7 * v / v.sum() + 0.3 * keeper.action_probabilities(o, m)
+            expected.append(-(target[m > 0] * np.log(p[m > 0])).sum())
+        assert before == pytest.approx(np.mean(expected), rel=1e-3)
+    assert not np.allclose(anchor_agent.action_probabilities(data["observation"][0], data["mask"][0]),
+                           agent.action_probabilities(data["observation"][0], data["mask"][0]))
 
 
 @pytest.mark.parametrize("game_name,variant", [("makabana", "mao"), ("maunakea", "advanced")])

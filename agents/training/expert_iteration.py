@@ -1,8 +1,10 @@
 """Expert iteration: the search, guided by the network, teaches the network.
 
-    python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds 4] \
-        [--games 96] [--simulations 1000] [--temperature 0] [--keep 0.5] [--gate-games 40] \
-        [--measure-games 20] [--workers 2] [--out DIR] [--seed 0] [--resume]
+    python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds R] \
+        [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] \
+        [--gate-games 40] [--measure-games 20] [--workers 2] [--out DIR] [--seed 0] [--resume]
+
+Defaults per game in ``GAME_DEFAULTS`` (the others ``DEFAULTS``).
 
 The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
@@ -12,15 +14,17 @@ features (Mauna Kea).  Each round, top to bottom:
    (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
    probabilities rank and bias the root's actions).  At every decision it searched, the player's
    observation and mask (or its candidates' features) and the root's visit counts are kept
-   (``DIR/round-<r>.npz``).  The search determinizes what the player cannot know, as it always does,
+   (``DIR/round-<r>.npz``).  Then ``--labelled-games`` (DAgger): the network plays the heuristic,
+   seats rotated, and the search, run at each of the network's decisions, labels it; those
+   decisions are kept too.  The search determinizes what the player cannot know, as it always does,
    and the network reads only what the player sees.
 2. Fit: a copy of the current network learns the search's choices (cross-entropy, Adam) at the
    decisions of the last ``--window`` rounds: the visit shares sharpened by ``--temperature``
-   (``visits ** (1 / T)``; 0, the default, is the most visited action alone, 1 the shares as
+   (``visits ** (1 / T)``; 0 is the most visited action alone, 1 the shares as
    AlphaZero fits them).  A policy network is fitted ``--epochs`` passes in minibatches at ``--lr``
-   to those targets mixed with the share ``--keep`` of its own policy (a step away from what it
-   plays, not a new start), an action scorer as ``agents.distill`` fits it (300 full-batch steps at
-   1e-2).
+   to those targets mixed with the share ``--keep`` of the starting network's policy
+   (``DIR/init.npz``: what PPO taught it stays an anchor however many rounds pass), an action
+   scorer as ``agents.distill`` fits it (300 full-batch steps at 1e-2).
 3. Gate: the fitted network and the current one, both played greedily, each meet the heuristic and
    ``mcts:<--gate-simulations>`` (``--gate-games`` each, seats rotated, the same deals for both).
    The fitted one becomes current only if its mean win share is higher (``DIR/network-<r>.npz``
@@ -55,6 +59,16 @@ from ..registry import make_agent, shipped_path
 from .distill import fit as fit_scorer, pool_map
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
+# Defaults per game (docs/training.md, "Expert iteration", has the measurements behind them).  Make
+# Make's network already plays about as well as the search, and a fit to the search's most visited
+# action, half the target the network's own policy, was the least harmful of those measured.  Maka
+# Bana's network loses every game to the search: it learns the visit shares themselves, over more
+# games and epochs, and keeps a tenth of the starting policy (what PPO taught it against the heuristic;
+# kept from the current network instead, the tenth thinned round after round, and the third round's
+# network lost to the heuristic).
+DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
+GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, labelled_games=0, epochs=30, lr=3e-4, temperature=1.0,
+                                  keep=0.1)}
 
 
 def parse_args(argv=None):
@@ -65,17 +79,20 @@ def parse_args(argv=None):
     add("--players", type=int, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--init", default=None, help="the network to start from, an .npz (default: the shipped policy)")
-    add("--rounds", type=int, default=4, help="rounds to play (default: %(default)s)")
-    add("--games", type=int, default=96, help="self-play games per round (default: %(default)s)")
+    add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
+    add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
+    add("--labelled-games", type=int, default=None,
+        help="games per round in which the network plays the heuristic and the search labels its "
+             "decisions, as DAgger does (default: the game's)")
     add("--simulations", type=int, default=1000, help="the guided search's simulations per decision "
                                                      "(default: %(default)s)")
     add("--window", type=int, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
-    add("--epochs", type=int, default=3, help="passes over the decisions per fit (default: %(default)s)")
-    add("--lr", type=float, default=1e-4, help="Adam's learning rate (default: %(default)s)")
-    add("--temperature", type=float, default=0.0, help="the fit's targets: visits ** (1 / T), 0 for the most "
-                                                       "visited action alone (default: %(default)s)")
-    add("--keep", type=float, default=0.5, help="share of the current policy mixed into a policy network's "
-                                                 "targets (default: %(default)s)")
+    add("--epochs", type=int, default=None, help="passes over the decisions per fit (default: the game's)")
+    add("--lr", type=float, default=None, help="Adam's learning rate (default: the game's)")
+    add("--temperature", type=float, default=None, help="the fit's targets: visits ** (1 / T), 0 for the most "
+                                                        "visited action alone (default: the game's)")
+    add("--keep", type=float, default=None, help="share of the starting network's policy mixed into a policy "
+                                                 "network's targets (default: the game's)")
     add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
                                                    "(default: %(default)s)")
     add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
@@ -89,6 +106,11 @@ def parse_args(argv=None):
     add("--workers", type=int, default=2, help="processes playing games (default: %(default)s)")
     add("--resume", action="store_true", help="go on from DIR's last finished round")
     args = parser.parse_args(argv)
+    for name, value in GAME_DEFAULTS.get(args.game, DEFAULTS).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.labelled_games < 0:
+        parser.error(f"--labelled-games must be non-negative, got {args.labelled_games}")
     for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "gate_simulations", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
@@ -119,22 +141,27 @@ def parse_args(argv=None):
 # 1. Self-play
 class Recorder(Agent):
     """Plays the guided search and keeps, at each decision it searched, what the network reads and
-    the root's visit counts: the observation and mask, or the candidates' features (a scorer)."""
+    the root's visit counts: the observation and mask, or the candidates' features (a scorer).  With
+    ``plays`` (the network itself) the search only labels the decision and ``plays`` makes the move."""
 
     needs_state = True
 
-    def __init__(self, search, scorer):
-        self.search, self.scorer = search, scorer
+    def __init__(self, search, scorer, plays=None):
+        self.search, self.scorer, self.plays = search, scorer, plays
         self.name = search.name
         self.decisions = []
 
     def reset(self, game, player, seed=None):
         super().reset(game, player, seed)
         self.search.reset(game, player, seed)
+        if self.plays is not None:
+            self.plays.reset(game, player, seed)
         self.features = ActionFeatures(game) if self.scorer else None
 
     def act(self, observation, action_mask, state=None):
         action = self.search.act(observation, action_mask, state)
+        if self.plays is not None:   # the search labels the decision; the network makes the move
+            action = self.plays.act(observation, action_mask, state)
         visits = self.search.last_visits
         if visits is None:   # one legal action, or a settled position: nothing was searched
             return action
@@ -151,24 +178,33 @@ class Recorder(Agent):
 
 
 def _self_play_game(task):
-    game_args, search_spec, scorer, seed = task
+    game_args, network, simulations, scorer, seed, labelled = task
     game = game_info(*game_args)
-    players = [Recorder(make_agent(search_spec, game), scorer) for _ in range(game.num_players)]
-    play_game(game, players, seed)   # every seat the same search: no need to rotate
-    return seed[-1], [d for p in players for d in p.decisions]
+    search = f"mcts:{simulations}+{network}"
+    if labelled:   # the network against the heuristic, the search labelling the network's decisions
+        players = [Recorder(make_agent(search, game), scorer, plays=make_agent(network, game))]
+        players += [make_agent("heuristic", game) for _ in range(game.num_players - 1)]
+        seat = seed[-1] % game.num_players
+        players = players[-seat:] + players[:-seat] if seat else players
+    else:          # every seat the same search: no need to rotate
+        players = [Recorder(make_agent(search, game), scorer) for _ in range(game.num_players)]
+    play_game(game, players, seed)
+    return seed[-1], [d for p in players if isinstance(p, Recorder) for d in p.decisions]
 
 
 def self_play(game, network, args, round_number, scorer, log=print):
-    """The decisions of one round's self-play games, as arrays (see ``Recorder``)."""
+    """The decisions of one round's games, as arrays (see ``Recorder``): ``--games`` of self-play, then
+    ``--labelled-games`` in which the network plays the heuristic and the search labels its decisions."""
     game_args = (game.name, game.num_players, game.variant, game.max_turns)
-    spec = f"mcts:{args.simulations}+{network}"
-    tasks = [(game_args, spec, scorer, (args.seed, round_number, index)) for index in range(args.games)]
-    games = [None] * args.games
+    total = args.games + args.labelled_games
+    tasks = [(game_args, str(network), args.simulations, scorer, (args.seed, round_number, index),
+              index >= args.games) for index in range(total)]
+    games = [None] * total
     start = time.perf_counter()
     for done, (index, decisions) in enumerate(pool_map(_self_play_game, tasks, args.workers), 1):
         games[index] = decisions
-        if done % max(1, args.games // 4) == 0 or done == args.games:
-            log(f"  self-play {done}/{args.games} games, {time.perf_counter() - start:.0f} s")
+        if done % max(1, total // 4) == 0 or done == total:
+            log(f"  games {done}/{total}, {time.perf_counter() - start:.0f} s")
     decisions = [d for g in games for d in g]
     if scorer:
         sizes = [len(f) for f, _ in decisions]
@@ -190,17 +226,21 @@ def window_data(out, last_round, window, scorer):
 
 # ---------------------------------------------------------------------------------------------------
 # 2. Fit
-def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print):
+def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, anchor=None, log=print):
     """A copy of ``network`` (``(layers, activation, features, skip)``, as ``read_network`` reads it)
-    fitted to the visit shares of ``data``, mixed with the share ``keep`` of the network's own policy
-    at each decision; returns it in the same form, and the cross-entropy before and after (over all
-    of ``data``)."""
+    fitted to the visit shares of ``data``, mixed with the share ``keep`` of the policy of ``anchor``
+    (a network of the same form; ``network`` itself if None) at each decision; returns it in the same
+    form, and the cross-entropy before and after (over all of ``data``)."""
     import torch
 
     torch.manual_seed(seed)
     layers, activation_name, features, skip = network
     activation = {"relu": torch.relu, "tanh": torch.tanh}[activation_name]
-    params = [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy())) for layer in layers for a in layer]
+
+    def tensors(layers):
+        return [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy())) for layer in layers for a in layer]
+
+    params = tensors(layers)
     weights, biases = params[0::2], params[1::2]
     x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
     if features == "log":
@@ -209,7 +249,7 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print)
     visits = torch.as_tensor(data["visits"], dtype=torch.float32) * legal_all
     share_all = visits / visits.sum(1, keepdim=True)
 
-    def log_policy(x, legal):
+    def log_policy(x, legal, weights=weights, biases=biases):
         h = x
         for w, b in zip(weights[:-1], biases[:-1]):
             h = activation(h @ w.T + b)
@@ -221,7 +261,9 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, log=print)
 
     with torch.no_grad():
         if keep > 0:
-            share_all = (1 - keep) * share_all + keep * torch.exp(log_policy(x_all, legal_all)) * legal_all
+            kept = params if anchor is None else tensors(anchor[0])
+            own = torch.exp(log_policy(x_all, legal_all, kept[0::2], kept[1::2])) * legal_all
+            share_all = (1 - keep) * share_all + keep * own
         before = float(loss_of(x_all, legal_all, share_all))
     optimizer = torch.optim.Adam(params, lr=lr)
     n = len(x_all)
@@ -281,7 +323,7 @@ def fit_round(current_path, data, args, round_number, scorer, out, log=print):
         save_scorer(path, current.game_name, layers, current.variant)
     else:
         fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed,
-                                            keep=args.keep, log=log)
+                                            keep=args.keep, anchor=read_network(out / "init.npz"), log=log)
         write_network(path, *fitted)
     return path, before, after
 
@@ -361,10 +403,13 @@ def main(argv=None, log=print):
             raise SystemExit(f"--resume: {out} holds a run of {state['game']} ({state['variant']}, "
                              f"{state['players']} players), not of {game.name} ({game.variant}, {game.num_players})")
         log(f"resuming after round {state['round']} of {out}")
+        if not (out / "init.npz").is_file():   # a run from before init.npz was kept
+            shutil.copyfile(state["init"], out / "init.npz")
     else:
         if args.resume:
             log(f"--resume: no {state_path} yet, starting afresh")
         shutil.copyfile(args.init, out / "current.npz")
+        shutil.copyfile(args.init, out / "init.npz")   # the policy that --keep keeps, every round
         state = dict(game=game.name, players=game.num_players, variant=game.variant, round=0,
                      init=str(args.init), history=[])
     current = out / "current.npz"
