@@ -180,16 +180,17 @@ class Recorder(Agent):
 def _self_play_game(task):
     game_args, network, simulations, scorer, seed, labelled = task
     game = game_info(*game_args)
+    n = game.num_players
     search = f"mcts:{simulations}+{network}"
     if labelled:   # the network against the heuristic, the search labelling the network's decisions
-        players = [Recorder(make_agent(search, game), scorer, plays=make_agent(network, game))]
-        players += [make_agent("heuristic", game) for _ in range(game.num_players - 1)]
-        seat = seed[-1] % game.num_players
-        players = players[-seat:] + players[:-seat] if seat else players
+        recorders = [Recorder(make_agent(search, game), scorer, plays=make_agent(network, game))]
+        players = recorders + [make_agent("heuristic", game) for _ in range(n - 1)]
+        seats = [(seed[-1] + k) % n for k in range(n)]   # seats rotated, as agents.distill's teacher games
     else:          # every seat the same search: no need to rotate
-        players = [Recorder(make_agent(search, game), scorer) for _ in range(game.num_players)]
-    play_game(game, players, seed)
-    return seed[-1], [d for p in players if isinstance(p, Recorder) for d in p.decisions]
+        recorders = players = [Recorder(make_agent(search, game), scorer) for _ in range(n)]
+        seats = None
+    play_game(game, players, seed, seats=seats)
+    return seed[-1], [d for r in recorders for d in r.decisions]
 
 
 def self_play(game, network, args, round_number, scorer, log=print):
