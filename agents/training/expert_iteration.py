@@ -4,7 +4,7 @@
         [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] \
         [--gate-games 40] [--measure-games 20] [--workers 2] [--out DIR] [--seed 0] [--resume]
 
-Defaults per game in ``GAME_DEFAULTS`` (the others ``DEFAULTS``).
+Defaults in ``DEFAULTS``, overridden per game by ``GAME_DEFAULTS``.
 
 The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
@@ -67,8 +67,7 @@ SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.dis
 # kept from the current network instead, the tenth thinned round after round, and the third round's
 # network lost to the heuristic).
 DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
-GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, labelled_games=0, epochs=30, lr=3e-4, temperature=1.0,
-                                  keep=0.1)}
+GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1)}
 
 
 def parse_args(argv=None):
@@ -106,7 +105,7 @@ def parse_args(argv=None):
     add("--workers", type=int, default=2, help="processes playing games (default: %(default)s)")
     add("--resume", action="store_true", help="go on from DIR's last finished round")
     args = parser.parse_args(argv)
-    for name, value in GAME_DEFAULTS.get(args.game, DEFAULTS).items():
+    for name, value in {**DEFAULTS, **GAME_DEFAULTS.get(args.game, {})}.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.labelled_games < 0:
