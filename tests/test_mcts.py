@@ -530,3 +530,112 @@ def test_a_bad_guided_search_name_says_what_is_allowed(spec, message):
 
     with pytest.raises(ValueError, match=message.replace("+", r"\+")):
         make_agent(spec, game_info("makemake", num_players=2))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The guide below the root: a policy network evaluated inside the search (agents.search.prior).
+def _random_network(game, rng, width, activation, features, skip):
+    from agents.learned.network import SnapshotAgent
+
+    sizes = [(width, game.obs_size), (width, width), (game.num_actions, width + (game.obs_size if skip else 0))]
+    layers = [(rng.normal(0, 0.3, s).astype(np.float32), rng.normal(0, 0.3, s[0]).astype(np.float32)) for s in sizes]
+    return SnapshotAgent(layers, activation, features, skip)
+
+
+@pytest.mark.parametrize("name,variant,activation,features,skip", [
+    ("makabana", None, "relu", "log", True), ("makabana", "mao", "tanh", "none", False),
+    ("makemake", None, "tanh", "log", True), ("maunakea", None, "relu", "none", False)])
+def test_the_search_network_gives_the_numpy_policys_probabilities(name, variant, activation, features, skip):
+    """``agents.search.prior.policy`` (sparse inputs, legal actions only, inside Numba) gives the
+    probabilities that ``SnapshotAgent`` computes densely with numpy, for every input transform,
+    activation and head."""
+    from agents.search import prior
+
+    game = game_info(name, num_players=2, variant=variant)
+    snapshot = _random_network(game, np.random.default_rng(len(name)), 16, activation, features, skip)
+    network = prior.pack(snapshot.layers, *snapshot.network_settings())
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    out = np.zeros(game.num_actions)
+    for state in random_positions(game, 10, seed=8):
+        game.core.observe_player(state, int(game.core.player_to_act(state)), obs, mask)
+        expected = snapshot.action_probabilities(obs, mask)
+        top = prior.policy(network, obs, mask, out)
+        np.testing.assert_allclose(out, expected, atol=1e-5)
+        assert top == pytest.approx(expected.max(), abs=1e-5)
+
+
+def test_the_search_network_refuses_layers_it_cannot_play():
+    from agents.search import prior
+
+    w = lambda *s: (np.zeros(s, np.float32), np.zeros(s[0], np.float32))
+    with pytest.raises(ValueError, match="hidden layer and a head"):
+        prior.pack([w(4, 3)], "relu", "none", False)
+    with pytest.raises(ValueError, match="equal width"):
+        prior.pack([w(8, 3), w(4, 8), w(5, 4)], "relu", "none", False)
+    with pytest.raises(ValueError, match="activations"):
+        prior.pack([w(4, 3), w(5, 4)], "sigmoid", "none", False)
+
+
+def _favourite_network(game, action):
+    """A network sure of ``action`` wherever it is legal, indifferent among the legal actions elsewhere."""
+    from agents.learned.network import SnapshotAgent
+
+    layers = [(np.zeros((4, game.obs_size), np.float32), np.zeros(4, np.float32)),
+              (np.zeros((4, 4), np.float32), np.zeros(4, np.float32)),
+              (np.zeros((game.num_actions, 4), np.float32), np.zeros(game.num_actions, np.float32))]
+    layers[-1][1][action] = 30.0
+    return SnapshotAgent(layers, "relu", "none", False)
+
+
+def _tree_disagreements(game, root_state, agent, favourite):
+    """Walk the searched tree (one shared tree, one child per node) from the root's child down, replaying
+    its moves: the nodes whose child is not what the favourite network expands (``favourite`` if legal,
+    else the first legal action), and the nodes checked."""
+    from agents.search import ismcts
+
+    key, first, nxt = agent._arrays[:3]
+    state = root_state.copy()
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    node, depth, wrong, checked = 0, 0, 0, 0
+    while first[node] >= 0:
+        child = first[node]
+        assert nxt[child] < 0, "progressive widening held every node to one child"
+        action = int(key[child])
+        assert action < ismcts.EVENT_BASE
+        if depth > 0:
+            game.core.legal_action_mask(state, mask)
+            expected = favourite if mask[favourite] else int(np.flatnonzero(mask)[0])
+            wrong += action != expected
+            checked += 1
+        game.core.step(state, action)
+        node, depth = child, depth + 1
+    return wrong, checked
+
+
+def test_the_guided_search_expands_what_its_network_prefers_below_the_root():
+    """Below the root, a network guide chooses what every node expands (Make Make: one shared tree and
+    no hidden information, so the tree can be replayed move by move).  The same guide at the root only
+    leaves the expansions to the rollout policy, which differs: the check can fail."""
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info("makemake", num_players=2)
+    checked = disagreements_root_only = 0
+    for i, state in enumerate(random_positions(game, 4, seed=5)):
+        player = int(game.core.player_to_act(state))
+        obs = np.zeros(game.obs_size, dtype=np.int8)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.observe_player(state, player, obs, mask)
+        favourite = int(np.flatnonzero(mask)[-1])
+        guide = _favourite_network(game, favourite)
+        for in_tree in (True, False):
+            agent = GuidedMCTSAgent(guide, in_tree=in_tree, simulations=30, pw_k=1.0, pw_alpha=0.0, max_depth=30)
+            agent.reset(game, player, i)
+            assert agent.act(obs, mask.copy(), state.copy()) == favourite
+            wrong, n = _tree_disagreements(game, state, agent, favourite)
+            if in_tree:
+                assert wrong == 0 and n > 0
+                checked += n
+            else:
+                disagreements_root_only += wrong
+    assert checked >= 20 and disagreements_root_only > 0

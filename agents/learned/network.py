@@ -101,6 +101,7 @@ class SnapshotAgent(Agent):
     def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
                  deterministic=False):
         self.layers = layers
+        self.activation_name = activation
         self.activation = ACTIVATIONS[activation]
         self.squash = features == "log"
         self.skip = bool(skip)
@@ -120,6 +121,10 @@ class SnapshotAgent(Agent):
                              f"{game.obs_size} and {game.num_actions}")
         kwargs.setdefault("name", path.stem)
         return cls(layers, activation, features, skip, **kwargs)
+
+    def network_settings(self):
+        """``(activation, features, skip)``: how ``layers`` are played (``read_network``'s settings)."""
+        return self.activation_name, "log" if self.squash else "none", self.skip
 
     def logits(self, observation):
         x = np.asarray(observation, dtype=np.float32)

@@ -45,6 +45,7 @@ from maunakea_env import kernels as mk_core
 from pacific_common.rng import draw, seed_rng
 
 from .common import NO_EDGE, margin_values, margins
+from .prior import has_network, policy
 
 from . import makabana as mb
 from . import makemake as mm
@@ -93,6 +94,7 @@ g_rollout_action = _dispatcher("g_rollout_action", "The rollout policy's action.
 g_playout = _dispatcher("g_playout", "Play the rollout policy up to a step count or a clock value.")
 g_evaluate = _dispatcher("g_evaluate", "Points per player; True for a result worth 0 to all.")
 g_prior = _dispatcher("g_prior", "Root preferences of the legal actions.")
+g_observe = _dispatcher("g_observe", "Write a player's observation, as the AEC environment gives it.")
 
 
 @overload(g_num_actions)
@@ -179,6 +181,14 @@ def _ov_evaluate(game, s, out):
     return lambda game, s, out: f(s, out)
 
 
+@overload(g_observe)
+def _ov_observe(game, s, player, obs):
+    if game == _MAKABANA:
+        return lambda game, s, player, obs: mb_core.observe(s, mb_core.viewpoint(s, player), obs)
+    f = mm_core.observe if game == _MAKEMAKE else mk_core.observe
+    return lambda game, s, player, obs: f(s, player, obs)
+
+
 @overload(g_prior)
 def _ov_prior(game, s, player, mask, out):
     f = _pick(game, mb.prior, mm.prior, mk.prior)
@@ -258,9 +268,11 @@ def _root_prior(game, root, player, mask, rs, na, policy):
 
 
 @njit(cache=True)
-def _ucb_child(node, at_root, mask, na, c, bias, prior, key, first, nxt, visits, avail, value):
+def _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt, visits, avail, value):
     """The child of ``node`` with the best UCB among those legal now (their mask entries set to 2, their
-    availability counted): ``(child or -1, children legal now, legal actions)``."""
+    availability counted): ``(child or -1, children legal now, legal actions)``.  The progressive bias
+    reads the root's ``prior`` at the root and the guide's ``net_prior`` of the child below it (zero
+    in an unguided search)."""
     nlegal = 0
     for a in range(na):
         nlegal += mask[a]
@@ -278,8 +290,7 @@ def _ucb_child(node, at_root, mask, na, c, bias, prior, key, first, nxt, visits,
                 u = 1e300
             else:
                 u = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
-                if at_root:
-                    u += bias * prior[k] / (visits[ch] + 1)
+                u += bias * (prior[k] if at_root else net_prior[ch]) / (visits[ch] + 1)
             if u > best_u:
                 best_u = u
                 best = ch
@@ -311,6 +322,19 @@ def _untried_action(game, s, at_root, mask, na, order, next_root, untried, rs):
                     break
                 r -= 1
     return a, next_root
+
+
+@njit(cache=True)
+def _guided_action(game, s, q, mask, net, obs, probs):
+    """The untried legal action (mask entry 1) the guide likes best for player ``q``, from ``q``'s
+    observation of ``s``, and its probability relative to the guide's favourite legal action."""
+    g_observe(game, s, q, obs)
+    top = policy(net, obs, mask, probs)
+    a = -1
+    for i in range(probs.shape[0]):
+        if mask[i] == 1 and (a < 0 or probs[i] > probs[a]):
+            a = i
+    return a, probs[a] / top
 
 
 @njit(cache=True)
@@ -388,8 +412,8 @@ def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
 
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
-           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, root_visits,
-           root_policy):
+           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, net_prior, root_visits,
+           root_policy, net):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
 
@@ -401,7 +425,12 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     root's actions are expanded in the order of the game's ``prior`` (or of ``root_policy``, where it
     has an entry per action; an empty array otherwise) and get the progressive bias
     ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); deeper nodes expand the action the
-    rollout policy proposes, or a uniformly random untried one."""
+    rollout policy proposes, or a uniformly random untried one.
+
+    Guided below the root (``net``: a policy network packed by ``agents.search.prior.pack``; empty
+    for none): a node expands the untried action that the network, reading the observation of the
+    player to act in this determinization, likes best, and the child keeps that probability divided
+    by the favourite's (``net_prior``) for the progressive bias ``bias * net_prior / (visits + 1)``."""
     na = g_num_actions(game, root)
     capacity = key.shape[0]
     rs = np.zeros(1, dtype=np.int64)
@@ -423,6 +452,10 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     my_tree = player if num_trees > 1 else 0
     prior, order = _root_prior(game, root, player, mask, rs, na, root_policy)
     next_root = 0
+    guided = has_network(net)
+    obs = np.zeros(net[0].shape[0], dtype=np.int8)
+    probs = np.zeros(na, dtype=np.float64)
+    net_prior[:] = 0.0
 
     for _ in range(sims):
         s[:] = root
@@ -440,15 +473,20 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                 break
             at_root = node == my_tree and depth == 0
             g_mask(game, s, mask)
-            best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, key, first, nxt, visits,
-                                             avail, value)
+            best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt,
+                                             visits, avail, value)
             limit = nlegal
             if pw_k > 0:
                 limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
             expanded = False
             if tried < limit and used + num_trees + 1 < capacity:
-                a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
+                if guided and not at_root:
+                    a, p_rel = _guided_action(game, s, q, mask, net, obs, probs)
+                else:
+                    a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
+                    p_rel = 0.0
                 child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
+                net_prior[child] = p_rel
                 used += 1
                 expanded = True
             elif best >= 0:

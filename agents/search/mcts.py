@@ -73,6 +73,7 @@ NODES_PER_SIMULATION = 8
 
 
 _SEARCH = None
+_PRIOR = None
 
 
 def _search_module():
@@ -82,6 +83,14 @@ def _search_module():
         from . import ismcts
         _SEARCH = ismcts
     return _SEARCH
+
+
+def _prior_module():
+    global _PRIOR
+    if _PRIOR is None:
+        from . import prior
+        _PRIOR = prior
+    return _PRIOR
 
 
 class MCTSAgent(Agent):
@@ -123,7 +132,7 @@ class MCTSAgent(Agent):
         if self._arrays is None or self._arrays[0].shape[0] < nodes:
             self._arrays = (np.zeros(nodes, np.int64), np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
                             np.zeros(nodes, np.int32), np.zeros(nodes, np.int32), np.zeros(nodes, np.float64),
-                            np.zeros(nodes, np.int8))
+                            np.zeros(nodes, np.int8), np.zeros(nodes, np.float64))
         self._visits = np.zeros(int(game.num_actions), np.int32)
         self.last_visits = None
 
@@ -151,6 +160,10 @@ class MCTSAgent(Agent):
         """The root's prior for the search: an empty array, for the game's own prior."""
         return NO_POLICY
 
+    def tree_network(self):
+        """The policy network guiding the search below its root (``agents.search.prior.pack``): none."""
+        return _prior_module().NO_NETWORK
+
     def search(self, state, simulations, seed, root_policy=None):
         """One search from ``state`` (a core row, the agent's player to act) with ``simulations``
         simulations and the given seed; returns the chosen action.  The visit count of every root
@@ -164,7 +177,8 @@ class MCTSAgent(Agent):
             int(st["rollout_depth"]), int(st["horizon"]), int(st["max_depth"]), BELIEFS[st["belief"]], float(st["value_scale"]),
             float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),
             *self._arrays, self._visits,
-            NO_POLICY if root_policy is None else np.ascontiguousarray(root_policy, dtype=np.float64))
+            NO_POLICY if root_policy is None else np.ascontiguousarray(root_policy, dtype=np.float64),
+            self.tree_network())
         self.last_visits = self._visits.copy()
         return int(action)
 
@@ -212,23 +226,35 @@ def random_positions(game, count, seed, max_steps=150):
 
 
 class GuidedMCTSAgent(MCTSAgent):
-    """The search with a learned policy's probabilities as the root's prior (``mcts+shipped``).
+    """The search with a learned policy as its prior (``mcts+shipped``).
 
     The root expands its actions in the order of the guide's probabilities instead of the game's
     prior, and each gets the progressive bias ``bias * p / (p_max * (visits + 1))`` (the game's
-    ``bias`` unless given); below the root the search is ``MCTSAgent``'s.  ``guide`` is any agent with ``action_probabilities(observation,
-    mask, state)``: a policy network (``agents.learned.network.SnapshotAgent``) or an action scorer
+    ``bias`` unless given).  ``guide`` is any agent with ``action_probabilities(observation, mask,
+    state)``: a policy network (``agents.learned.network.SnapshotAgent``) or an action scorer
     (``agents.learned.scorer.ScorerAgent``), such as the shipped policy.  It reads only the searching
-    player's observation (the scorer: features of the player's own position, as when it plays)."""
+    player's observation (the scorer: features of the player's own position, as when it plays).
+
+    A policy network also guides the tree below the root (``in_tree``, the default): every node
+    expands the action the network prefers for the player to act there, read from that player's
+    observation of the simulation's determinization, with the same progressive bias
+    (``agents.search.ismcts.search``).  A scorer's features are computed in Python, so a scorer guides
+    the root only, and below it the search is ``MCTSAgent``'s."""
 
     name = "mcts+guided"
 
-    def __init__(self, guide, **options):
+    def __init__(self, guide, in_tree=True, **options):
         if not callable(getattr(guide, "action_probabilities", None)):
             raise ValueError(f"the search can be guided only by a policy network or an action scorer "
                              f"(an agent with action_probabilities), not {getattr(guide, 'name', guide)!r}")
         super().__init__(**options)
         self.guide = guide
+        self._network = None
+        if in_tree and hasattr(guide, "network_settings"):
+            self._network = _prior_module().pack(guide.layers, *guide.network_settings())
+
+    def tree_network(self):
+        return super().tree_network() if self._network is None else self._network
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         super().reset(game, player, seed)

@@ -1,0 +1,116 @@
+"""A policy network's probabilities inside Numba: the guided search's prior below its root.
+
+The guided search (``agents.search.mcts.GuidedMCTSAgent``) asks its network at every node it expands,
+for the player to act there, from that player's observation of the simulation's determinization, so
+the forward pass runs inside the search's Numba loop, once per simulation at most.  ``pack`` turns a
+network file's layers (``agents.learned.network.read_network``: a first layer, equal hidden layers, an
+action head that may also read the inputs) into the arrays ``policy`` reads; ``NO_NETWORK`` is the
+empty set the unguided search passes.
+
+The observations are int8 and mostly zero, so the first layer (and the head's skip part) is summed
+over the nonzero inputs only, from a transposed weight matrix, and the head is computed for the legal
+actions only: a Maka Bana forward pass costs a few microseconds where the dense one costs 0.4 M
+multiply-adds.
+"""
+import numpy as np
+from numba import njit
+
+ACTIVATION_IDS = {"tanh": 0, "relu": 1}
+
+
+def pack(layers, activation, features, skip):
+    """The arrays of ``policy`` for a network's layers ``[(w, b), …]`` (torch's ``(out, in)`` weights)
+    and settings (``agents.learned.network.read_network``)."""
+    if len(layers) < 2:
+        raise ValueError(f"a policy network for the search needs a hidden layer and a head, got {len(layers)} layers")
+    if activation not in ACTIVATION_IDS:
+        raise ValueError(f"the search's network supports the activations {sorted(ACTIVATION_IDS)}, not {activation!r}")
+    (w_in, b_in), *hidden, (w_head, b_head) = layers
+    width = w_in.shape[0]
+    if any(w.shape != (width, width) for w, _ in hidden):
+        raise ValueError(f"the search's network needs hidden layers of equal width; got "
+                         f"{[w_in.shape] + [w.shape for w, _ in hidden]}")
+    f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)
+    w_mid = np.zeros((len(hidden), width, width), np.float32)
+    b_mid = np.zeros((len(hidden), width), np.float32)
+    for i, (w, b) in enumerate(hidden):
+        w_mid[i], b_mid[i] = w, b
+    flags = np.array([bool(skip), ACTIVATION_IDS[activation]], dtype=np.int64)
+    # the input transform of every int8 value, looked up (index value + 128) instead of computed
+    values = np.arange(-128, 128, dtype=np.float64)
+    inputs = f32(np.sign(values) * np.log1p(np.abs(values)) if features == "log" else values)
+    return (f32(w_in.T), f32(b_in), w_mid, b_mid, f32(w_head), f32(b_head), flags, inputs)
+
+
+NO_NETWORK = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0, 0), np.float32),
+              np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
+              np.zeros(2, np.int64), np.zeros(256, np.float32))
+
+
+@njit(cache=True)
+def has_network(net):
+    return net[1].shape[0] > 0
+
+
+@njit(cache=True, fastmath=True)
+def _activate(h, relu):
+    for j in range(h.shape[0]):
+        h[j] = max(h[j], 0.0) if relu else np.tanh(h[j])
+
+
+@njit(cache=True, fastmath=True)
+def policy(net, obs, mask, out):
+    """The network's probabilities of the legal actions (``mask`` entries nonzero) into ``out`` (zero
+    elsewhere); returns the largest."""
+    w_in, b_in, w_mid, b_mid, w_head, b_head, flags, inputs = net
+    skip, relu = flags[0] != 0, flags[1] != 0
+    width = b_in.shape[0]
+    nz = np.empty(obs.shape[0], np.int64)          # the nonzero inputs, and their (transformed) values
+    xs = np.empty(obs.shape[0], np.float32)
+    count = 0
+    for i in range(obs.shape[0]):
+        if obs[i] != 0:
+            nz[count] = i
+            xs[count] = inputs[obs[i] + 128]
+            count += 1
+    h = b_in.copy()
+    for k in range(count):
+        row = w_in[nz[k]]
+        v = xs[k]
+        for j in range(width):
+            h[j] += v * row[j]
+    _activate(h, relu)
+    h2 = np.empty(width, np.float32)
+    for layer in range(w_mid.shape[0]):
+        for j in range(width):
+            w = w_mid[layer, j]
+            z = b_mid[layer, j]
+            for i in range(width):
+                z += w[i] * h[i]
+            h2[j] = z
+        _activate(h2, relu)
+        h, h2 = h2, h
+    top = -np.inf
+    for a in range(out.shape[0]):
+        out[a] = 0.0
+        if mask[a]:
+            w = w_head[a]
+            z = b_head[a]
+            for j in range(width):
+                z += w[j] * h[j]
+            if skip:
+                for k in range(count):
+                    z += w[width + nz[k]] * xs[k]
+            out[a] = z
+            top = max(top, z)
+    total = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] = np.exp(out[a] - top)
+            total += out[a]
+    best = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] /= total
+            best = max(best, out[a])
+    return best
