@@ -4,7 +4,8 @@
 ``random``               uniform over the legal actions (``agents.baselines.random_agent``)
 ``heuristic``            the game's hand-written strategy (``agents.baselines.heuristic``)
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
-``mcts+shipped``         the search with a learned policy's probabilities as its root prior
+``mcts+shipped``         the search guided by a learned policy: its probabilities are the root's
+                         prior, and a policy network also chooses every expansion below the root
                          (``agents.search.mcts.GuidedMCTSAgent``); ``mcts:200+shipped``, and after
                          the ``+`` also the path of a policy network or action scorer (``.npz``)
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which

@@ -639,3 +639,14 @@ def test_the_guided_search_expands_what_its_network_prefers_below_the_root():
             else:
                 disagreements_root_only += wrong
     assert checked >= 20 and disagreements_root_only > 0
+
+
+def test_a_guiding_network_of_another_game_is_refused():
+    """The search writes the observation into the network's input inside Numba, so a network sized for
+    another game is refused before any search, with the sizes."""
+    from agents.search.mcts import GuidedMCTSAgent
+
+    other = game_info("makabana", num_players=2)
+    agent = GuidedMCTSAgent(_favourite_network(other, 0), simulations=8)
+    with pytest.raises(ValueError, match="observations of size 935 and has 273 actions; makemake"):
+        agent.reset(game_info("makemake", num_players=2), 0, 0)

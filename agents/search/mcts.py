@@ -259,6 +259,11 @@ class GuidedMCTSAgent(MCTSAgent):
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         super().reset(game, player, seed)
         self.guide.reset(game, player, seed)
+        if self._network is not None:
+            inputs, actions = self._network[0].shape[0], self._network[6].shape[0]
+            if (inputs, actions) != (game.obs_size, game.num_actions):
+                raise ValueError(f"the guiding network takes observations of size {inputs} and has {actions} actions; "
+                                 f"{game.name} ({game.variant}) has {game.obs_size} and {game.num_actions}")
 
     def root_policy(self, observation, action_mask, state):
         return self.guide.action_probabilities(observation, action_mask, state)

@@ -39,12 +39,14 @@ def pack(layers, activation, features, skip):
     # the input transform of every int8 value, looked up (index value + 128) instead of computed
     values = np.arange(-128, 128, dtype=np.float64)
     inputs = f32(np.sign(values) * np.log1p(np.abs(values)) if features == "log" else values)
-    return (f32(w_in.T), f32(b_in), w_mid, b_mid, f32(w_head), f32(b_head), flags, inputs)
+    # the head's part that reads the inputs, transposed: a nonzero input adds one contiguous row
+    w_skip = w_head[:, width:].T if skip else np.zeros((0, w_head.shape[0]))
+    return (f32(w_in.T), f32(b_in), w_mid, b_mid, f32(w_head[:, :width]), f32(w_skip), f32(b_head), flags, inputs)
 
 
 NO_NETWORK = (np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0, 0), np.float32),
-              np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
-              np.zeros(2, np.int64), np.zeros(256, np.float32))
+              np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32),
+              np.zeros(0, np.float32), np.zeros(2, np.int64), np.zeros(256, np.float32))
 
 
 @njit(cache=True)
@@ -62,7 +64,7 @@ def _activate(h, relu):
 def policy(net, obs, mask, out):
     """The network's probabilities of the legal actions (``mask`` entries nonzero) into ``out`` (zero
     elsewhere); returns the largest."""
-    w_in, b_in, w_mid, b_mid, w_head, b_head, flags, inputs = net
+    w_in, b_in, w_mid, b_mid, w_head, w_skip, b_head, flags, inputs = net
     skip, relu = flags[0] != 0, flags[1] != 0
     width = b_in.shape[0]
     nz = np.empty(obs.shape[0], np.int64)          # the nonzero inputs, and their (transformed) values
@@ -90,17 +92,22 @@ def policy(net, obs, mask, out):
             h2[j] = z
         _activate(h2, relu)
         h, h2 = h2, h
+    na = out.shape[0]
+    inputs_part = np.zeros(na, np.float32)
+    if skip:
+        for k in range(count):
+            row = w_skip[nz[k]]
+            v = xs[k]
+            for a in range(na):
+                inputs_part[a] += v * row[a]
     top = -np.inf
-    for a in range(out.shape[0]):
+    for a in range(na):
         out[a] = 0.0
         if mask[a]:
             w = w_head[a]
-            z = b_head[a]
+            z = b_head[a] + inputs_part[a]
             for j in range(width):
                 z += w[j] * h[j]
-            if skip:
-                for k in range(count):
-                    z += w[width + nz[k]] * xs[k]
             out[a] = z
             top = max(top, z)
     total = 0.0
