@@ -650,3 +650,20 @@ def test_a_guiding_network_of_another_game_is_refused():
     agent = GuidedMCTSAgent(_favourite_network(other, 0), simulations=8)
     with pytest.raises(ValueError, match="observations of size 935 and has 273 actions; makemake"):
         agent.reset(game_info("makemake", num_players=2), 0, 0)
+
+
+def test_a_network_in_the_tree_takes_the_guided_defaults():
+    """Make Make's guided search widens its tree as measured best with a network below the root
+    (``GUIDED_TREE_DEFAULTS``), unless told otherwise; guided at the root only, it keeps the game's."""
+    from agents.search.mcts import GUIDED_TREE_DEFAULTS, GuidedMCTSAgent
+
+    game = game_info("makemake", num_players=2)
+    guide = _favourite_network(game, 0)
+    settings = {}
+    for label, agent in (("tree", GuidedMCTSAgent(guide)), ("root", GuidedMCTSAgent(guide, in_tree=False)),
+                         ("given", GuidedMCTSAgent(guide, pw_k=3.0))):
+        agent.reset(game, 0, 0)
+        settings[label] = agent.settings["pw_k"]
+    assert settings == {"tree": GUIDED_TREE_DEFAULTS["makemake"]["pw_k"], "root": DEFAULTS["makemake"]["pw_k"],
+                        "given": 3.0}
+    assert settings["tree"] != settings["root"]
