@@ -12,7 +12,8 @@ features (Mauna Kea).  Each round, top to bottom:
 
 1. Self-play: ``--games`` games in which every seat is the search guided by the current network
    (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
-   probabilities rank and bias the root's actions).  At every decision it searched, the player's
+   probabilities rank and bias the root's actions, and a policy network chooses every expansion below
+   the root).  At every decision it searched, the player's
    observation and mask (or its candidates' features) and the root's visit counts are kept
    (``DIR/round-<r>.npz``).  Then ``--labelled-games`` (DAgger): the network plays the heuristic,
    seats rotated, and the search, run at each of the network's decisions, labels it; those
