@@ -91,6 +91,14 @@ def read_network(path):
     return layers, activation, features, skip
 
 
+def check_sizes(layers, game, what):
+    """Refuse a network whose input is not ``game``'s observation or whose head is not its actions."""
+    inputs, actions = layers[0][0].shape[1], layers[-1][0].shape[0]
+    if (inputs, actions) != (game.obs_size, game.num_actions):
+        raise ValueError(f"{what} takes observations of size {inputs} and has {actions} actions; "
+                         f"{game.name} ({game.variant}) has {game.obs_size} and {game.num_actions}")
+
+
 class SnapshotAgent(Agent):
     """A snapshot of the learner's policy (``save_snapshot``) as an agent: samples its action from the
     masked policy distribution (``deterministic=False``, the default: opponents that vary), or plays
@@ -115,10 +123,8 @@ class SnapshotAgent(Agent):
         if not path.is_file():
             raise ValueError(f"no snapshot file at {str(path)!r}")
         layers, activation, features, skip = _read_snapshot(path)
-        if game is not None and (layers[0][0].shape[1] != game.obs_size or layers[-1][0].shape[0] != game.num_actions):
-            raise ValueError(f"snapshot {str(path)!r} takes observations of size {layers[0][0].shape[1]} and has "
-                             f"{layers[-1][0].shape[0]} actions; {game.name} ({game.variant}) has "
-                             f"{game.obs_size} and {game.num_actions}")
+        if game is not None:
+            check_sizes(layers, game, f"snapshot {str(path)!r}")
         kwargs.setdefault("name", path.stem)
         return cls(layers, activation, features, skip, **kwargs)
 

@@ -53,6 +53,8 @@ import time
 import numpy as np
 
 from ..base import Agent, GameInfo
+from ..learned.network import check_sizes
+from .prior import NO_NETWORK, pack
 
 # Per-game defaults (measured choices, see the module docstring of each game's ``agents.search.<game>``
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
@@ -78,7 +80,6 @@ NODES_PER_SIMULATION = 8
 
 
 _SEARCH = None
-_PRIOR = None
 
 
 def _search_module():
@@ -88,14 +89,6 @@ def _search_module():
         from . import ismcts
         _SEARCH = ismcts
     return _SEARCH
-
-
-def _prior_module():
-    global _PRIOR
-    if _PRIOR is None:
-        from . import prior
-        _PRIOR = prior
-    return _PRIOR
 
 
 class MCTSAgent(Agent):
@@ -167,7 +160,7 @@ class MCTSAgent(Agent):
 
     def tree_network(self):
         """The policy network guiding the search below its root (``agents.search.prior.pack``): none."""
-        return _prior_module().NO_NETWORK
+        return NO_NETWORK
 
     def search(self, state, simulations, seed, root_policy=None):
         """One search from ``state`` (a core row, the agent's player to act) with ``simulations``
@@ -257,7 +250,7 @@ class GuidedMCTSAgent(MCTSAgent):
         self.guide = guide
         self._network = None
         if in_tree and hasattr(guide, "network_settings"):
-            self._network = _prior_module().pack(guide.layers, *guide.network_settings())
+            self._network = pack(guide.layers, *guide.network_settings())
 
     def tree_network(self):
         return super().tree_network() if self._network is None else self._network
@@ -267,10 +260,7 @@ class GuidedMCTSAgent(MCTSAgent):
         self.guide.reset(game, player, seed)
         if self._network is None:
             return
-        inputs, actions = self._network[0].shape[0], self._network[6].shape[0]
-        if (inputs, actions) != (game.obs_size, game.num_actions):
-            raise ValueError(f"the guiding network takes observations of size {inputs} and has {actions} actions; "
-                             f"{game.name} ({game.variant}) has {game.obs_size} and {game.num_actions}")
+        check_sizes(self.guide.layers, game, "the guiding network")
         self.settings.update({k: v for k, v in GUIDED_TREE_DEFAULTS.get(game.name, {}).items()
                               if self.options[k] is None})
 
