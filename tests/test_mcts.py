@@ -575,6 +575,11 @@ def test_the_search_network_refuses_layers_it_cannot_play():
         prior.pack([w(8, 3), w(4, 8), w(5, 4)], "relu", "none", False)
     with pytest.raises(ValueError, match="activations"):
         prior.pack([w(4, 3), w(5, 4)], "sigmoid", "none", False)
+    # layers that do not fit would be read out of bounds inside Numba
+    with pytest.raises(ValueError, match="the head must read 7 values"):
+        prior.pack([w(4, 3), w(5, 4)], "relu", "none", True)
+    with pytest.raises(ValueError, match="do not fit together"):
+        prior.pack([w(4, 3), (np.zeros((5, 4), np.float32), np.zeros(3, np.float32))], "relu", "none", False)
 
 
 def _favourite_network(game, action):

@@ -30,6 +30,12 @@ def pack(layers, activation, features, skip):
     if any(w.shape != (width, width) for w, _ in hidden):
         raise ValueError(f"the search's network needs hidden layers of equal width; got "
                          f"{[w_in.shape] + [w.shape for w, _ in hidden]}")
+    # the Numba forward pass indexes by these shapes unchecked, so a layer that does not fit is refused
+    head_inputs = width + (w_in.shape[1] if skip else 0)
+    if w_head.shape[1] != head_inputs or any(b.shape != (w.shape[0],) for w, b in layers):
+        raise ValueError(f"the layers of the search's network do not fit together: weights "
+                         f"{[w.shape for w, _ in layers]}, biases {[b.shape for _, b in layers]}; the head "
+                         f"must read {head_inputs} values (the hidden width{' and the inputs' if skip else ''})")
     f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)
     w_mid = np.zeros((len(hidden), width, width), np.float32)
     b_mid = np.zeros((len(hidden), width), np.float32)
