@@ -128,6 +128,10 @@ class SnapshotAgent(Agent):
         kwargs.setdefault("name", path.stem)
         return cls(layers, activation, features, skip, **kwargs)
 
+    def check_game(self, game, what=None):
+        """Refuse ``game`` if its observation or actions are not the network's sizes."""
+        check_sizes(self.layers, game, what or f"network {self.name!r}")
+
     def network_settings(self):
         """``(activation, features, skip)``: how ``layers`` are played (``read_network``'s settings)."""
         return self.activation_name, "log" if self.squash else "none", self.skip

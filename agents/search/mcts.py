@@ -53,7 +53,6 @@ import time
 import numpy as np
 
 from ..base import Agent, GameInfo
-from ..learned.network import check_sizes
 from .prior import NO_NETWORK, pack
 
 # Per-game defaults (measured choices, see the module docstring of each game's ``agents.search.<game>``
@@ -249,7 +248,7 @@ class GuidedMCTSAgent(MCTSAgent):
         super().__init__(**options)
         self.guide = guide
         self._network = None
-        if in_tree and hasattr(guide, "network_settings"):
+        if in_tree and hasattr(guide, "network_settings"):   # a policy network (SnapshotAgent)
             self._network = pack(guide.layers, *guide.network_settings())
 
     def tree_network(self):
@@ -260,7 +259,7 @@ class GuidedMCTSAgent(MCTSAgent):
         self.guide.reset(game, player, seed)
         if self._network is None:
             return
-        check_sizes(self.guide.layers, game, "the guiding network")
+        self.guide.check_game(game, "the guiding network")
         self.settings.update({k: v for k, v in GUIDED_TREE_DEFAULTS.get(game.name, {}).items()
                               if self.options[k] is None})
 
