@@ -57,16 +57,25 @@ def test_the_pages_speed_tables_are_those_of_the_kept_run():
 
 def test_search_speed_reports_every_game(tmp_path):
     out = tmp_path / "search.json"
-    result = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "2", "--json", str(out)],
-                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "2", "--leaves", "8",
+                             "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    rows = json.loads(out.read_text())["rows"]
+    run = json.loads(out.read_text())
+    rows = run["rows"]
+    # the guide's forward pass, one leaf a call in Numba and batched in numpy, for both policy networks
+    assert {(r["network"], r["forward_pass"]) for r in run["network_rows"]} >= {
+        (f"shipped {g}", how) for g in ("makabana", "makemake")
+        for how in ("Numba, one leaf a call", "numpy, 1 leaf a product", "numpy, 256 leaves a product")}
+    assert all(r["microseconds_per_leaf"] > 0 for r in run["network_rows"])
     assert {r["search"] for r in rows} >= {f"agents.search.mcts on {g}" for g in (
         "makabana", "makabana mao", "makemake", "maunakea", "maunakea advanced")}
     assert all(r["simulations_per_second"] > 0 for r in rows)
     bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "1"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--positions must be at least 2" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--leaves", "0"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--leaves must be a positive integer" in bad.stderr
 
 
 def test_soak_plays_every_game_and_counts_no_violation(tmp_path):
