@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.games import game_info
-from agents.learned.network import SnapshotAgent, read_network, write_network
+from agents.learned.network import SnapshotAgent, read_network, read_value, write_network
 from agents.registry import shipped_path
 
 pytest.importorskip("torch")
@@ -34,11 +34,17 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
         assert len(data["observation"]) == len(data["mask"]) == len(data["visits"]) == entry["decisions"] > 0
         # the search visits only legal actions, and each recorded decision was searched
         assert not (data["visits"] * (data["mask"] == 0)).any() and (data["visits"].sum(1) == 12).all()
+        # every decision carries its player's result in the game, the value network's target
+        assert len(data["outcome"]) == entry["decisions"] and set(data["outcome"]) <= {-1.0, 0.0, 1.0}
     current = SnapshotAgent.load(out / "current.npz", game)   # a network the search and the arena play
     expected = out / "network-1.npz" if entry["accepted"] else shipped_path(game)
-    assert all(np.array_equal(a, b) for a, b in zip(np.load(out / "current.npz").values(),
-                                                    np.load(expected).values()))
+    assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(read_network(out / "current.npz")[0],
+                                                              read_network(expected)[0]))
     assert current.layers[0][0].shape == (128, game.obs_size)
+    # the value fitted to the round's outcomes is kept whatever the gate says of the policy
+    value = read_value(out / "network-1.npz")
+    assert [w.shape for w, _ in value] == [(64, game.obs_size), (1, 64)]
+    assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(current.value_layers, value))
     state = exit_.main(tiny(out, "--resume"), log=lambda *_: None)
     assert state["round"] == 2 and [h["round"] for h in state["history"]] == [1, 2]
     assert json.loads((out / "state.json").read_text())["round"] == 2
@@ -104,6 +110,28 @@ def test_the_network_fit_lowers_its_loss_and_plays_as_fitted(tmp_path):
         ce = [-(s[m > 0] * np.log(np.maximum(agent.action_probabilities(o, m)[m > 0], 1e-300))).sum()
               for o, m, s in zip(data["observation"], data["mask"], shares)]
         assert np.mean(ce) == pytest.approx(loss, rel=1e-3)
+
+
+def test_the_value_fit_lowers_its_error_and_plays_as_fitted(tmp_path):
+    """The value network learns the outcomes (here a function of the observation), and the file it
+    writes, played by numpy (``SnapshotAgent.value``) and by the search's Numba pass, has the error
+    the fit computed."""
+    from agents.search.prior import pack_value, value as numba_value
+
+    game = game_info("makemake", 2)
+    data = synthetic_decisions(game, 600)
+    data["outcome"] = np.where(data["observation"][:, :40].sum(1) > np.median(data["observation"][:, :40].sum(1)),
+                               1.0, -1.0).astype(np.float32)
+    network = read_network(shipped_path(game))
+    value, before, after = exit_.fit_value(None, network, data, 16, seed=0, log=None)
+    assert after < before - 0.1
+    path = tmp_path / "net.npz"
+    write_network(path, *network, value=value)
+    agent = SnapshotAgent.load(path, game)
+    values = np.array([agent.value(o) for o in data["observation"]])
+    assert np.mean((values - data["outcome"]) ** 2) == pytest.approx(after, rel=1e-3)
+    packed = pack_value(agent.value_layers, *agent.network_settings()[:2])
+    np.testing.assert_allclose([numba_value(packed, o) for o in data["observation"][:50]], values[:50], atol=1e-4)
 
 
 def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
@@ -194,7 +222,7 @@ def test_a_tiny_round_of_the_other_games(tmp_path, game_name, variant):
             assert set(data.files) == {"x", "visits", "decision"} and data["decision"].max() + 1 == entry["decisions"]
             assert len(data["x"]) == len(data["visits"]) == len(data["decision"])
         else:
-            assert set(data.files) == {"observation", "mask", "visits"}
+            assert set(data.files) == {"observation", "mask", "visits", "outcome"}
             assert (data["visits"].sum(1) == 12).all()
 
 

@@ -672,3 +672,92 @@ def test_a_network_in_the_tree_takes_the_guided_defaults():
     assert settings == {"tree": GUIDED_TREE_DEFAULTS["makemake"]["pw_k"], "root": DEFAULTS["makemake"]["pw_k"],
                         "given": 3.0}
     assert settings["tree"] != settings["root"]
+
+
+def _random_value(game, rng, width=16):
+    sizes = [(width, game.obs_size), (width, width), (1, width)]
+    return [(rng.normal(0, 0.3, s).astype(np.float32), rng.normal(0, 0.3, s[0]).astype(np.float32)) for s in sizes]
+
+
+@pytest.mark.parametrize("name,variant,activation,features", [
+    ("makabana", None, "relu", "log"), ("makabana", "mao", "tanh", "none"), ("makemake", None, "tanh", "log")])
+def test_the_search_value_network_gives_the_numpy_value(name, variant, activation, features):
+    """``agents.search.prior.value`` (sparse inputs, inside Numba) gives the value that
+    ``SnapshotAgent.value`` computes densely with numpy."""
+    from agents.search import prior
+
+    game = game_info(name, num_players=2, variant=variant)
+    rng = np.random.default_rng(len(name))
+    snapshot = _random_network(game, rng, 16, activation, features, False)
+    snapshot.value_layers = _random_value(game, rng)
+    packed = prior.pack_value(snapshot.value_layers, activation, features)
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    values = []
+    for state in random_positions(game, 10, seed=8):
+        game.core.observe_player(state, int(game.core.player_to_act(state)), obs, mask)
+        values.append(snapshot.value(obs))
+        assert prior.value(packed, obs) == pytest.approx(values[-1], abs=1e-5)
+    assert np.ptp(values) > 0.01   # the positions are told apart: the comparison can fail
+    with pytest.raises(ValueError, match="a value network ends in one output"):
+        prior.pack_value(snapshot.layers, activation, features)
+
+
+def test_a_value_network_is_written_read_and_checked(tmp_path):
+    """A network file may carry a value network; ``SnapshotAgent.load`` reads it and refuses one whose
+    input is not the game's observation."""
+    from agents.learned.network import SnapshotAgent, read_value, write_network
+
+    game = game_info("makemake", num_players=2)
+    rng = np.random.default_rng(3)
+    snapshot = _random_network(game, rng, 8, "relu", "none", False)
+    path = tmp_path / "net.npz"
+    write_network(path, snapshot.layers, "relu", "none", False)
+    assert read_value(path) is None and SnapshotAgent.load(path, game).value_layers is None
+    value = _random_value(game, rng)
+    write_network(path, snapshot.layers, "relu", "none", False, value=value)
+    loaded = SnapshotAgent.load(path, game)
+    assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(loaded.value_layers, value))
+    wrong = [(np.zeros((4, 10), np.float32), np.zeros(4, np.float32)), (np.zeros((1, 4), np.float32), np.zeros(1, np.float32))]
+    write_network(path, snapshot.layers, "relu", "none", False, value=wrong)
+    with pytest.raises(ValueError, match="the value network of snapshot .* observations of size 10 and has 1 outputs"):
+        SnapshotAgent.load(path, game)
+
+
+def test_the_value_network_values_the_leaves():
+    """With ``value_mix`` 1 a leaf is worth what the value network says, with no playout: after one
+    simulation the root's only child holds the network's value of the position after its move, read
+    from the mover's observation (Make Make: nothing hidden, so the leaf can be replayed).  With
+    ``value_mix`` 0 the search is the one without a value network, visit for visit."""
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info("makemake", num_players=2)
+    rng = np.random.default_rng(4)
+    for i, state in enumerate(random_positions(game, 3, seed=6)):
+        player = int(game.core.player_to_act(state))
+        obs = np.zeros(game.obs_size, dtype=np.int8)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.observe_player(state, player, obs, mask)
+        guide = _random_network(game, rng, 8, "tanh", "log", False)
+        guide.value_layers = _random_value(game, rng)
+        agent = GuidedMCTSAgent(guide, value_mix=1.0, simulations=1)
+        agent.reset(game, player, i)
+        agent.search(state.copy(), 1, i, guide.action_probabilities(obs, mask))
+        key, first, nxt, visits, avail, value = agent._arrays[:6]
+        child = first[0]
+        assert child >= 0 and nxt[child] < 0 and visits[child] == 1
+        after = state.copy()
+        game.core.step(after, int(key[child]))
+        game.core.observe_player(after, player, obs, mask)
+        assert value[child] == pytest.approx(guide.value(obs), abs=1e-4)
+
+        visits_of = {}
+        for mix, value_layers in ((0.0, guide.value_layers), (None, None)):
+            guide.value_layers = value_layers
+            agent = GuidedMCTSAgent(guide, value_mix=mix, simulations=200)
+            agent.reset(game, player, i)
+            agent.search(state.copy(), 200, i)
+            visits_of[mix] = agent.last_visits
+        assert np.array_equal(visits_of[0.0], visits_of[None])
+    with pytest.raises(ValueError, match="value_mix is the value network's share"):
+        GuidedMCTSAgent(guide, value_mix=1.5)

@@ -71,10 +71,13 @@ def save_snapshot(model, path):
     return write_network(path, *policy_layers(model.policy))
 
 
-def write_network(path, layers, activation, features, skip):
-    """Write a policy network's layers ``[(w, b), …]`` and settings (see ``policy_layers``) to ``path``."""
+def write_network(path, layers, activation, features, skip, value=None):
+    """Write a policy network's layers ``[(w, b), …]`` and settings (see ``policy_layers``) to ``path``,
+    and a value network's layers (``read_value``) if given."""
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
+    for i, (w, b) in enumerate(value or []):
+        arrays.update({f"vw{i}": w, f"vb{i}": b})
     np.savez(path, activation=np.array(activation), features=np.array(features), skip=np.array(skip),
              **arrays)
     return Path(path)
@@ -89,6 +92,16 @@ def read_network(path):
         features = str(data["features"]) if "features" in data.files else "none"
         skip = bool(data["skip"]) if "skip" in data.files else False
     return layers, activation, features, skip
+
+
+def read_value(path):
+    """The value network of a policy network file, or None: layers ``[(w, b), …]`` over the same
+    observation and with the policy's activation and input transform, ending in one output whose
+    ``tanh`` is the player's expected result in [-1, 1] (``agents.training.expert_iteration`` fits it
+    to the outcomes of the search's games; ``agents.search.prior.value`` plays it)."""
+    with np.load(path) as data:
+        count = sum(name.startswith("vw") for name in data.files)
+        return [(data[f"vw{i}"], data[f"vb{i}"]) for i in range(count)] or None
 
 
 def check_sizes(layers, game, what):
@@ -107,8 +120,9 @@ class SnapshotAgent(Agent):
     name = "snapshot"
 
     def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
-                 deterministic=False):
+                 deterministic=False, value=None):
         self.layers = layers
+        self.value_layers = value   # a value network (``read_value``), which only a guided search reads
         self.activation_name = activation
         self.activation = ACTIVATIONS[activation]
         self.squash = features == "log"
@@ -122,15 +136,23 @@ class SnapshotAgent(Agent):
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no snapshot file at {str(path)!r}")
-        layers, activation, features, skip = _read_snapshot(path)
+        (layers, activation, features, skip), value = _read_snapshot(path)
+        snapshot = cls(layers, activation, features, skip, value=value, **{"name": path.stem, **kwargs})
         if game is not None:
-            check_sizes(layers, game, f"snapshot {str(path)!r}")
-        kwargs.setdefault("name", path.stem)
-        return cls(layers, activation, features, skip, **kwargs)
+            snapshot.check_game(game, f"snapshot {str(path)!r}")
+        return snapshot
 
     def check_game(self, game, what=None):
-        """Refuse ``game`` if its observation or actions are not the network's sizes."""
-        check_sizes(self.layers, game, what or f"network {self.name!r}")
+        """Refuse ``game`` if its observation or actions are not the network's sizes (or its value
+        network's input is not the observation, or it has more than one output)."""
+        what = what or f"network {self.name!r}"
+        check_sizes(self.layers, game, what)
+        if self.value_layers is not None:
+            inputs, outputs = self.value_layers[0][0].shape[1], self.value_layers[-1][0].shape[0]
+            if (inputs, outputs) != (game.obs_size, 1):
+                raise ValueError(f"the value network of {what} takes observations of size {inputs} and has "
+                                 f"{outputs} outputs; {game.name} ({game.variant}) has observations of size "
+                                 f"{game.obs_size}, and a value is one output")
 
     def network_settings(self):
         """``(activation, features, skip)``: how ``layers`` are played (``read_network``'s settings)."""
@@ -145,6 +167,17 @@ class SnapshotAgent(Agent):
             h = self.activation(w @ h + b)
         w, b = self.layers[-1]
         return w @ (np.concatenate([h, x]) if self.skip else h) + b
+
+    def value(self, observation):
+        """The value network's expected result for the observing player, in [-1, 1]."""
+        if self.value_layers is None:
+            raise ValueError(f"{self.name} has no value network")
+        h = np.asarray(observation, dtype=np.float32)
+        h = squash(h) if self.squash else h
+        for w, b in self.value_layers[:-1]:
+            h = self.activation(w @ h + b)
+        w, b = self.value_layers[-1]
+        return float(np.tanh(w @ h + b)[0])
 
     def action_probabilities(self, observation, action_mask, state=None):
         """The policy's probability of every action (zero where the mask says illegal): what a guided
@@ -177,7 +210,7 @@ _SNAPSHOTS = {}  # (path, modified) -> what the file holds: every env and seat o
 def _read_snapshot(path, keep=16):
     key = (str(path.resolve()), path.stat().st_mtime_ns)
     if key not in _SNAPSHOTS:
-        network = read_network(path)
+        network = read_network(path), read_value(path)
         while len(_SNAPSHOTS) >= keep:  # the oldest first: the pool draws from the latest ones
             del _SNAPSHOTS[next(iter(_SNAPSHOTS))]
         _SNAPSHOTS[key] = network

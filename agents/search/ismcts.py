@@ -29,7 +29,9 @@ One simulation:
    ``rollout_depth`` steps or ``horizon`` seasons/turns, then the game's evaluation
    (``agents.search.<game>.evaluate``: points per player), turned into a value in [-1, 1] per player
    by ``agents.search.common.margin_values`` (sign of the margin, and the margin's change since the
-   root).
+   root).  With a value network (``vnet``) and ``value_mix`` λ > 0, every player's value is
+   ``(1 - λ)`` times that plus ``λ`` times the network's value of the leaf, read from that player's
+   observation of the determinization; with λ = 1 there is no playout.
 4. **Backup**: every node on every tree's path gets one visit and the value *of the player who made
    the move into it* (max^n-style: each player maximizes its own value at its own decisions).
 
@@ -45,7 +47,7 @@ from maunakea_env import kernels as mk_core
 from pacific_common.rng import draw, seed_rng
 
 from .common import NO_EDGE, margin_values, margins
-from .prior import has_network, policy
+from .prior import has_network, policy, value as network_value   # ``value`` names the nodes' values here
 
 from . import makabana as mb
 from . import makemake as mm
@@ -413,7 +415,7 @@ def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
            scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, net_prior, root_visits,
-           root_policy, net):
+           root_policy, net, vnet, value_mix):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
 
@@ -430,7 +432,11 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     Guided below the root (``net``: a policy network packed by ``agents.search.prior.pack``; empty
     for none): a node expands the untried action that the network, reading the observation of the
     player to act in this determinization, likes best, and the child keeps that probability divided
-    by the favourite's (``net_prior``) for the progressive bias ``bias * net_prior / (visits + 1)``."""
+    by the favourite's (``net_prior``) for the progressive bias ``bias * net_prior / (visits + 1)``.
+
+    Valued leaves (``vnet``: a value network packed by ``agents.search.prior.pack_value``; empty for
+    none): a leaf where the game goes on is worth ``(1 - value_mix)`` times the playout's value plus
+    ``value_mix`` times the network's, each player's read from its own observation."""
     na = g_num_actions(game, root)
     capacity = key.shape[0]
     rs = np.zeros(1, dtype=np.int64)
@@ -456,6 +462,9 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     obs = np.zeros(net[0].shape[0], dtype=np.int8)
     probs = np.zeros(na, dtype=np.float64)
     net_prior[:] = 0.0
+    valued = has_network(vnet) and value_mix > 0.0
+    vobs = np.zeros(vnet[0].shape[0], dtype=np.int8)
+    leaf = np.zeros(MAX_PLAYERS, dtype=np.float64)
 
     for _ in range(sims):
         s[:] = root
@@ -503,11 +512,22 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
             if expanded:
                 break
 
-        g_playout(game, s, rollout_depth, g_clock(game, root) + horizon if horizon > 0 else 1 << 60)
-        if g_evaluate(game, s, points):
-            vals[:] = 0.0
+        at_leaf = valued and g_running(game, s)
+        if at_leaf:
+            for i in range(p):
+                g_observe(game, s, i, vobs)
+                leaf[i] = network_value(vnet, vobs)
+        if at_leaf and value_mix >= 1.0:
+            vals[:p] = leaf[:p]
         else:
-            margin_values(points, p, base, scale, weight, vals)
+            g_playout(game, s, rollout_depth, g_clock(game, root) + horizon if horizon > 0 else 1 << 60)
+            if g_evaluate(game, s, points):
+                vals[:] = 0.0
+            else:
+                margin_values(points, p, base, scale, weight, vals)
+            if at_leaf:
+                for i in range(p):
+                    vals[i] = (1.0 - value_mix) * vals[i] + value_mix * leaf[i]
         _backup(num_trees, path, plen, vals, visits, value, mover)
 
     return _most_visited(my_tree, na, key, first, nxt, visits, value, root_visits)

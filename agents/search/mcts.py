@@ -53,7 +53,7 @@ import time
 import numpy as np
 
 from ..base import Agent, GameInfo
-from .prior import NO_NETWORK, pack
+from .prior import NO_NETWORK, pack, pack_value
 
 # Per-game defaults (measured choices, see the module docstring of each game's ``agents.search.<game>``
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
@@ -73,6 +73,8 @@ DEFAULTS = {
 # Against plain mcts, with one child per square root of the visits instead of two: Make Make 72.6% of
 # 400 games (62.3% of 200 with two), Maka Bana 64.2% of 400 (57.5% of 100 with two).
 GUIDED_TREE_DEFAULTS = {"makabana": dict(pw_k=1.0), "makemake": dict(pw_k=1.0)}
+# The value network's share of a leaf's value where the guide has one (``GuidedMCTSAgent``).
+GUIDED_VALUE_MIX = 0.0
 BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
 NO_POLICY = np.zeros(0, dtype=np.float64)   # the search's root_policy when the game's prior ranks the root
 NODES_PER_SIMULATION = 8
@@ -161,6 +163,11 @@ class MCTSAgent(Agent):
         """The policy network guiding the search below its root (``agents.search.prior.pack``): none."""
         return NO_NETWORK
 
+    def leaf_value(self):
+        """The value network that values the leaves (``agents.search.prior.pack_value``) and its
+        share of a leaf's value: none."""
+        return NO_NETWORK, 0.0
+
     def search(self, state, simulations, seed, root_policy=None):
         """One search from ``state`` (a core row, the agent's player to act) with ``simulations``
         simulations and the given seed; returns the chosen action.  The visit count of every root
@@ -175,7 +182,7 @@ class MCTSAgent(Agent):
             float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),
             *self._arrays, self._visits,
             NO_POLICY if root_policy is None else np.ascontiguousarray(root_policy, dtype=np.float64),
-            self.tree_network())
+            self.tree_network(), *self.leaf_value())
         self.last_visits = self._visits.copy()
         return int(action)
 
@@ -237,22 +244,36 @@ class GuidedMCTSAgent(MCTSAgent):
     observation of the simulation's determinization, with the same progressive bias
     (``agents.search.ismcts.search``), and the settings of ``GUIDED_TREE_DEFAULTS`` replace the game's
     defaults where not given.  A scorer's features are computed in Python, so a scorer guides the root
-    only, and below it the search is ``MCTSAgent``'s."""
+    only, and below it the search is ``MCTSAgent``'s.
+
+    A policy network file that also holds a value network (``agents.learned.network.read_value``)
+    values the search's leaves too: each leaf's value is ``value_mix`` times the network's plus the
+    rest of the playout's (``agents.search.ismcts.search``; ``GUIDED_VALUE_MIX`` unless given, 0
+    for no value)."""
 
     name = "mcts+guided"
 
-    def __init__(self, guide, in_tree=True, **options):
+    def __init__(self, guide, in_tree=True, value_mix=None, **options):
         if not callable(getattr(guide, "action_probabilities", None)):
             raise ValueError(f"the search can be guided only by a policy network or an action scorer "
                              f"(an agent with action_probabilities), not {getattr(guide, 'name', guide)!r}")
+        if value_mix is not None and not 0 <= value_mix <= 1:
+            raise ValueError(f"value_mix is the value network's share of a leaf's value, in [0, 1]; got {value_mix!r}")
         super().__init__(**options)
         self.guide = guide
-        self._network = None
+        self._network = self._value = None
+        self.value_mix = GUIDED_VALUE_MIX if value_mix is None else float(value_mix)
         if in_tree and hasattr(guide, "network_settings"):   # a policy network (SnapshotAgent)
             self._network = pack(guide.layers, *guide.network_settings())
+            if getattr(guide, "value_layers", None) is not None and self.value_mix > 0:
+                activation, features, _skip = guide.network_settings()
+                self._value = pack_value(guide.value_layers, activation, features)
 
     def tree_network(self):
         return super().tree_network() if self._network is None else self._network
+
+    def leaf_value(self):
+        return super().leaf_value() if self._value is None else (self._value, self.value_mix)
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         super().reset(game, player, seed)

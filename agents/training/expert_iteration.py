@@ -53,13 +53,14 @@ import numpy as np
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info, run_label
-from ..learned.network import read_network, write_network
+from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_path
 from .distill import fit as fit_scorer, pool_map
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
+VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared error, Adam, minibatches of 256)
 # Defaults per game (docs/training.md, "Expert iteration", has the measurements behind them).  Make
 # Make's network already plays about as well as the search, and a fit to the search's most visited
 # action, half the target the network's own policy, was the least harmful of those measured.  Maka
@@ -93,6 +94,8 @@ def parse_args(argv=None):
                                                         "visited action alone (default: the game's)")
     add("--keep", type=float, default=None, help="share of the starting network's policy mixed into a policy "
                                                  "network's targets (default: the game's)")
+    add("--value-width", type=int, default=64, help="hidden width of the value network fitted to the "
+                                                    "games' outcomes, 0 for none (default: %(default)s)")
     add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
                                                    "(default: %(default)s)")
     add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
@@ -111,6 +114,8 @@ def parse_args(argv=None):
             setattr(args, name, value)
     if args.labelled_games < 0:
         parser.error(f"--labelled-games must be non-negative, got {args.labelled_games}")
+    if args.value_width < 0:
+        parser.error(f"--value-width must be non-negative (0 for no value network), got {args.value_width}")
     for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "gate_simulations", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
@@ -176,6 +181,11 @@ class Recorder(Agent):
                                    visits.astype(np.int32)))
         return action
 
+    def outcomes(self, result, index):
+        """The decisions with the game's result for this recorder (agent ``index`` of ``result``: +1 a
+        win, -1 a loss, 0 a tie or a truncated game) appended, the value network's target."""
+        return [d + (result.rewards[index],) for d in self.decisions]
+
 
 def _self_play_game(task):
     game_args, network, simulations, scorer, seed, labelled = task
@@ -189,8 +199,8 @@ def _self_play_game(task):
     else:          # every seat the same search: no need to rotate
         recorders = players = [Recorder(make_agent(search, game), scorer) for _ in range(n)]
         seats = None
-    play_game(game, players, seed, seats=seats)
-    return seed[-1], [d for r in recorders for d in r.decisions]
+    result = play_game(game, players, seed, seats=seats)
+    return seed[-1], [d for i, r in enumerate(recorders) for d in r.outcomes(result, i)]
 
 
 def self_play(game, network, args, round_number, scorer, log=print):
@@ -208,11 +218,12 @@ def self_play(game, network, args, round_number, scorer, log=print):
             log(f"  games {done}/{total}, {time.perf_counter() - start:.0f} s")
     decisions = [d for g in games for d in g]
     if scorer:
-        sizes = [len(f) for f, _ in decisions]
-        return dict(x=np.concatenate([f for f, _ in decisions]), visits=np.concatenate([v for _, v in decisions]),
+        sizes = [len(f) for f, _, _ in decisions]
+        return dict(x=np.concatenate([f for f, _, _ in decisions]),
+                    visits=np.concatenate([v for _, v, _ in decisions]),
                     decision=np.repeat(np.arange(len(decisions)), sizes))
     return dict(observation=np.stack([d[0] for d in decisions]), mask=np.stack([d[1] for d in decisions]),
-                visits=np.stack([d[2] for d in decisions]))
+                visits=np.stack([d[2] for d in decisions]), outcome=np.array([d[3] for d in decisions], np.float32))
 
 
 def window_data(out, last_round, window, scorer):
@@ -222,7 +233,8 @@ def window_data(out, last_round, window, scorer):
         offsets = np.cumsum([0] + [int(p["decision"].max()) + 1 for p in parts[:-1]])
         return dict(x=np.concatenate([p["x"] for p in parts]), visits=np.concatenate([p["visits"] for p in parts]),
                     decision=np.concatenate([p["decision"] + o for p, o in zip(parts, offsets)]))
-    return {k: np.concatenate([p[k] for p in parts]) for k in ("observation", "mask", "visits")}
+    keys = ("observation", "mask", "visits") + (("outcome",) if all("outcome" in p for p in parts) else ())
+    return {k: np.concatenate([p[k] for p in parts]) for k in keys}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -283,6 +295,50 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, anchor=Non
     return (fitted, activation_name, features, skip), before, after
 
 
+def fit_value(value, network, data, width, seed, epochs=VALUE_EPOCHS, lr=VALUE_LR, batch=256, log=print):
+    """A value network fitted to the game outcomes of ``data`` (``observation``, ``outcome``: +1 a win,
+    -1 a loss, 0 a tie) by the mean squared error of its ``tanh``: ``value`` (layers, as
+    ``read_value`` reads them) fitted further, or a new one of one hidden layer of ``width`` when
+    None.  It reads the observation as ``network`` (``read_network``'s form) does: the same activation
+    and input transform.  Returns the layers and the error before and after (over all of ``data``)."""
+    import torch
+
+    torch.manual_seed(seed)
+    _layers, activation_name, features, _skip = network
+    activation = {"relu": torch.relu, "tanh": torch.tanh}[activation_name]
+    x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
+    if features == "log":
+        x_all = torch.sign(x_all) * torch.log1p(torch.abs(x_all))
+    y_all = torch.as_tensor(data["outcome"], dtype=torch.float32)
+    if value is None:   # torch's default initialisation of a fresh layer
+        value = [(m.weight.detach().numpy(), m.bias.detach().numpy())
+                 for m in (torch.nn.Linear(x_all.shape[1], width), torch.nn.Linear(width, 1))]
+    params = [torch.nn.Parameter(torch.as_tensor(np.asarray(a, np.float32).copy())) for layer in value for a in layer]
+    weights, biases = params[0::2], params[1::2]
+
+    def error(x, y):
+        h = x
+        for w, b in zip(weights[:-1], biases[:-1]):
+            h = activation(h @ w.T + b)
+        return ((torch.tanh(h @ weights[-1].T + biases[-1])[:, 0] - y) ** 2).mean()
+
+    with torch.no_grad():
+        before = float(error(x_all, y_all))
+    optimizer = torch.optim.Adam(params, lr=lr)
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        for rows in torch.randperm(len(x_all), generator=generator).split(batch):
+            loss = error(x_all[rows], y_all[rows])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    with torch.no_grad():
+        after = float(error(x_all, y_all))
+    if log:
+        log(f"  value fit on {len(x_all)} decisions: squared error {before:.4f} -> {after:.4f}")
+    return [(w.detach().numpy().copy(), b.detach().numpy().copy()) for w, b in zip(weights, biases)], before, after
+
+
 def sharpen(visits, temperature, decision=None):
     """The fit's targets from root visit counts: ``visits ** (1 / temperature)``, and for temperature 0
     the most visited action (the first of ties) alone.  ``visits`` is one row per decision, or (an
@@ -323,10 +379,23 @@ def fit_round(current_path, data, args, round_number, scorer, out, log=print):
         log(f"  fit on {int(data['decision'].max()) + 1} decisions: cross-entropy {before:.4f} -> {after:.4f}")
         save_scorer(path, current.game_name, layers, current.variant)
     else:
-        fitted, before, after = fit_network(read_network(current_path), data, args.epochs, args.lr, seed,
+        current = read_network(current_path)
+        fitted, before, after = fit_network(current, data, args.epochs, args.lr, seed,
                                             keep=args.keep, anchor=read_network(out / "init.npz"), log=log)
-        write_network(path, *fitted)
+        value = read_value(current_path)
+        if args.value_width and "outcome" in data:
+            value, _, _ = fit_value(value, current, data, args.value_width, seed, log=log)
+        write_network(path, *fitted, value=value)
     return path, before, after
+
+
+def keep_value(fitted, current):
+    """Give the ``current`` network file the value network of the ``fitted`` one.  The gate judges the
+    greedy policy, which the value does not touch, so the value learnt from a round's games is kept
+    whichever policy the gate keeps."""
+    value = read_value(fitted)
+    if value is not None:
+        write_network(current, *read_network(current), value=value)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -427,6 +496,8 @@ def main(argv=None, log=print):
             f"{scores[0]:.1%}, the current one {scores[1]:.1%}: {'accepted' if accepted else 'rejected'}")
         if accepted:
             shutil.copyfile(candidate, current)
+        elif not scorer:
+            keep_value(candidate, current)
         entry = dict(round=r, decisions=int(len(data["visits"]) if not scorer else data["decision"].max() + 1),
                      loss_before=before, loss_after=after, gate_fitted=scores[0], gate_current=scores[1],
                      accepted=accepted)
