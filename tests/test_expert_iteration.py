@@ -72,11 +72,13 @@ def test_labelled_games_record_the_searchs_labels_of_the_networks_own_moves(monk
         moves.clear()
         seats = set()
         _, decisions = exit_._self_play_game(((game.name, 2, game.variant, game.max_turns), str(network), 12, False,
-                                              (0, 1, index), True))
+                                              (0, 1, index), True, 0.0))
         searched = [m for m in moves if m[2] is not None]
         assert len(decisions) == len(searched) > 10 and all(a == b for a, b, _ in moves)
         assert all(np.array_equal(d[2], v) for d, (_, _, v) in zip(decisions, searched))
         assert all(d[2].sum() == 12 for d in decisions) and seats == {index}
+        # and the network's result in the game, the same at each of its decisions
+        assert len({d[3] for d in decisions}) == 1 and decisions[0][3] in (-1.0, 0.0, 1.0)
 
 
 def synthetic_decisions(game, n, seed=0):
@@ -164,6 +166,8 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--players", "7"], "players"),
     (["--measure-games", "-1"], "--measure-games must be non-negative"),
     (["--labelled-games", "-1"], "--labelled-games must be non-negative"),
+    (["--value-mix", "1.5"], "--value-mix is a share of a leaf's value, in [0, 1]"),
+    (["--value-width", "-1"], "--value-width must be non-negative"),
 ])
 def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):

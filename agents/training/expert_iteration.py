@@ -104,6 +104,8 @@ def parse_args(argv=None):
                                                  "network's targets (default: the game's)")
     add("--value-width", type=int, default=64, help="hidden width of the value network fitted to the "
                                                     "games' outcomes, 0 for none (default: %(default)s)")
+    add("--value-mix", type=float, default=0.0, help="the value network's share of a leaf's value in the "
+                                                       "self-play's search, 0 for none (default: %(default)s)")
     add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
                                                    "(default: %(default)s)")
     add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
@@ -122,6 +124,8 @@ def parse_args(argv=None):
             setattr(args, name, value)
     if args.labelled_games < 0:
         parser.error(f"--labelled-games must be non-negative, got {args.labelled_games}")
+    if not 0 <= args.value_mix <= 1:
+        parser.error(f"--value-mix is a share of a leaf's value, in [0, 1]; got {args.value_mix}")
     if args.value_width < 0:
         parser.error(f"--value-width must be non-negative (0 for no value network), got {args.value_width}")
     for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "gate_simulations", "workers"):
@@ -196,16 +200,16 @@ class Recorder(Agent):
 
 
 def _self_play_game(task):
-    game_args, network, simulations, scorer, seed, labelled = task
+    game_args, network, simulations, scorer, seed, labelled, value_mix = task
     game = game_info(*game_args)
     n = game.num_players
     search = f"mcts:{simulations}+{network}"
     if labelled:   # the network against the heuristic, the search labelling the network's decisions
-        recorders = [Recorder(make_agent(search, game), scorer, plays=make_agent(network, game))]
+        recorders = [Recorder(make_agent(search, game, value_mix=value_mix), scorer, plays=make_agent(network, game))]
         players = recorders + [make_agent("heuristic", game) for _ in range(n - 1)]
         seats = [(seed[-1] + k) % n for k in range(n)]   # seats rotated, as agents.distill's teacher games
     else:          # every seat the same search: no need to rotate
-        recorders = players = [Recorder(make_agent(search, game), scorer) for _ in range(n)]
+        recorders = players = [Recorder(make_agent(search, game, value_mix=value_mix), scorer) for _ in range(n)]
         seats = None
     result = play_game(game, players, seed, seats=seats)
     return seed[-1], [d for i, r in enumerate(recorders) for d in r.outcomes(result, i)]
@@ -217,7 +221,7 @@ def self_play(game, network, args, round_number, scorer, log=print):
     game_args = (game.name, game.num_players, game.variant, game.max_turns)
     total = args.games + args.labelled_games
     tasks = [(game_args, str(network), args.simulations, scorer, (args.seed, round_number, index),
-              index >= args.games) for index in range(total)]
+              index >= args.games, args.value_mix) for index in range(total)]
     games = [None] * total
     start = time.perf_counter()
     for done, (index, decisions) in enumerate(pool_map(_self_play_game, tasks, args.workers), 1):
