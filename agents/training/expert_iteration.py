@@ -2,7 +2,8 @@
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds R] \
         [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] \
-        [--gate-games 40] [--measure-games 20] [--workers 2] [--out DIR] [--seed 0] [--resume]
+        [--value-width 64] [--value-mix 0] [--gate-games 40] [--measure-games 20] [--workers 2] \
+        [--out DIR] [--seed 0] [--resume]
 
 Defaults in ``DEFAULTS``, overridden per game by ``GAME_DEFAULTS``.
 
@@ -39,9 +40,10 @@ features (Mauna Kea).  Each round, top to bottom:
 Each round also fits a value network (``--value-width``, 0 for none) to the outcomes of the games in
 the window (+1 a win, -1 a loss, 0 a tie, for the player at each decision; mean squared error of its
 ``tanh``), kept in the network file beside the policy whatever the gate says (the gate judges the
-greedy policy, which the value does not touch).  The guided search mixes it into its leaves' values
-only when asked (``GuidedMCTSAgent(value_mix=...)``): measured, the search's own playouts valued the
-leaves best, so by default the leaves are played out and the value is only learnt.
+greedy policy, which the value does not touch).  A guided search whose network has a value mixes
+it into its leaves' values (``GuidedMCTSAgent``'s ``value_mix``, half by default): so do the measurement
+rows and any later ``mcts+<network>``.  The self-play's own search keeps its playouts unless
+``--value-mix`` says otherwise (the default runs were measured that way).
 
 ``--resume`` goes on from the last finished round of ``DIR`` (``DIR/state.json``).
 """
