@@ -6,8 +6,9 @@
 ``mcts``, ``mcts:200``   Monte-Carlo tree search, optionally with its number of simulations
 ``mcts+shipped``         the search guided by a learned policy: its probabilities are the root's
                          prior, and a policy network also chooses every expansion below the root
-                         (``agents.search.mcts.GuidedMCTSAgent``); ``mcts:200+shipped``, and after
-                         the ``+`` also the path of a policy network or action scorer (``.npz``)
+                         (``agents.search.mcts.GuidedMCTSAgent``; a value network in the file
+                         also values the leaves); ``mcts:200+shipped``, and after the ``+`` also
+                         the path of a policy network or action scorer (``.npz``)
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which
                          the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
