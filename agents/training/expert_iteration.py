@@ -253,6 +253,29 @@ def window_data(out, last_round, window, scorer):
 
 # ---------------------------------------------------------------------------------------------------
 # 2. Fit
+def _inputs(observation, features):
+    """The observations as the network reads them: float32, through the input transform ``features``."""
+    import torch
+
+    x = torch.as_tensor(observation, dtype=torch.float32)
+    return torch.sign(x) * torch.log1p(torch.abs(x)) if features == "log" else x
+
+
+def _minibatch_adam(params, loss_of_rows, n, epochs, lr, seed, batch):
+    """``epochs`` passes of Adam at ``lr`` over ``n`` rows in shuffled minibatches of ``batch``,
+    minimising ``loss_of_rows(rows)``."""
+    import torch
+
+    optimizer = torch.optim.Adam(params, lr=lr)
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        for rows in torch.randperm(n, generator=generator).split(batch):
+            loss = loss_of_rows(rows)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
 def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, anchor=None, log=print):
     """A copy of ``network`` (``(layers, activation, features, skip)``, as ``read_network`` reads it)
     fitted to the visit shares of ``data``, mixed with the share ``keep`` of the policy of ``anchor``
@@ -269,9 +292,7 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, anchor=Non
 
     params = tensors(layers)
     weights, biases = params[0::2], params[1::2]
-    x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
-    if features == "log":
-        x_all = torch.sign(x_all) * torch.log1p(torch.abs(x_all))
+    x_all = _inputs(data["observation"], features)
     legal_all = torch.as_tensor(data["mask"] > 0)
     visits = torch.as_tensor(data["visits"], dtype=torch.float32) * legal_all
     share_all = visits / visits.sum(1, keepdim=True)
@@ -292,15 +313,9 @@ def fit_network(network, data, epochs, lr, seed, batch=256, keep=0.0, anchor=Non
             own = torch.exp(log_policy(x_all, legal_all, kept[0::2], kept[1::2])) * legal_all
             share_all = (1 - keep) * share_all + keep * own
         before = float(loss_of(x_all, legal_all, share_all))
-    optimizer = torch.optim.Adam(params, lr=lr)
     n = len(x_all)
-    generator = torch.Generator().manual_seed(seed)
-    for _ in range(epochs):
-        for rows in torch.randperm(n, generator=generator).split(batch):
-            loss = loss_of(x_all[rows], legal_all[rows], share_all[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+    _minibatch_adam(params, lambda rows: loss_of(x_all[rows], legal_all[rows], share_all[rows]), n, epochs, lr,
+                    seed, batch)
     with torch.no_grad():
         after = float(loss_of(x_all, legal_all, share_all))
     if log:
@@ -320,9 +335,7 @@ def fit_value(value, network, data, width, seed, epochs=VALUE_EPOCHS, lr=VALUE_L
     torch.manual_seed(seed)
     _layers, activation_name, features, _skip = network
     activation = {"relu": torch.relu, "tanh": torch.tanh}[activation_name]
-    x_all = torch.as_tensor(data["observation"], dtype=torch.float32)
-    if features == "log":
-        x_all = torch.sign(x_all) * torch.log1p(torch.abs(x_all))
+    x_all = _inputs(data["observation"], features)
     y_all = torch.as_tensor(data["outcome"], dtype=torch.float32)
     if value is None:   # torch's default initialisation of a fresh layer
         value = [(m.weight.detach().numpy(), m.bias.detach().numpy())
@@ -338,14 +351,7 @@ def fit_value(value, network, data, width, seed, epochs=VALUE_EPOCHS, lr=VALUE_L
 
     with torch.no_grad():
         before = float(error(x_all, y_all))
-    optimizer = torch.optim.Adam(params, lr=lr)
-    generator = torch.Generator().manual_seed(seed)
-    for _ in range(epochs):
-        for rows in torch.randperm(len(x_all), generator=generator).split(batch):
-            loss = error(x_all[rows], y_all[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+    _minibatch_adam(params, lambda rows: error(x_all[rows], y_all[rows]), len(x_all), epochs, lr, seed, batch)
     with torch.no_grad():
         after = float(error(x_all, y_all))
     if log:
