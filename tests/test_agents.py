@@ -365,6 +365,11 @@ def test_duplicate_agents_get_labels():
         "random#1", "heuristic", "random#2", "a"]
 
 
+def test_a_guided_search_is_not_labelled_as_its_guide():
+    assert tournament.agent_labels(["mcts:300+runs/net.npz", "runs/net.npz", "mcts+shipped", "mcts"]) == [
+        "mcts:300+net", "net", "mcts+shipped", "mcts"]
+
+
 def test_tournament_is_reproducible_whatever_the_workers():
     args = ("makabana", 3, ["random", "random", "random", "random"], 24)
     one = tournament.run_tournament(*args, seed=11, workers=1)
