@@ -49,15 +49,17 @@ from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
+def _name(spec):
+    search, plus, guide = spec.partition("+") if spec.startswith("mcts") else ("", "", spec)
+    if guide.endswith((".zip", ".npz")):
+        return search + plus + Path(guide).stem
+    return checkpoint_label(spec) if is_rllib_checkpoint(spec) else spec
+
+
 def agent_labels(specs):
     """One label per agent: its name (a checkpoint's file or folder name; a guided search keeps its
     ``mcts...+`` in front, so it is not mistaken for its guide), numbered when it repeats."""
-    def name(spec):
-        search, plus, guide = spec.partition("+") if spec.startswith("mcts") else ("", "", spec)
-        if guide.endswith((".zip", ".npz")):
-            return search + plus + Path(guide).stem
-        return checkpoint_label(spec) if is_rllib_checkpoint(spec) else spec
-    names = [name(s) for s in specs]
+    names = [_name(s) for s in specs]
     repeats, seen = Counter(names), Counter()
     labels = []
     for name in names:
