@@ -366,8 +366,9 @@ def test_duplicate_agents_get_labels():
 
 
 def test_a_guided_search_is_not_labelled_as_its_guide():
-    assert tournament.agent_labels(["mcts:300+runs/net.npz", "runs/net.npz", "mcts+shipped", "mcts"]) == [
-        "mcts:300+net", "net", "mcts+shipped", "mcts"]
+    assert tournament.agent_labels(["mcts:300+runs/net.npz", "runs/net.npz", "mcts+shipped", "mcts",
+                                    "mcts_net.npz"]) == [
+        "mcts:300+net", "net", "mcts+shipped", "mcts", "mcts_net"]
 
 
 def test_tournament_is_reproducible_whatever_the_workers():

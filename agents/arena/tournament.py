@@ -50,7 +50,9 @@ from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
 def _name(spec):
-    search, plus, guide = spec.partition("+") if spec.startswith("mcts") else ("", "", spec)
+    # the registry's test for a guided search (agents.registry.make_agent)
+    guided = spec.startswith("mcts") and "+" in spec
+    search, plus, guide = spec.partition("+") if guided else ("", "", spec)
     if guide.endswith((".zip", ".npz")):
         return search + plus + Path(guide).stem
     return checkpoint_label(spec) if is_rllib_checkpoint(spec) else spec
