@@ -76,10 +76,14 @@ VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared er
 # Bana's network loses every game to the search: it learns the visit shares themselves, over more
 # games and epochs, and keeps a tenth of the starting policy (what PPO taught it against the heuristic;
 # kept from the current network instead, the tenth thinned round after round, and the third round's
-# network lost to the heuristic).
+# network lost to the heuristic).  Mauna Kea's rounds are of 24 games: its gate and measurements
+# against the search take twice as long as their self-play (3 to 4 minutes), and the default run took
+# 54 minutes on 2 cores (96 games a round would take about an hour and a half).  Its scorer learns
+# the visit shares, as agents.distill fits it.
 DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
 GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1),
-                 "makemake": dict(rounds=6)}
+                 "makemake": dict(rounds=6),
+                 "maunakea": dict(games=24, temperature=1.0)}
 
 
 def parse_args(argv=None):
