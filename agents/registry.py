@@ -41,13 +41,18 @@ ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "mcts+shipped", 
            "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
 
 
+def is_guided(spec):
+    """Whether ``spec`` names a guided search (``mcts+<policy>``, ``mcts:<simulations>+<policy>``)."""
+    return spec.strip().startswith("mcts") and "+" in spec
+
+
 def make_agent(spec, game, **kwargs):
     """A fresh agent for ``spec`` (see the module docstring) playing ``game`` (a ``GameInfo``);
     ``kwargs`` go to the agent's constructor.  Unknown names raise ValueError listing what is allowed."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
                          f"{', '.join(ALLOWED)}")
-    if spec.strip().startswith("mcts") and "+" in spec:
+    if is_guided(spec):
         return _guided(spec.strip(), game, **kwargs)
     name, colon, argument = spec.strip().partition(":")
     if name in ("random", "heuristic", "lookahead", "shipped") and colon:

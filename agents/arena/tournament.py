@@ -41,7 +41,7 @@ from pacific_common.record import record_game, save
 
 from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
-from ..registry import make_agent
+from ..registry import is_guided, make_agent
 from .cli import integer_option, output_file, output_folder
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
@@ -50,9 +50,7 @@ from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
 def _name(spec):
-    # the registry's test for a guided search (agents.registry.make_agent)
-    guided = spec.startswith("mcts") and "+" in spec
-    search, plus, guide = spec.partition("+") if guided else ("", "", spec)
+    search, plus, guide = spec.partition("+") if is_guided(spec) else ("", "", spec)
     if guide.endswith((".zip", ".npz")):
         return search + plus + Path(guide).stem
     return checkpoint_label(spec) if is_rllib_checkpoint(spec) else spec
