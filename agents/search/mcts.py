@@ -72,7 +72,8 @@ DEFAULTS = {
 # (docs/training.md, "The network below the root"): the network's favourites deserve a narrower tree.
 # Against plain mcts, with one child per square root of the visits instead of two: Make Make 72.6% of
 # 400 games (62.3% of 200 with two). Maka Bana narrower still, half a child per square root: 79.5% of
-# 100 games where one child gave 65.0% and a quarter 57.5% on the same deals (64.2% of 400 with one).
+# 100 games where one child gave 65.0% and a quarter 57.5% on the same deals, and 72.3% of 400 on
+# fresh deals (64.2% of 400 with one).
 GUIDED_TREE_DEFAULTS = {"makabana": dict(pw_k=0.5), "makemake": dict(pw_k=1.0)}
 # The value network's share of a leaf's value where the guide has one (``GuidedMCTSAgent``), measured
 # (docs/training.md, "A value network at the leaves"): in Make Make, with a value fitted to 96 games of
