@@ -175,6 +175,17 @@ def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_a_variant_takes_its_own_defaults_over_its_games():
+    """Mao's rounds are smaller than Haapii's (its games are longer); the rest is Maka Bana's, and a
+    given option still wins."""
+    haapii = exit_.parse_args(["--game", "makabana"])
+    mao = exit_.parse_args(["--game", "makabana", "--variant", "mao"])
+    assert (haapii.rounds, haapii.games) == (exit_.GAME_DEFAULTS["makabana"]["rounds"],
+                                             exit_.GAME_DEFAULTS["makabana"]["games"])
+    assert (mao.rounds, mao.games) == (2, 32) and (mao.keep, mao.epochs) == (haapii.keep, haapii.epochs)
+    assert exit_.parse_args(["--game", "makabana", "--variant", "mao", "--games", "5"]).games == 5
+
+
 def test_the_targets_are_the_visits_sharpened_by_the_temperature():
     """Temperature 1: the visit shares; 0.5: squared; 0: the most visited action alone (the first of
     ties), for rows of a policy network and for an action scorer's candidates alike."""
