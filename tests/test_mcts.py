@@ -669,9 +669,23 @@ def test_a_network_in_the_tree_takes_the_guided_defaults():
                          ("given", GuidedMCTSAgent(guide, pw_k=3.0))):
         agent.reset(game, 0, 0)
         settings[label] = agent.settings["pw_k"]
-    assert settings == {"tree": GUIDED_TREE_DEFAULTS["makemake"]["pw_k"], "root": DEFAULTS["makemake"]["pw_k"],
+    assert settings == {"tree": GUIDED_TREE_DEFAULTS[("makemake", "standard")]["pw_k"], "root": DEFAULTS["makemake"]["pw_k"],
                         "given": 3.0}
     assert settings["tree"] != settings["root"]
+
+
+def test_each_variant_takes_its_own_guided_tree():
+    """Maka Bana's widening was measured per variant: Haapii's guided tree is narrower than Mao's,
+    whose network is weaker."""
+    from agents.search.mcts import GuidedMCTSAgent
+
+    widths = {}
+    for variant in ("haapii", "mao"):
+        game = game_info("makabana", num_players=2, variant=variant)
+        agent = GuidedMCTSAgent(_favourite_network(game, 0), simulations=8)
+        agent.reset(game, 0, 0)
+        widths[variant] = agent.settings["pw_k"]
+    assert widths == {"haapii": 0.5, "mao": 1.0}
 
 
 def _random_value(game, rng, width=16):

@@ -73,8 +73,11 @@ DEFAULTS = {
 # Against plain mcts, with one child per square root of the visits instead of two: Make Make 72.6% of
 # 400 games (62.3% of 200 with two). Maka Bana narrower still, half a child per square root: 79.5% of
 # 100 games where one child gave 65.0% and a quarter 57.5% on the same deals, and 72.3% of 400 on
-# fresh deals (64.2% of 400 with one).
-GUIDED_TREE_DEFAULTS = {"makabana": dict(pw_k=0.5), "makemake": dict(pw_k=1.0)}
+# fresh deals (64.2% of 400 with one). Mao keeps one (58.8% of 40 games; with half, 50.0% of 100):
+# its network, a PPO policy, wins 5% against the search, too weak to be trusted further.
+# Keyed by game and variant.
+GUIDED_TREE_DEFAULTS = {("makabana", "haapii"): dict(pw_k=0.5), ("makabana", "mao"): dict(pw_k=1.0),
+                        ("makemake", "standard"): dict(pw_k=1.0)}
 # The value network's share of a leaf's value where the guide has one (``GuidedMCTSAgent``), measured
 # (docs/training.md, "A value network at the leaves"): in Make Make, with a value fitted to 96 games of
 # the guided search, half the value and half the playout won 64.5% of 200 games against the same
@@ -286,7 +289,7 @@ class GuidedMCTSAgent(MCTSAgent):
         if self._network is None:
             return
         self.guide.check_game(game, "the guiding network")
-        self.settings.update({k: v for k, v in GUIDED_TREE_DEFAULTS.get(game.name, {}).items()
+        self.settings.update({k: v for k, v in GUIDED_TREE_DEFAULTS.get((game.name, game.variant), {}).items()
                               if self.options[k] is None})
 
     def root_policy(self, observation, action_mask, state):
