@@ -84,10 +84,10 @@ DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, tempera
 GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1),
                  "makemake": dict(rounds=6),
                  "maunakea": dict(games=24, temperature=1.0)}
-# A variant's own, over its game's.  A Mao game is four times as many decisions as a Haapii game (367
-# against 88 in two-player games of the search), each four times as costly (0.22 s at 2,000
-# simulations against 0.055 s): Haapii's 384 games a round would take about two hours of the 2 cores.
-# Two rounds of 32 games, each with its gate and 20-game measurements, fit in about an hour.
+# A variant's own, over its game's.  A two-player Mao game of the search against the guided search
+# takes ten times a Haapii game's time: 366 decisions against 88, each 2.5 times as costly (0.14 s at
+# 2,000 simulations against 0.055 s).  Haapii's 384 games a round would take hours on the 2 cores;
+# two rounds of 32 games, each with its gate and 20-game measurements, about an hour.
 VARIANT_DEFAULTS = {("makabana", "mao"): dict(rounds=2, games=32)}
 
 
