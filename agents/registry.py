@@ -9,6 +9,11 @@
                          (``agents.search.mcts.GuidedMCTSAgent``; a value network in the file
                          also values the leaves); ``mcts:200+shipped``, and after the ``+`` also
                          the path of a policy network or action scorer (``.npz``)
+``mcts@c=0.5``           the search with other settings: any search name may end with ``@<setting>=<value>``
+                         (``mcts:1000@pw_k=1@pw_alpha=0.4``, ``mcts+shipped@pw_k=0.5@value_mix=0``), the
+                         keyword arguments of ``MCTSAgent`` and, guided, of ``GuidedMCTSAgent``, but
+                         ``simulations``, which is ``mcts:N`` (``SETTINGS``); they begin at the first ``@``
+                         after the name's last ``/`` (a guide's folder may hold an ``@``, its file name not)
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which
                          the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
@@ -24,6 +29,8 @@ The heuristic and search agents, and Ray with torch for RLlib checkpoints, are i
 asked for, so that the others work without them (and without their dependencies).
 """
 import importlib
+import math
+import re
 import zipfile
 from pathlib import Path
 
@@ -35,29 +42,83 @@ from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "shipped"
 ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "mcts+shipped", "mcts:<simulations>+<policy .npz>",
+           "any of these mcts names followed by @<setting>=<value> (mcts:200@c=0.5)",
            "lookahead (Mauna Kea)", "shipped",
            "the path of a MaskablePPO checkpoint (.zip)",
            "the path of a policy network or action scorer (.npz)",
            "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
 
 
+def _number(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+FLAGS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _flag(text):
+    if text.lower() not in FLAGS:
+        raise ValueError(text)
+    return FLAGS[text.lower()]
+
+
+# The settings a search's name may carry after '@' (``mcts@c=0.5``), each with how its text is read:
+# the keyword arguments of agents.search.mcts.MCTSAgent but simulations, which ``mcts:N`` gives, and
+# those of GuidedMCTSAgent.  The agents check the values themselves (trees, belief, value_mix).
+SETTINGS = dict(c=_number, rollout_depth=int, horizon=int, value_scale=_number, value_weight=_number,
+                trees=str, belief=str, max_depth=int, pw_k=_number, pw_alpha=_number, bias=_number)
+GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number)
+WHAT = {_number: "a number", int: "a whole number", str: "a value", _flag: "true, false, 1 or 0"}
+
+
+def is_search(spec):
+    """Whether ``spec`` names a search, guided or not (``mcts``, ``mcts:N``, ``mcts+<policy>``, ``mcts@...``)."""
+    return re.split(r"[:+@]", spec.strip(), maxsplit=1)[0] == "mcts"
+
+
 def is_guided(spec):
     """Whether ``spec`` names a guided search (``mcts+<policy>``, ``mcts:<simulations>+<policy>``)."""
-    return spec.strip().startswith("mcts") and "+" in spec
+    return spec.strip().startswith("mcts") and "+" in split_settings(spec.strip())[0]
+
+
+def split_settings(spec):
+    """``spec`` before its ``@key=value`` settings, and their text after the first '@' (None where there is
+    no '@').  They begin at the first '@' after the last '/', so that a guide's path may run through a
+    folder whose name holds an '@' (a guide whose file name holds one cannot be named)."""
+    at = spec.find("@", spec.rfind("/") + 1)
+    return (spec, None) if at < 0 else (spec[:at], spec[at + 1:])
 
 
 def make_agent(spec, game, **kwargs):
     """A fresh agent for ``spec`` (see the module docstring) playing ``game`` (a ``GameInfo``);
-    ``kwargs`` go to the agent's constructor.  Unknown names raise ValueError listing what is allowed."""
+    ``kwargs`` go to the agent's constructor (a setting both there and in the name is a ValueError).
+    Unknown names raise ValueError listing what is allowed."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
                          f"{', '.join(ALLOWED)}")
-    if is_guided(spec):
-        return _guided(spec.strip(), game, **kwargs)
-    name, colon, argument = spec.strip().partition(":")
+    spec = spec.strip()
+    base, text = split_settings(spec)
+    if text is not None and is_search(base):
+        settings = _settings(text, spec, is_guided(base))
+        clash = sorted(set(settings) & set(kwargs))
+        if clash:  # neither silently wins: an experiment's setting must be the one it reports
+            raise ValueError(f"{', '.join(clash)} given both in the name {spec!r} and as an argument; "
+                             f"give each setting once")
+        kwargs.update(settings)
+    elif text is not None and not Path(spec).exists():
+        raise ValueError(f"@<setting>=<value> settings are only for a search (mcts, mcts:N, mcts+<policy>), "
+                         f"got {spec!r}")
+    else:
+        base = spec  # no settings, or an agent's file or folder whose name holds an '@'
+    name, colon, argument = base.partition(":")
     if name in ("random", "heuristic", "lookahead", "shipped") and colon:
         raise ValueError(f"agent {name!r} takes no ':' argument, got {spec!r}")
-    if name == "random":
+    if is_guided(base):
+        agent = _guided(base, game, **kwargs)
+    elif name == "random":
         agent = RandomAgent(**kwargs)
     elif name == "heuristic":
         agent = _lazy("agents.baselines.heuristic", "HeuristicAgent", spec)(**kwargs)
@@ -83,7 +144,7 @@ def make_agent(spec, game, **kwargs):
                          f"module_state.pkl)")
     else:
         raise ValueError(f"unknown agent {spec!r}; use one of {', '.join(ALLOWED)}")
-    agent.name = spec.strip()
+    agent.name = spec
     return agent
 
 
@@ -175,9 +236,39 @@ def _guided(spec, game, **kwargs):
     if colon:
         kwargs["simulations"] = _simulations(argument, spec)
     guide = make_agent(guide_spec, game)
-    agent = _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)
-    agent.name = spec
-    return agent
+    return _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)
+
+
+def _settings(text, spec, guided):
+    """The keyword arguments that the settings ``text`` (``pw_k=1@pw_alpha=0.4``) of ``spec`` give."""
+    allowed = {**SETTINGS, **GUIDED_SETTINGS} if guided else SETTINGS
+    settings = {}
+    for item in text.split("@"):
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise ValueError(f"a search's setting is written @<setting>=<value>, got {'@' + item!r} in {spec!r}")
+        if key == "simulations":
+            raise ValueError(f"the number of simulations is given as mcts:N (mcts:200@c=0.5), not as "
+                             f"@simulations=, in {spec!r}")
+        if key not in allowed:
+            raise ValueError(_unknown_setting(key, spec))
+        if key in settings:
+            raise ValueError(f"setting {key!r} is given twice in {spec!r}")
+        if not value:
+            raise ValueError(f"setting {key!r} has no value in {spec!r}")
+        try:
+            settings[key] = allowed[key](value)
+        except ValueError:
+            raise ValueError(f"setting {key!r} takes {WHAT[allowed[key]]}, got {value!r} in {spec!r}") from None
+    return settings
+
+
+def _unknown_setting(key, spec):
+    guided = ", ".join(GUIDED_SETTINGS)
+    allowed = f"a search takes {', '.join(SETTINGS)}; a guided search (mcts+<policy>) also {guided}"
+    if key in GUIDED_SETTINGS:
+        return f"setting {key!r} applies only to a guided search (mcts+<policy>), not {spec!r}: {allowed}"
+    return f"unknown setting {key!r} in {spec!r}: {allowed}"
 
 
 def _simulations(argument, spec):

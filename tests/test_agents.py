@@ -194,6 +194,86 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
         agents.make_agent(str(checkpoint), game)
 
 
+# A search's settings in its name: what comparisons of settings are run with from the command line.
+@pytest.mark.parametrize("spec,options", [
+    ("mcts@c=0.5", dict(c=0.5)),
+    ("mcts:1000@pw_k=1@pw_alpha=0.4", dict(simulations=1000, pw_k=1.0, pw_alpha=0.4)),
+    ("mcts@rollout_depth=3@horizon=40@max_depth=12", dict(rollout_depth=3, horizon=40, max_depth=12)),
+    ("mcts@value_scale=2.5@value_weight=-1e-1@bias=0", dict(value_scale=2.5, value_weight=-0.1, bias=0.0)),
+    ("mcts:7@trees=single@belief=uniform", dict(simulations=7, trees="single", belief="uniform"))])
+def test_a_search_name_carries_its_settings(spec, options):
+    game = game_info("makemake", 2)
+    agent = agents.make_agent(spec, game)
+    assert agent.name == spec
+    given = {key: agent.options[key] for key in options}
+    assert given == options and [type(v) for v in given.values()] == [type(v) for v in options.values()]
+    agent.reset(game, 0, 0)
+    assert {key: agent.settings[key] for key in options} == options  # they reach the search
+
+
+def test_a_guided_search_name_carries_its_settings_over_the_guided_defaults():
+    from agents.search.mcts import GUIDED_TREE_DEFAULTS, GUIDED_VALUE_MIX
+
+    game = game_info("makabana")
+    assert GUIDED_TREE_DEFAULTS[(game.name, game.variant)]["pw_k"] == 0.5
+    agent = agents.make_agent("mcts+shipped@pw_k=0.25", game)
+    agent.reset(game, 0, 0)
+    assert agent.name == "mcts+shipped@pw_k=0.25" and agent.settings["pw_k"] == 0.25
+    assert agent.guide.name == "shipped"  # the settings are the search's, never the guide's
+    assert agent._network is not None and agent.value_mix == GUIDED_VALUE_MIX
+    agent = agents.make_agent("mcts:2000+shipped@pw_k=0.5@value_mix=0@in_tree=false", game)
+    assert agent.options["simulations"] == 2000 and agent.options["pw_k"] == 0.5
+    assert agent.value_mix == 0.0 and agent._network is None
+    for flag, in_tree in [("true", True), ("1", True), ("False", False), ("0", False)]:
+        assert (agents.make_agent(f"mcts+shipped@in_tree={flag}", game)._network is not None) == in_tree
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("mcts@foo=1", r"unknown setting 'foo' in 'mcts@foo=1': a search takes c, rollout_depth, horizon, "
+                   r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias; "
+                   r"a guided search \(mcts\+<policy>\) also in_tree, value_mix"),
+    ("mcts:20@value_mix=0", r"'value_mix' applies only to a guided search \(mcts\+<policy>\).*a search takes c,"),
+    ("mcts@in_tree=false", r"'in_tree' applies only to a guided search \(mcts\+<policy>\)"),
+    ("mcts:200@simulations=5", r"number of simulations is given as mcts:N"),
+    ("mcts@c", r"written @<setting>=<value>, got '@c' in 'mcts@c'"),
+    ("mcts@", r"written @<setting>=<value>, got '@'"),
+    ("mcts@c=", r"setting 'c' has no value"),
+    ("mcts@c=0.5x", r"setting 'c' takes a number, got '0.5x'"),
+    ("mcts@pw_k=nan", r"setting 'pw_k' takes a number, got 'nan'"),
+    ("mcts@max_depth=2.5", r"setting 'max_depth' takes a whole number, got '2.5'"),
+    ("mcts+shipped@in_tree=yes", r"setting 'in_tree' takes true, false, 1 or 0, got 'yes'"),
+    ("mcts@pw_k=1@pw_alpha=0.4@pw_k=2", r"setting 'pw_k' is given twice"),
+    ("heuristic@c=1", r"settings are only for a search \(mcts, mcts:N, mcts\+<policy>\), got 'heuristic@c=1'"),
+    ("shipped@pw_k=1", r"settings are only for a search"),
+    ("runs/policy.npz@c=1", r"settings are only for a search")])
+def test_a_bad_setting_in_a_name_says_what_is_allowed(spec, message):
+    with pytest.raises(ValueError, match=message):
+        agents.make_agent(spec, game_info("makemake", 2))
+
+
+def test_a_setting_in_the_name_and_as_an_argument_is_an_error():
+    game = game_info("makemake", 2)
+    with pytest.raises(ValueError, match=r"c given both in the name 'mcts@c=1' and as an argument"):
+        agents.make_agent("mcts@c=1", game, c=2)
+    with pytest.raises(ValueError, match=r"bias, pw_k given both in the name"):
+        agents.make_agent("mcts+shipped@pw_k=1@bias=0.1", game, bias=0.25, pw_k=1)
+    agent = agents.make_agent("mcts@c=1", game, pw_k=2)  # different settings add up
+    assert (agent.options["c"], agent.options["pw_k"]) == (1.0, 2)
+
+
+def test_settings_begin_after_the_last_slash_and_values_are_checked_by_the_search(tmp_path):
+    game = game_info("makemake", 2)
+    folder = tmp_path / "runs@2"
+    folder.mkdir()
+    (folder / "net.npz").write_bytes(registry.shipped_path(game).read_bytes())
+    agent = agents.make_agent(f"mcts+{folder}/net.npz@pw_k=2", game)
+    assert agent.options["pw_k"] == 2.0 and agent.guide.name == "net"
+    (tmp_path / "net@2.npz").write_bytes(registry.shipped_path(game).read_bytes())
+    assert agents.make_agent(str(tmp_path / "net@2.npz"), game).name == "net@2"  # a file, not settings
+    with pytest.raises(ValueError, match="trees must be 'multi' or 'single', got 'many'"):
+        agents.make_agent("mcts@trees=many", game).reset(game, 0, 0)
+
+
 def test_checkpoint_and_shipped_policy(tmp_path, monkeypatch):
     sb3_contrib = pytest.importorskip("sb3_contrib")
     import gymnasium
@@ -369,6 +449,10 @@ def test_a_guided_search_is_not_labelled_as_its_guide():
     assert tournament.agent_labels(["mcts:300+runs/net.npz", "runs/net.npz", "mcts+shipped", "mcts",
                                     "mcts_net.npz"]) == [
         "mcts:300+net", "net", "mcts+shipped", "mcts", "mcts_net"]
+    # settings stay in the label, so the table tells the compared settings apart
+    assert tournament.agent_labels(["mcts:300+runs/net.npz@pw_k=0.5", "mcts+shipped@c=1", "mcts@c=1",
+                                    "runs/net@2.npz"]) == [
+        "mcts:300+net@pw_k=0.5", "mcts+shipped@c=1", "mcts@c=1", "net@2"]
 
 
 def test_tournament_is_reproducible_whatever_the_workers():

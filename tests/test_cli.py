@@ -6,6 +6,7 @@
 - A file given as an agent that is not one says what was expected and what was found (it said "needs
   sb3_contrib").
 - ``--record`` writes game records that play back.
+- A search's settings in its name (``mcts:20@c=1``) reach the search, and the table names them.
 """
 import json
 import zipfile
@@ -17,6 +18,7 @@ from agents.arena import play as play_module
 from agents.arena import tournament
 from agents.games import game_info
 from agents.registry import make_agent
+from agents.search.mcts import MCTSAgent
 from pacific_common.record import load, play_back
 
 SMALL = ["--game", "makemake", "--players", "2", "--agents", "random,random", "--games", "4", "--workers", "1",
@@ -81,6 +83,30 @@ def test_plot_and_json_written_only_where_asked_to_exactly_that_path(tmp_path, m
     assert json.loads((tmp_path / "report").read_text())["games"] == 4
     out = capsys.readouterr().out
     assert "wrote report" in out and "wrote results" in out
+
+
+def test_a_search_with_settings_in_its_name_plays_a_tournament_under_that_name(tmp_path, capsys, monkeypatch):
+    """The settings reach the search that plays, and the table names them."""
+    argv = SMALL[:]
+    argv[argv.index("--agents") + 1] = "mcts:20@c=1@pw_k=2,random"
+    argv[argv.index("--games") + 1] = "2"
+    settings = []
+    reset = MCTSAgent.reset
+
+    def spy(agent, *args, **kwargs):
+        reset(agent, *args, **kwargs)
+        settings.append((agent.settings["c"], agent.settings["pw_k"]))
+    monkeypatch.setattr(MCTSAgent, "reset", spy)
+    tournament.main(argv + ["--json", str(tmp_path / "r.json")])
+    assert set(json.loads((tmp_path / "r.json").read_text())["agents"]) == {"mcts:20@c=1@pw_k=2", "random"}
+    assert "mcts:20@c=1@pw_k=2" in capsys.readouterr().out
+    assert settings and set(settings) == {(1.0, 2.0)}
+
+
+def test_a_bad_setting_in_a_name_fails_before_any_game(capsys, no_games):
+    argv = SMALL[:]
+    argv[argv.index("--agents") + 1] = "mcts:20@c=1@c=2,random"
+    assert "setting 'c' is given twice in 'mcts:20@c=1@c=2'" in fails(tournament.main, argv, capsys)
 
 
 def test_tournament_record_writes_one_record_per_game_that_plays_back(tmp_path, capsys):

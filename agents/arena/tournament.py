@@ -3,8 +3,9 @@
     python -m agents.tournament --game makabana --players 4 --agents heuristic,mcts:200,random,random \
         --games 400 [--seed 0] [--workers 8] [--json results.json] [--plot tournament.png] [--record DIR]
 
-Agents are named as in ``agents.registry`` (``random``, ``heuristic``, ``mcts:200``, a checkpoint path,
-...); an agent named twice gets two labels (``random#1``, ``random#2``) and is rated twice.
+Agents are named as in ``agents.registry`` (``random``, ``heuristic``, ``mcts:200``, ``mcts:200@c=0.5``,
+a checkpoint path, ...); an agent named twice gets two labels (``random#1``, ``random#2``) and is rated
+twice.
 
 Seating: with more agents than seats, game g takes the g-th group of agents (all groups in turn);
 within a group the seats rotate, and then the order around the table changes, so after
@@ -41,7 +42,7 @@ from pacific_common.record import record_game, save
 
 from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
-from ..registry import is_guided, make_agent
+from ..registry import is_guided, is_search, make_agent, split_settings
 from .cli import integer_option, output_file, output_folder
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
@@ -50,9 +51,10 @@ from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
 def _name(spec):
-    search, plus, guide = spec.partition("+") if is_guided(spec) else ("", "", spec)
+    base, settings = split_settings(spec) if is_search(spec) else (spec, None)
+    search, plus, guide = base.partition("+") if is_guided(base) else ("", "", base)
     if guide.endswith((".zip", ".npz")):
-        return search + plus + Path(guide).stem
+        return search + plus + Path(guide).stem + ("" if settings is None else "@" + settings)
     return checkpoint_label(spec) if is_rllib_checkpoint(spec) else spec
 
 
@@ -216,13 +218,14 @@ def summarize(records, labels, specs, anchor=None):
 
 
 def table_text(report):
-    rows = [f"{'agent':<20} {'games':>6} {'wins':>8} {'win rate [95% CI]':>23} {'mean score':>11} "
+    width = max([20] + [len(label) for label in report["agents"]])  # names with settings run long
+    rows = [f"{'agent':<{width}} {'games':>6} {'wins':>8} {'win rate [95% CI]':>23} {'mean score':>11} "
             f"{'rating':>7}"]
     ranked = sorted(report["agents"].items(), key=lambda item: -item[1]["rating"])
     for label, row in ranked:
         low, high = row["win_rate_ci95"]
         rate = f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
-        rows.append(f"{label:<20} {row['games']:>6} {row['wins']:>8.2f} {rate:>23} "
+        rows.append(f"{label:<{width}} {row['games']:>6} {row['wins']:>8.2f} {rate:>23} "
                     f"{row['mean_score']:>11.2f} {row['rating']:>7.0f}")
     return "\n".join(rows)
 
@@ -287,7 +290,8 @@ def main(argv=None):
     parser.add_argument("--agents", required=True,
                         help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
                              "shipped, mcts+shipped (the search guided by a policy network or scorer; "
-                             "mcts:<simulations>+<.npz>), or the path of a checkpoint (.zip), policy network "
+                             "mcts:<simulations>+<.npz>), any mcts name with the search's settings after "
+                             "it (mcts:200@c=0.5@pw_k=1), or the path of a checkpoint (.zip), policy network "
                              "(.npz) or RLlib checkpoint folder")
     parser.add_argument("--games", type=integer_option(1, 10**9), default=100,
                         help="games to play (default: %(default)s)")
