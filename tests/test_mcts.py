@@ -775,3 +775,104 @@ def test_the_value_network_values_the_leaves():
         assert np.array_equal(visits_of[0.0], visits_of[None])
     with pytest.raises(ValueError, match="value_mix is the value network's share"):
         GuidedMCTSAgent(guide, value_mix=1.5)
+
+
+def _end_turn_scorer():
+    """An action scorer that wants to end the turn whenever it may (feature 12, "kind: end turn")."""
+    w0 = np.zeros((1, 16)); w0[0, 12] = 10.0
+    return [(w0, np.ones(1)), (np.ones((1, 1)), np.zeros(1))]
+
+
+def test_the_search_scorer_gives_the_numpy_probabilities():
+    """``agents.search.prior.scorer_policy`` (inside Numba, from the feature rows) gives the softmax that
+    the shipped Mauna Kea scorer computes with numpy as a root prior."""
+    from agents.learned.scorer import ActionFeatures
+    from agents.registry import make_agent
+    from agents.search.prior import pack_scorer, scorer_policy
+
+    game = game_info("maunakea", num_players=2)
+    scorer = make_agent("shipped", game)
+    features = ActionFeatures(game)
+    packed = pack_scorer(scorer.layers)
+    for i, state in enumerate(random_positions(game, 4, seed=8)):
+        player = int(game.core.player_to_act(state))
+        scorer.reset(game, player, i)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.legal_action_mask(state, mask)
+        expected = scorer.action_probabilities(None, mask, state)
+        legal = features.candidates(state)
+        search_mask = np.zeros_like(mask)
+        search_mask[legal] = 1
+        rows = np.zeros((game.num_actions, 16))
+        rows[legal] = features.rows(state, player, legal)
+        out = np.zeros(game.num_actions)
+        top = scorer_policy(packed, rows, search_mask, out)
+        assert np.allclose(out, expected, atol=1e-9) and top == pytest.approx(expected.max())
+
+
+def _scorer_disagreements(agent, game, state, player, scorer):
+    """For the root's children where the searching player acts again (no draw between), whether the
+    child's first expansion is the action ``scorer`` plays there: (disagreements, children checked)."""
+    from agents.search import ismcts
+
+    agent.reset(game, player, 0)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    game.core.legal_action_mask(state, mask)
+    agent.act(None, mask, state.copy())
+    key, first, nxt = agent._arrays[:3]
+    wrong = checked = 0
+    for child in _children(0, first, nxt):
+        expanded = [int(key[c]) for c in _children(child, first, nxt)]   # the newest first
+        if not expanded or expanded[-1] >= ismcts.EVENT_BASE:
+            continue
+        after = state.copy()
+        game.core.step(after, int(key[child]))
+        mover = int(game.core.player_to_act(after))
+        game.core.legal_action_mask(after, mask)
+        scorer.reset(game, mover, 0)
+        wrong += expanded[-1] != scorer.act(None, mask, after)
+        checked += 1
+    return wrong, checked
+
+
+def _children(node, first, nxt):
+    child = first[node]
+    while child >= 0:
+        yield child
+        child = nxt[child]
+
+
+def test_an_action_scorer_orders_the_expansions_of_well_visited_nodes():
+    """Mauna Kea's scorer guides the tree too: a node with ``scorer_after`` visits expands the action
+    the scorer prefers (here a scorer of random weights, checked below the root's children).  With
+    ``scorer_after`` beyond the budget, or the scorer at the root only, the expansions are the
+    rollout policy's, which differ: the check can fail."""
+    from agents.learned.scorer import ScorerAgent
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info("maunakea", num_players=2)
+    rng = np.random.default_rng(3)
+    layers = [(rng.normal(size=(8, 16)), rng.normal(size=8)), (rng.normal(size=(1, 8)), rng.normal(size=1))]
+    guide, scorer = ScorerAgent(layers, "maunakea"), ScorerAgent(layers, "maunakea")
+    checked = {}
+    wrong = {}
+    for i, state in enumerate(random_positions(game, 6, seed=4, max_steps=100)):
+        player = int(game.core.player_to_act(state))
+        for label, options in (("every node", dict(scorer_after=1)), ("never", dict(scorer_after=10_000)),
+                               ("root only", dict(in_tree=False))):
+            agent = GuidedMCTSAgent(guide, simulations=300, **options)
+            w, n = _scorer_disagreements(agent, game, state, player, scorer)
+            wrong[label] = wrong.get(label, 0) + w
+            checked[label] = checked.get(label, 0) + n
+    assert checked["every node"] >= 20 and wrong["every node"] == 0, (wrong, checked)
+    assert wrong["never"] > 0 and wrong["root only"] > 0, (wrong, checked)
+
+
+def test_scorer_after_is_a_positive_whole_number():
+    from agents.learned.scorer import ScorerAgent
+    from agents.search.mcts import GuidedMCTSAgent
+
+    guide = ScorerAgent(_end_turn_scorer(), "maunakea")
+    for bad in (0, -3, 2.5):
+        with pytest.raises(ValueError, match="scorer_after is the visits a node has"):
+            GuidedMCTSAgent(guide, scorer_after=bad)

@@ -47,7 +47,7 @@ from maunakea_env import kernels as mk_core
 from pacific_common.rng import draw, seed_rng
 
 from .common import NO_EDGE, margin_values, margins
-from .prior import has_network, policy, value as network_value   # ``value`` names the nodes' values here
+from .prior import has_network, has_scorer, policy, scorer_policy, value as network_value   # ``value`` names the nodes' values here
 
 from . import makabana as mb
 from . import makemake as mm
@@ -97,6 +97,7 @@ g_playout = _dispatcher("g_playout", "Play the rollout policy up to a step count
 g_evaluate = _dispatcher("g_evaluate", "Points per player; True for a result worth 0 to all.")
 g_prior = _dispatcher("g_prior", "Root preferences of the legal actions.")
 g_observe = _dispatcher("g_observe", "Write a player's observation, as the AEC environment gives it.")
+g_action_features = _dispatcher("g_action_features", "Write an action scorer's feature rows (Mauna Kea only).")
 
 
 @overload(g_num_actions)
@@ -189,6 +190,17 @@ def _ov_observe(game, s, player, obs):
         return lambda game, s, player, obs: mb_core.observe(s, mb_core.viewpoint(s, player), obs)
     f = mm_core.observe if game == _MAKEMAKE else mk_core.observe
     return lambda game, s, player, obs: f(s, player, obs)
+
+
+@njit(cache=True)
+def _no_action_features(s, player, mask, out):
+    out[:] = 0.0   # only Mauna Kea has action scorers (agents.learned.scorer.SCORER_GAMES)
+
+
+@overload(g_action_features)
+def _ov_action_features(game, s, player, mask, out):
+    f = _pick(game, _no_action_features, _no_action_features, mk.action_features)
+    return lambda game, s, player, mask, out: f(s, player, mask, out)
 
 
 @overload(g_prior)
@@ -340,6 +352,33 @@ def _guided_action(game, s, q, mask, net, obs, probs):
 
 
 @njit(cache=True)
+def _scored_action(game, s, q, node, mask, scorer, slot, slot_probs, slot_top, used_slots, rows):
+    """The untried legal action (mask entry 1) the action scorer likes best for player ``q`` at
+    ``node``, its probability relative to the scorer's favourite, and how many slots are used now;
+    -1 when every slot is taken.  The scorer's probabilities are computed once per node, on the
+    first determinization that asks, and kept in the node's slot: a node's visible position is the
+    same in every determinization that reaches it (its path holds every move and drawn tile), and
+    the features read only what ``q`` can see."""
+    k = slot[node]
+    if k < 0:
+        if used_slots >= slot_probs.shape[0]:
+            return -1, 0.0, used_slots
+        k = used_slots
+        used_slots += 1
+        slot[node] = k
+        g_action_features(game, s, q, mask, rows)
+        slot_top[k] = scorer_policy(scorer, rows, mask, slot_probs[k])
+    probs = slot_probs[k]
+    a = -1
+    for i in range(probs.shape[0]):
+        if mask[i] == 1 and (a < 0 or probs[i] > probs[a]):
+            a = i
+    if a < 0:
+        return -1, 0.0, used_slots
+    return a, probs[a] / slot_top[k], used_slots
+
+
+@njit(cache=True)
 def _descend(t, k, who, cur, path, plen, used, capacity, key, first, nxt, visits, avail, value, mover):
     """Tree ``t`` follows the edge ``k`` from where it is, adding the node if it is new (or dropping out
     of this simulation when the arrays are full): how many nodes are used now."""
@@ -415,7 +454,7 @@ def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
            scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, net_prior, root_visits,
-           root_policy, net, vnet, value_mix):
+           root_policy, net, vnet, value_mix, scorer, scorer_after):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
 
@@ -436,7 +475,15 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
 
     Valued leaves (``vnet``: a value network packed by ``agents.search.prior.pack_value``; empty for
     none): a leaf where the game goes on is worth ``(1 - value_mix)`` times the playout's value plus
-    ``value_mix`` times the network's, each player's read from its own observation."""
+    ``value_mix`` times the network's, each player's read from its own observation.
+
+    Scored below the root (``scorer``: an action scorer packed by ``agents.search.prior.pack_scorer``;
+    empty for none): a node with at least ``scorer_after`` visits expands the untried action the
+    scorer likes best for the player to act, from features of the position (``g_action_features``,
+    a look-ahead per candidate that costs as much as hundreds of simulations, hence computed once per
+    node and only for nodes visited that often); the child keeps the probability relative to the
+    favourite's in ``net_prior``, as the network's children do.  Nodes visited less expand as the
+    unguided search does."""
     na = g_num_actions(game, root)
     capacity = key.shape[0]
     rs = np.zeros(1, dtype=np.int64)
@@ -465,6 +512,14 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     valued = has_network(vnet) and value_mix > 0.0
     vobs = np.zeros(vnet[0].shape[0], dtype=np.int8)
     leaf = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    scored = has_scorer(scorer) and not guided
+    # a node's path sums at most ``sims`` visits per depth, so few nodes reach ``scorer_after``
+    slots = min(1024, 4 * sims // max(scorer_after, 1) + 1) if scored else 0
+    slot = np.full(capacity if scored else 0, -1, dtype=np.int32)
+    slot_probs = np.empty((slots, na), dtype=np.float64)
+    slot_top = np.empty(slots, dtype=np.float64)
+    rows = np.zeros((na if scored else 0, mk.NUM_ACTION_FEATURES), dtype=np.float64)
+    used_slots = 0
 
     for _ in range(sims):
         s[:] = root
@@ -489,9 +544,13 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                 limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
             expanded = False
             if tried < limit and used + num_trees + 1 < capacity:
+                a = -1
                 if guided and not at_root:
                     a, p_rel = _guided_action(game, s, q, mask, net, obs, probs)
-                else:
+                elif scored and not at_root and visits[node] >= scorer_after:
+                    a, p_rel, used_slots = _scored_action(game, s, q, node, mask, scorer, slot, slot_probs, slot_top,
+                                                          used_slots, rows)
+                if a < 0:
                     a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
                     p_rel = 0.0
                 child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)

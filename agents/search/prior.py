@@ -163,3 +163,65 @@ def policy(net, obs, mask, out):
             out[a] /= total
             best = max(best, out[a])
     return best
+
+
+# ---------------------------------------------------------------------------------------------------
+# An action scorer (``agents.learned.scorer``) inside Numba: Mauna Kea's guide below the root.
+def pack_scorer(layers):
+    """The arrays of ``scorer_policy`` for a scorer's layers ``[(w (out, in), b (out,)), …]``: the
+    weights and biases padded to the widest layer, and every layer's width (inputs first)."""
+    widths = [layers[0][0].shape[1]] + [w.shape[0] for w, _ in layers]
+    top = max(widths)
+    w_all = np.zeros((len(layers), top, top), np.float64)
+    b_all = np.zeros((len(layers), top), np.float64)
+    for i, (w, b) in enumerate(layers):
+        w_all[i, :w.shape[0], :w.shape[1]] = w
+        b_all[i, :b.shape[0]] = b
+    return w_all, b_all, np.array(widths, np.int64)
+
+
+NO_SCORER = (np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros(0, np.int64))
+
+
+@njit(cache=True)
+def has_scorer(scorer):
+    return scorer[2].shape[0] > 0
+
+
+@njit(cache=True, fastmath=True)
+def scorer_policy(scorer, rows, mask, out):
+    """The scorer's softmax over the actions whose ``mask`` entry is nonzero, from their feature
+    ``rows``, into ``out`` (zero elsewhere); returns the largest probability.  Hidden layers are
+    rectified, as ``agents.learned.scorer.scorer_logits`` computes them."""
+    w_all, b_all, widths = scorer
+    layers = w_all.shape[0]
+    top_width = w_all.shape[1]
+    h = np.zeros(top_width)
+    h2 = np.zeros(top_width)
+    top = -np.inf
+    for a in range(out.shape[0]):
+        out[a] = 0.0
+        if mask[a] == 0:
+            continue
+        for i in range(widths[0]):
+            h[i] = rows[a, i]
+        for layer in range(layers):
+            for j in range(widths[layer + 1]):
+                z = b_all[layer, j]
+                for i in range(widths[layer]):
+                    z += w_all[layer, j, i] * h[i]
+                h2[j] = max(z, 0.0) if layer < layers - 1 else z
+            h, h2 = h2, h
+        out[a] = h[0]
+        top = max(top, h[0])
+    total = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] = np.exp(out[a] - top)
+            total += out[a]
+    best = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] /= total
+            best = max(best, out[a])
+    return best
