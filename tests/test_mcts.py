@@ -876,3 +876,22 @@ def test_scorer_after_is_a_positive_whole_number():
     for bad in (0, -3, 2.5):
         with pytest.raises(ValueError, match="scorer_after is the visits a node has"):
             GuidedMCTSAgent(guide, scorer_after=bad)
+
+
+def test_a_scorer_in_the_tree_takes_the_guided_defaults():
+    """Mauna Kea's scorer in the tree narrows it as measured (``GUIDED_TREE_DEFAULTS``); at the root
+    only, or in the advanced game, where no setting was measured, the game's widening stays."""
+    from agents.registry import make_agent
+    from agents.search.mcts import GUIDED_TREE_DEFAULTS, GuidedMCTSAgent
+
+    widths = {}
+    for variant in ("basic", "advanced"):
+        game = game_info("maunakea", num_players=2, variant=variant)
+        for in_tree in (True, False):
+            agent = GuidedMCTSAgent(make_agent("shipped", game), in_tree=in_tree)
+            agent.reset(game, 0, 0)
+            widths[variant, in_tree] = agent.settings["pw_k"]
+    plain = DEFAULTS["maunakea"]["pw_k"]
+    assert widths == {("basic", True): GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"], ("basic", False): plain,
+                      ("advanced", True): plain, ("advanced", False): plain}
+    assert GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"] != plain
