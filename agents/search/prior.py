@@ -125,6 +125,23 @@ def value(net, obs):
 
 
 @njit(cache=True, fastmath=True)
+def _softmax(out, mask, top):
+    """The logits ``out`` of the actions whose ``mask`` entry is nonzero (``top`` the largest) turned
+    into probabilities in place; returns the largest probability."""
+    total = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] = np.exp(out[a] - top)
+            total += out[a]
+    best = 0.0
+    for a in range(out.shape[0]):
+        if mask[a]:
+            out[a] /= total
+            best = max(best, out[a])
+    return best
+
+
+@njit(cache=True, fastmath=True)
 def policy(net, obs, mask, out):
     """The network's probabilities of the legal actions (``mask`` entries nonzero) into ``out`` (zero
     elsewhere); returns the largest."""
@@ -152,17 +169,7 @@ def policy(net, obs, mask, out):
                 z += w[j] * h[j]
             out[a] = z
             top = max(top, z)
-    total = 0.0
-    for a in range(out.shape[0]):
-        if mask[a]:
-            out[a] = np.exp(out[a] - top)
-            total += out[a]
-    best = 0.0
-    for a in range(out.shape[0]):
-        if mask[a]:
-            out[a] /= total
-            best = max(best, out[a])
-    return best
+    return _softmax(out, mask, top)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -214,14 +221,4 @@ def scorer_policy(scorer, rows, mask, out):
             h, h2 = h2, h
         out[a] = h[0]
         top = max(top, h[0])
-    total = 0.0
-    for a in range(out.shape[0]):
-        if mask[a]:
-            out[a] = np.exp(out[a] - top)
-            total += out[a]
-    best = 0.0
-    for a in range(out.shape[0]):
-        if mask[a]:
-            out[a] /= total
-            best = max(best, out[a])
-    return best
+    return _softmax(out, mask, top)
