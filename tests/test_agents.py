@@ -228,6 +228,21 @@ def test_a_guided_search_name_carries_its_settings_over_the_guided_defaults():
         assert (agents.make_agent(f"mcts+shipped@in_tree={flag}", game)._network is not None) == in_tree
 
 
+def test_a_scorer_guided_search_name_carries_scorer_after():
+    from agents.search.mcts import SCORER_AFTER
+
+    game = game_info("maunakea")
+    assert agents.make_agent("mcts+shipped", game).scorer_after == SCORER_AFTER
+    agent = agents.make_agent("mcts:300+shipped@scorer_after=3@pw_k=2", game)
+    agent.reset(game, 0, 0)
+    assert agent.scorer_after == 3 and agent.settings["pw_k"] == 2.0 and agent._scorer is not None
+    assert agents.make_agent("mcts+shipped@in_tree=0", game)._scorer is None
+    with pytest.raises(ValueError, match="scorer_after is the visits a node has"):
+        agents.make_agent("mcts+shipped@scorer_after=0", game)
+    with pytest.raises(ValueError, match="setting 'scorer_after' takes a whole number, got '2.5'"):
+        agents.make_agent("mcts+shipped@scorer_after=2.5", game)
+
+
 @pytest.mark.parametrize("spec,message", [
     ("mcts@foo=1", r"unknown setting 'foo' in 'mcts@foo=1': a search takes c, rollout_depth, horizon, "
                    r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias; "
