@@ -78,7 +78,7 @@ DEFAULTS = {
 # Keyed by game and variant.
 # Mauna Kea's scorer, ordering the expansions of nodes visited SCORER_AFTER times, with one child per
 # square root of the visits: 65.0% of 60 games against plain mcts, where the plain search so narrowed
-# won 45.0% of the same deals (docs/training.md, "The network below the root").
+# won 45.0% of the same deals; 62.3% of 400 on fresh deals (docs/training.md, "The network below the root").
 GUIDED_TREE_DEFAULTS = {("makabana", "haapii"): dict(pw_k=0.5), ("makabana", "mao"): dict(pw_k=1.0),
                         ("makemake", "standard"): dict(pw_k=1.0), ("maunakea", "basic"): dict(pw_k=1.0)}
 # The value network's share of a leaf's value where the guide has one (``GuidedMCTSAgent``), measured
@@ -89,7 +89,7 @@ GUIDED_VALUE_MIX = 0.5
 # The visits a node below the root has before an action scorer (Mauna Kea's guide) orders its
 # expansions: its features cost a look-ahead per candidate, about 5 ms, as much as 50 simulations, so
 # only nodes visited this often ask.  With 16 (and the game's widening) the guided search won 53.0% of
-# 100 games against plain mcts; with 8 and a narrower tree, 65.0% of 60, at about twice the plain
+# 100 games against plain mcts; with 8 and a narrower tree, 62.3% of 400, at about twice the plain
 # search's time per decision.
 SCORER_AFTER = 8
 BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
