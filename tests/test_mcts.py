@@ -793,7 +793,7 @@ def test_the_search_scorer_gives_the_numpy_probabilities():
     game = game_info("maunakea", num_players=2)
     scorer = make_agent("shipped", game)
     features = ActionFeatures(game)
-    packed = pack_scorer(scorer.layers)
+    packed = pack_scorer(scorer.layers, 16)
     for i, state in enumerate(random_positions(game, 4, seed=8)):
         player = int(game.core.player_to_act(state))
         scorer.reset(game, player, i)
@@ -895,3 +895,14 @@ def test_a_scorer_in_the_tree_takes_the_guided_defaults():
     assert widths == {("basic", True): GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"], ("basic", False): plain,
                       ("advanced", True): plain, ("advanced", False): plain}
     assert GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"] != plain
+
+
+def test_a_scorer_whose_layers_do_not_chain_is_refused_before_any_search():
+    """The search's Numba pass indexes the scorer's layers by their widths unchecked, so a scorer over
+    other features is refused when the guided search is built, with the shapes."""
+    from agents.learned.scorer import ScorerAgent
+    from agents.search.mcts import GuidedMCTSAgent
+
+    layers = [(np.zeros((4, 20)), np.zeros(4)), (np.zeros((1, 4)), np.zeros(1))]
+    with pytest.raises(ValueError, match=r"layer 0 has weights \(4, 20\) and bias \(4,\), but takes 16 inputs"):
+        GuidedMCTSAgent(ScorerAgent(layers, "maunakea"))

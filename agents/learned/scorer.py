@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Agent, GameInfo
+from ..search.prior import check_layers
 
 KIND = "action_scorer"
 SCORER_GAMES = ("maunakea",)
@@ -57,20 +58,6 @@ def _open(path):
 def is_scorer_file(path):
     with _open(path) as data:
         return "kind" in data.files and str(data["kind"]) == KIND
-
-
-def check_layers(layers, num_features, where):
-    """Layers must chain ``num_features`` inputs to 1 logit, with finite weights."""
-    width = num_features
-    for i, (w, b) in enumerate(layers):
-        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
-            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}, but takes "
-                             f"{width} inputs; the layers must chain {num_features} features to 1 logit")
-        if not (np.isfinite(w).all() and np.isfinite(b).all()):
-            raise ValueError(f"{where}: layer {i} holds weights that are not finite")
-        width = w.shape[0]
-    if not layers or width != 1:
-        raise ValueError(f"{where}: the last layer must give 1 logit, got {width}")
 
 
 def save_scorer(path, game_name, layers, variant="basic"):

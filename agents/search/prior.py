@@ -174,9 +174,26 @@ def policy(net, obs, mask, out):
 
 # ---------------------------------------------------------------------------------------------------
 # An action scorer (``agents.learned.scorer``) inside Numba: Mauna Kea's guide below the root.
-def pack_scorer(layers):
-    """The arrays of ``scorer_policy`` for a scorer's layers ``[(w (out, in), b (out,)), …]``: the
-    weights and biases padded to the widest layer, and every layer's width (inputs first)."""
+def check_layers(layers, num_features, where):
+    """Layers must chain ``num_features`` inputs to 1 logit, with finite weights."""
+    width = num_features
+    for i, (w, b) in enumerate(layers):
+        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}, but takes "
+                             f"{width} inputs; the layers must chain {num_features} features to 1 logit")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"{where}: layer {i} holds weights that are not finite")
+        width = w.shape[0]
+    if not layers or width != 1:
+        raise ValueError(f"{where}: the last layer must give 1 logit, got {width}")
+
+
+def pack_scorer(layers, num_features):
+    """The arrays of ``scorer_policy`` for a scorer's layers ``[(w (out, in), b (out,)), …]`` over
+    ``num_features`` features: the weights and biases padded to the widest layer, and every layer's
+    width (inputs first).  Layers that do not chain are refused: Numba indexes by these widths
+    unchecked."""
+    check_layers(layers, num_features, "the search's action scorer")
     widths = [layers[0][0].shape[1]] + [w.shape[0] for w, _ in layers]
     top = max(widths)
     w_all = np.zeros((len(layers), top, top), np.float64)
