@@ -73,6 +73,13 @@ def play_until(client, game_id, stop):
     ({"game": "makemake", "against": "grandmaster"}, "unknown opponent 'grandmaster'"),
     ({"game": "makemake", "against": "/etc/passwd"}, "chosen when the server starts"),
     ({"game": "makemake", "against": "mcts:0"}, "mcts:<n> takes a number of simulations"),
+    ({"game": "makemake", "against": "mcts:99999+shipped"}, "mcts:<n> takes a number of simulations"),
+    ({"game": "makemake", "against": "mcts+/etc/passwd.npz"}, "chosen when the server starts"),
+    ({"game": "makemake", "against": "mcts+heuristic"}, "unknown opponent 'mcts+heuristic'"),
+    ({"game": "makemake", "against": "heuristic@c=1"}, "unknown opponent 'heuristic@c=1'"),
+    ({"game": "makemake", "against": "mcts@bogus=1"}, "unknown setting 'bogus'"),
+    ({"game": "makemake", "against": "mcts:50+shipped@c=many"}, "setting 'c' takes a number"),
+    ({"game": "makemake", "against": "mcts@scorer_after=4"}, "applies only to a guided search"),
     ({"game": "makemake", "colour": "red"}, "unknown field 'colour'"),
 ])
 def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
@@ -89,6 +96,20 @@ def test_the_shipped_agents_play_by_default(app, client, game, variant):
     assert client.post(f"/api/games/{game_id}/advance").status_code == 200
     assert held(app, game_id).names[0] == "player 0 (shipped)" and len(held(app, game_id).actions) == 1
     play_until(client, game_id, lambda view: view["over"])
+
+
+@pytest.mark.parametrize("game, against", [("maunakea", "mcts:30+shipped@scorer_after=2@pw_k=1"),
+                                           ("makemake", "mcts:30@c=0.5"), ("makabana", "mcts+shipped")])
+def test_a_page_may_ask_for_a_search_with_its_settings_and_the_shipped_guide(app, client, game, against):
+    """The names the registry takes for a search (simulations, the shipped guide, @settings) reach the
+    machine seat as written."""
+    game_id = new_game(client, game=game, seat=1, against=against)
+    assert client.post(f"/api/games/{game_id}/advance").status_code == 200
+    machine = held(app, game_id).agents[0]
+    assert machine.name == against and held(app, game_id).names[0] == f"player 0 ({against})"
+    for setting in against.split("@")[1:]:
+        key, value = setting.split("=")
+        assert float(machine.settings[key] if key in machine.settings else getattr(machine, key)) == float(value)
 
 
 def test_a_variant_without_a_shipped_agent_says_which_to_choose(client, tmp_path, monkeypatch):
@@ -112,7 +133,7 @@ def test_options_offer_every_game_its_variants_and_the_named_agents(client):
     assert offered["games"]["makabana"]["variants"] == ["haapii", "mao"]
     assert offered["games"]["maunakea"]["players"] == [2, 3, 4]
     assert offered["default_against"] == "shipped"
-    assert {"shipped", "random", "heuristic", "mcts"} <= set(offered["against"])
+    assert {"shipped", "random", "heuristic", "mcts", "mcts+shipped"} <= set(offered["against"])
 
 
 # --- What 5: unknown ids -----------------------------------------------------------------------------------

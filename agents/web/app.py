@@ -46,7 +46,7 @@ from ..arena.match import check_action, game_seeds
 from ..arena.play import seat_names
 from ..arena.tournament import game_info_or_error
 from ..games import GAMES, describe_action
-from ..registry import make_agent
+from ..registry import is_search, make_agent, split_settings
 from .views import checked_core, legal_actions, log_entry, public_step, result_view, seat_view
 from .views import to_act as whose_turn
 
@@ -57,7 +57,7 @@ MAX_RECORD_BYTES = 4_000_000
 MAX_SIMULATIONS = 20_000  # "mcts:N" from a browser: more would hold a worker thread for minutes a move
 # Opponents a browser may ask for by name.  Files of agents (checkpoints, policy networks) are the
 # server's to choose (``--against PATH``): a page must not make the server open paths of its choosing.
-NAMED_AGENTS = ("shipped", "random", "heuristic", "mcts")
+NAMED_AGENTS = ("shipped", "random", "heuristic", "mcts", "mcts+shipped")
 
 
 class BadRequest(HTTPException):
@@ -179,18 +179,29 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
     games = Store(MAX_GAMES)
     replays = Store(MAX_REPLAYS)
     allowed_against = list(NAMED_AGENTS) + ([default_against] if default_against not in NAMED_AGENTS else [])
+    # A search may be guided by the shipped agent, or by the server's own file of a policy (--against).
+    server_file = default_against not in NAMED_AGENTS and not is_search(default_against)
+    guides = {"shipped", default_against} if server_file else {"shipped"}
+    searches = "mcts, mcts:<n>, mcts+shipped or mcts:<n>+shipped, with @<setting>=<value> after any of them"
 
     def check_against(against):
+        """``against`` if a page may ask for it: a named agent, or a search (``mcts:<n>``, at most
+        MAX_SIMULATIONS) guided by the shipped agent or by none, with its settings (which
+        ``make_agent`` checks).  A guide is never a path from the page."""
         if not isinstance(against, str):
-            raise BadRequest(f"against must be an agent's name, one of {', '.join(allowed_against)} or mcts:<n>")
-        name, colon, simulations = against.strip().partition(":")
-        if against in allowed_against or (name == "mcts" and colon):
-            if name == "mcts" and colon and not (simulations.isdigit() and 1 <= int(simulations) <= MAX_SIMULATIONS):
-                raise BadRequest(f"mcts:<n> takes a number of simulations from 1 to {MAX_SIMULATIONS}, "
-                                 f"got {against!r}")
-            return against.strip()
-        raise BadRequest(f"unknown opponent {against!r}; choose one of {', '.join(allowed_against)} or mcts:<n> "
-                         f"(other agents' files are chosen when the server starts: --against PATH)")
+            raise BadRequest(f"against must be an agent's name, one of {', '.join(allowed_against)}, or {searches}")
+        against = against.strip()
+        if against in allowed_against:
+            return against
+        search, plus, guide = split_settings(against)[0].partition("+")
+        name, colon, simulations = search.partition(":")
+        if name != "mcts" or (plus and guide not in guides):
+            raise BadRequest(f"unknown opponent {against!r}; choose one of {', '.join(allowed_against)}, or "
+                             f"{searches} (other agents' files are chosen when the server starts: --against PATH)")
+        if colon and not (simulations.isdigit() and 1 <= int(simulations) <= MAX_SIMULATIONS):
+            raise BadRequest(f"mcts:<n> takes a number of simulations from 1 to {MAX_SIMULATIONS}, "
+                             f"got {against!r}")
+        return against
 
     async def page(request, name):
         return FileResponse(STATIC / name, media_type="text/html")
@@ -234,7 +245,8 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         try:
             web_game = await run_in_threadpool(WebGame, info, seat, against, seed)
         except (ValueError, ImportError) as error:
-            hint = ("; choose heuristic, mcts or random for this game" if against == "shipped" else "")
+            shipped = against == "shipped" or split_settings(against)[0].endswith("+shipped")
+            hint = "; choose heuristic, mcts or random for this game" if shipped else ""
             raise BadRequest(f"{error}{hint}") from None
         return JSONResponse({"id": games.add(web_game)}, status_code=201)
 
