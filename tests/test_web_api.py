@@ -112,6 +112,21 @@ def test_a_page_may_ask_for_a_search_with_its_settings_and_the_shipped_guide(app
         assert float(machine.settings[key] if key in machine.settings else getattr(machine, key)) == float(value)
 
 
+def test_the_servers_own_agent_file_may_guide_a_search_and_no_other_file_may():
+    """``--against PATH`` lets a page choose that file, alone or as a search's guide; any other path
+    stays the server's to choose."""
+    from agents.registry import shipped_path
+    server_file = str(shipped_path(game_info("makemake")))
+    app = create_app(default_game="makemake", default_against=server_file, reveal_ms=0)
+    with TestClient(app) as client:
+        game_id = new_game(client, game="makemake", seat=1, against=f"mcts:20+{server_file}@c=0.5")
+        assert client.post(f"/api/games/{game_id}/advance").status_code == 200
+        assert app.state.games.items[game_id].agents[0].name == f"mcts:20+{server_file}@c=0.5"
+        other = server_file.replace("makemake", "makabana")
+        answer = client.post("/api/games", json={"game": "makemake", "players": 2, "against": f"mcts+{other}"})
+        assert answer.status_code == 400 and "chosen when the server starts" in answer.json()["error"]
+
+
 def test_a_variant_without_a_shipped_agent_says_which_to_choose(client, tmp_path, monkeypatch):
     from agents import registry
     monkeypatch.setattr(registry, "SHIPPED_DIR", tmp_path)  # as if none were shipped
