@@ -26,8 +26,10 @@ def main(argv=None):
                         help="the game the home page proposes (default: %(default)s)")
     parser.add_argument("--against", default="shipped",
                         help="the opponents the home page proposes: shipped (default), random, heuristic, mcts, "
-                             "mcts:<simulations>, or the path of a checkpoint (.zip), policy network (.npz) or "
-                             "RLlib checkpoint folder, which the page then offers too")
+                             "mcts:<simulations>, mcts+shipped (the search guided by the shipped agent), any search "
+                             "with its settings (mcts:500+shipped@pw_k=1), or the path of a checkpoint (.zip), "
+                             "policy network (.npz) or RLlib checkpoint folder, which the page then offers too "
+                             "(a policy network also as a search's guide: mcts+PATH)")
     parser.add_argument("--port", type=integer_option(1, 65535), default=8000, help="(default: %(default)s)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: %(default)s, this machine only)")
