@@ -186,8 +186,8 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
 
     def check_against(against):
         """``against`` if a page may ask for it: a named agent, or a search (``mcts:<n>``, at most
-        MAX_SIMULATIONS) guided by the shipped agent or by none, with its settings (which
-        ``make_agent`` checks).  A guide is never a path from the page."""
+        MAX_SIMULATIONS) guided by none, the shipped agent or the server's own file, with its settings
+        (which ``make_agent`` checks).  A guide is never a path of the page's choosing."""
         if not isinstance(against, str):
             raise BadRequest(f"against must be an agent's name, one of {', '.join(allowed_against)}, or {searches}")
         against = against.strip()
