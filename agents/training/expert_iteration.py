@@ -76,14 +76,15 @@ VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared er
 # Bana's network loses every game to the search: it learns the visit shares themselves, over more
 # games and epochs, and keeps a tenth of the starting policy (what PPO taught it against the heuristic;
 # kept from the current network instead, the tenth thinned round after round, and the third round's
-# network lost to the heuristic).  Mauna Kea's rounds are of 24 games: its gate and measurements
-# against the search take twice as long as their self-play (3 to 4 minutes), and the default run took
-# 54 minutes on 2 cores (96 games a round would take about an hour and a half).  Its scorer learns
-# the visit shares, as agents.distill fits it.
+# network lost to the heuristic).  Mauna Kea's rounds are of 24 games: on 2 cores, with the scorer in
+# the tree, their self-play takes about 6 minutes and the gate and measurements against the search 9
+# to 14 more, so its default run is of three rounds (about 54 minutes; a fourth would take it to about
+# 72, and none of its fits has passed the gate yet).  Its scorer learns the visit shares, as
+# agents.distill fits it.
 DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
 GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1),
                  "makemake": dict(rounds=6),
-                 "maunakea": dict(games=24, temperature=1.0)}
+                 "maunakea": dict(rounds=3, games=24, temperature=1.0)}
 # A variant's own, over its game's.  A two-player Mao game of the search against the guided search
 # takes ten times a Haapii game's time: 366 decisions against 88, each 2.5 times as costly (0.14 s at
 # 2,000 simulations against 0.055 s).  Haapii's 384 games a round would take hours on the 2 cores;
