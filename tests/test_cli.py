@@ -1,4 +1,6 @@
 """Issue 23 item 4 and issue 25 item 3: the command lines ``agents.tournament`` and ``agents.play``.
+A tournament of searches runs for hours (issue 22's 400-game measurements), so ``--json`` is written as
+it goes and ``--resume`` continues it.
 
 - Output paths are checked before any game is played; a plot or JSON is written only where asked, to
   exactly the path given; errors name the option.
@@ -33,11 +35,13 @@ def fails(main, argv, capsys):
     return capsys.readouterr().err
 
 
+def refuse(*args, **kwargs):
+    raise AssertionError("a game was played before the options were checked")
+
+
 @pytest.fixture
 def no_games(monkeypatch):
     """Any game played fails the test: the checks must come first."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("a game was played before the options were checked")
     monkeypatch.setattr(tournament, "play_game", refuse)
     monkeypatch.setattr(play_module, "play_game", refuse)
 
@@ -123,6 +127,91 @@ def test_tournament_record_writes_one_record_per_game_that_plays_back(tmp_path, 
         assert final.tolist() == record.final_state
         assert result["scores"] == [entry["scores"][entry["agents"].index(p)] for p in record.players]
     assert f"wrote 4 game records into {folder}" in capsys.readouterr().out
+
+
+RESUMABLE = ["--game", "makemake", "--players", "2", "--agents", "heuristic,random", "--games", "8",
+             "--workers", "1", "--max-turns", "30", "--seed", "5"]
+
+
+def played_games(report):
+    """A report without what depends on the run rather than on the games (time, workers)."""
+    return {k: v for k, v in report.items() if k not in ("seconds", "workers")}
+
+
+def test_a_stopped_tournament_resumes_to_the_report_of_one_run(tmp_path, capsys, monkeypatch):
+    """``--json`` is written as the games are played; ``--resume`` keeps those games, plays the
+    others, and ends with what one uninterrupted run reports."""
+    monkeypatch.setattr(tournament, "CHECKPOINT_SECONDS", 0.0)  # after every batch of games
+    whole, stopped = tmp_path / "whole.json", tmp_path / "stopped.json"
+    tournament.main(RESUMABLE + ["--json", str(whole)])
+    one_run = json.loads(whole.read_text())
+    assert one_run["complete"] and len(one_run["records"]) == 8
+
+    play, calls = tournament.Table.play, []
+
+    def stop_after_three_batches(table, seed, games):
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the run is stopped
+        calls.append([g for g, _ in games])
+        return play(table, seed, games)
+    monkeypatch.setattr(tournament.Table, "play", stop_after_three_batches)
+    with pytest.raises(KeyboardInterrupt):
+        tournament.main(RESUMABLE + ["--json", str(stopped)])
+    partial = json.loads(stopped.read_text())
+    assert partial["complete"] is False
+    assert [r["game"] for r in partial["records"]] == [g for batch in calls for g in batch] == [0, 1, 2]
+    assert partial["records"] == one_run["records"][:3]
+
+    calls.clear()
+    monkeypatch.setattr(tournament.Table, "play", lambda table, seed, games: calls.append(
+        [g for g, _ in games]) or play(table, seed, games))
+    tournament.main(RESUMABLE + ["--json", str(stopped), "--resume"])
+    assert [g for batch in calls for g in batch] == [3, 4, 5, 6, 7]  # the kept games are not played again
+    resumed = json.loads(stopped.read_text())
+    assert played_games(resumed) == played_games(one_run)
+    assert resumed["seconds"] > partial["seconds"]
+    assert "3/8 games kept from the earlier run" in capsys.readouterr().out
+
+    calls.clear()
+    tournament.main(RESUMABLE + ["--json", str(stopped), "--resume"])  # complete: nothing left to play
+    assert calls == [] and played_games(json.loads(stopped.read_text())) == played_games(one_run)
+    tournament.main(RESUMABLE + ["--json", str(stopped), "--resume", "--games", "10"])  # --games may grow
+    assert [g for batch in calls for g in batch] == [8, 9]
+
+
+def test_resume_without_its_file_starts_afresh(tmp_path):
+    path = tmp_path / "new.json"
+    tournament.main(RESUMABLE + ["--json", str(path), "--resume"])
+    assert json.loads(path.read_text())["complete"] and len(json.loads(path.read_text())["records"]) == 8
+
+
+@pytest.mark.parametrize("change,message", [
+    (["--seed", "6"], "holds a tournament with seed 5, not 6"),
+    (["--agents", "heuristic,heuristic"], "holds a tournament with specs ['heuristic', 'random'], not "
+                                          "['heuristic', 'heuristic']"),
+    (["--max-turns", "31"], "holds a tournament with max_turns 30, not 31"),
+    (["--games", "2"], "holds game 7, beyond --games 2; give --games 8 or more"),
+])
+def test_resume_refuses_another_tournament_before_any_game(tmp_path, capsys, monkeypatch, change, message):
+    path = tmp_path / "t.json"
+    tournament.main(RESUMABLE + ["--json", str(path)])
+    before = path.read_text()
+    argv = RESUMABLE[:]
+    argv[argv.index(change[0]) + 1] = change[1]
+    monkeypatch.setattr(tournament, "play_game", refuse)
+    error = fails(tournament.main, argv + ["--json", str(path), "--resume"], capsys)
+    assert f"--resume: {str(path)!r} {message}" in error
+    assert path.read_text() == before
+
+
+def test_resume_needs_the_json_of_a_tournament(tmp_path, capsys, no_games):
+    assert "give --json PATH" in fails(tournament.main, RESUMABLE + ["--resume"], capsys)
+    path = tmp_path / "other.json"
+    for text, message in (("{not json", "cannot be read as a tournament's JSON"),
+                          ('{"games": 3}', "is not the JSON of a tournament (it has no 'records')"),
+                          ('{"records": [{"agents": []}]}', "holds records without a game number")):
+        path.write_text(text)
+        assert message in fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
 
 
 @pytest.mark.parametrize("argv,option", [(["--seed", "-3"], "--seed"), (["--seat", "9"], "--seat"),

@@ -25,6 +25,13 @@ Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are wr
 paths given, and only when asked; ``--record DIR`` writes every game as a game record
 (``pacific_common.record``), ``DIR/game-00000.json`` and so on, which ``pacific_common.record.replay``
 plays again.  Every path is checked, and ``DIR`` created, before the first game is played.
+
+Resuming: with ``--json PATH`` the games so far are written to ``PATH`` as they are played (every 30 s
+at most; ``"complete": false`` until the end), so a tournament of searches that runs for hours can be
+stopped and continued: ``--resume`` reads ``PATH``, keeps its games and plays only the others.  Game
+g is the same game whenever it is played, so a resumed tournament reports exactly what one run would
+(its ``seconds`` add up the runs).  The file must hold the same tournament (game, players, variant,
+``max_turns``, seed and agents); ``--games`` may grow.
 """
 import argparse
 import json
@@ -141,11 +148,17 @@ def _play_chunk(task):
     return _table.play(seed, games)
 
 
+CHECKPOINT_SECONDS = 30.0  # how often a run with --json writes the games so far
+
+
 def run_tournament(game, num_players, specs, games, seed=0, workers=None, variant=None,
-                   max_turns=None, log=None, record_dir=None):
+                   max_turns=None, log=None, record_dir=None, done=None, on_progress=None):
     """Play the tournament and return its report (a dict; see ``summarize``).  ``workers`` processes
     play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress;
-    ``record_dir`` (created if missing) receives one game record per game."""
+    ``record_dir`` (created if missing) receives one game record per game.  ``done`` is an earlier
+    report of the same tournament (``resume_from``): its games are kept, not played again, and its
+    ``seconds`` counted.  ``on_progress(partial)`` hears the games so far (the report's header and
+    ``records``, ``"complete"`` false) after a batch of games, every ``CHECKPOINT_SECONDS`` at most."""
     specs = [s.strip() for s in specs]
     info = game_info(game, num_players, variant, max_turns)
     n = info.num_players
@@ -162,30 +175,82 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     game_args = (game, n, info.variant, info.max_turns)
     table = Table(game_args, specs, labels, record_dir)  # also checks every spec before any worker starts
 
-    plan = list(enumerate(schedule(len(specs), n, games)))
-    size = max(1, min(25, games // (4 * workers)))
-    chunks = [(seed, plan[i:i + size]) for i in range(0, games, size)]
-    workers = min(workers, len(chunks))
+    header = dict(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed, specs=specs)
+    kept = {} if done is None else {r["game"]: r for r in _same_tournament(done, header, games)}
+    earlier = 0.0 if done is None else float(done.get("seconds", 0.0))
+    plan = [(g, seating) for g, seating in enumerate(schedule(len(specs), n, games)) if g not in kept]
+    size = max(1, min(25, len(plan) // (50 * workers)))  # small batches: a stopped run loses little
+    chunks = [(seed, plan[i:i + size]) for i in range(0, len(plan), size)]
+    workers = max(1, min(workers, len(chunks)))
+    anchor = next((label for label, spec in zip(labels, specs) if spec == "random"), None)
     start = time.perf_counter()
-    records = []
+    records = list(kept.values())
+
+    saved = [start]
+
+    def add(chunk_records):
+        _progress(log, len(records), len(records) + len(chunk_records), games)
+        records.extend(chunk_records)
+        now = time.perf_counter()
+        if on_progress is not None and len(records) < games and now - saved[0] >= CHECKPOINT_SECONDS:
+            saved[0] = now  # the games so far, without the ratings' fit: enough to resume from
+            on_progress(dict(header, games=games, seconds=earlier + now - start, complete=False,
+                             records=sorted(records, key=lambda r: r["game"])))
+
+    if kept and log:
+        log(f"  {len(kept)}/{games} games kept from the earlier run")
     if workers == 1:
         for chunk in chunks:
-            chunk_records = table.play(*chunk)
-            _progress(log, len(records), len(records) + len(chunk_records), games)
-            records += chunk_records
+            add(table.play(*chunk))
     else:
         context = multiprocessing.get_context("spawn")  # the same on every platform; safe with torch
         with context.Pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
             for chunk_records in pool.imap(_play_chunk, chunks):
-                _progress(log, len(records), len(records) + len(chunk_records), games)
-                records += chunk_records
-    seconds = time.perf_counter() - start
-    anchor = next((label for label, spec in zip(labels, specs) if spec == "random"), None)
-    report = summarize(records, labels, specs, anchor)
-    report.update(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed,
-                  games=games, workers=workers, seconds=seconds,
-                  balanced=games % seating_cycle(len(specs), n) == 0)
+                add(chunk_records)
+    report = summarize(sorted(records, key=lambda r: r["game"]), labels, specs, anchor)
+    report.update(header, games=games, workers=workers, seconds=earlier + time.perf_counter() - start,
+                  balanced=games % seating_cycle(len(specs), n) == 0, complete=True)
     return report
+
+
+class ResumeError(ValueError):
+    """The ``--json`` file given to ``--resume`` holds another tournament, or none."""
+
+
+def _same_tournament(done, header, games):
+    """The records of ``done`` if it is a report of the tournament ``header`` describes, with no game
+    beyond ``games``; else ResumeError saying what differs."""
+    if not isinstance(done, dict) or not isinstance(done.get("records"), list):
+        raise ResumeError("is not the JSON of a tournament (it has no 'records')")
+    if not all(isinstance(r, dict) and type(r.get("game")) is int for r in done["records"]):
+        raise ResumeError("holds records without a game number; it was not written by --json")
+    for key, value in header.items():
+        if done.get(key) != value:
+            raise ResumeError(f"holds a tournament with {key} {done.get(key)!r}, not {value!r}; give the "
+                              f"same options to resume it, or another --json path to start afresh")
+    last = max((r["game"] for r in done["records"]), default=-1)
+    if last >= games:
+        raise ResumeError(f"holds game {last}, beyond --games {games}; give --games {last + 1} or more")
+    return done["records"]
+
+
+def resume_from(path):
+    """The report in ``path`` (written by ``--json``), or None if there is no such file yet."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ResumeError(f"cannot be read as a tournament's JSON ({error})") from None
+
+
+def write_json(report, path):
+    """Write ``report`` to ``path`` whole or not at all (a run stopped mid-write keeps the last file)."""
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(report, indent=1))
+    os.replace(partial, path)
 
 
 def _progress(log, before, after, total):
@@ -306,6 +371,9 @@ def main(argv=None):
     parser.add_argument("--plot", metavar="PATH", help="write a PNG of win rates and ratings to PATH")
     parser.add_argument("--record", metavar="DIR",
                         help="write every game as a game record (pacific_common.record) into DIR")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the games already in the --json file (written as the games are "
+                             "played) and play only the others")
     args = parser.parse_args(argv)
     specs = [s for s in args.agents.split(",") if s.strip()]
     try:  # every output is checked before the first game: an error after hours of play loses them all
@@ -315,13 +383,22 @@ def main(argv=None):
         if args.record is not None:
             output_folder("--record", args.record)
         game_info_or_error(args.game, args.players, args.variant, args.max_turns)
+        if args.resume and args.json is None:
+            raise ValueError("--resume continues the tournament in the --json file; give --json PATH")
+        done = resume_from(args.json) if args.resume else None
+    except ResumeError as error:
+        parser.error(f"--resume: {args.json!r} {error}")
     except ValueError as error:
         parser.error(str(error))
+    checkpoint = None if args.json is None else (lambda partial: write_json(partial, args.json))
     try:
         report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
-                                args.variant, args.max_turns, log=print, record_dir=args.record)
+                                args.variant, args.max_turns, log=print, record_dir=args.record,
+                                done=done, on_progress=checkpoint)
     except IllegalActionError:
         raise  # a broken agent: the traceback helps
+    except ResumeError as error:
+        parser.error(f"--resume: {args.json!r} {error}")
     except (ValueError, ImportError) as error:
         parser.error(str(error))
     print()
@@ -338,7 +415,7 @@ def main(argv=None):
     if args.record is not None:
         print(f"wrote {report['games']} game records into {args.record}")
     if args.json is not None:
-        Path(args.json).write_text(json.dumps(report, indent=1))
+        write_json(report, args.json)
         print(f"wrote {args.json}")
     if args.plot is not None:
         plot(report, args.plot)
