@@ -209,7 +209,8 @@ def test_resume_needs_the_json_of_a_tournament(tmp_path, capsys, no_games):
     path = tmp_path / "other.json"
     for text, message in (("{not json", "cannot be read as a tournament's JSON"),
                           ('{"games": 3}', "is not the JSON of a tournament (it has no 'records')"),
-                          ('{"records": [{"agents": []}]}', "holds records without a game number")):
+                          ('{"records": [{"agents": []}]}', "holds a record without one of"),
+                          ('{"records": [{"game": -1}]}', "or with a negative game number")):
         path.write_text(text)
         assert message in fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
 

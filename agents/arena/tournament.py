@@ -222,8 +222,11 @@ def _same_tournament(done, header, games):
     beyond ``games``; else ResumeError saying what differs."""
     if not isinstance(done, dict) or not isinstance(done.get("records"), list):
         raise ResumeError("is not the JSON of a tournament (it has no 'records')")
-    if not all(isinstance(r, dict) and type(r.get("game")) is int for r in done["records"]):
-        raise ResumeError("holds records without a game number; it was not written by --json")
+    fields = {"game", "agents", "scores", "rewards", "ranks", "win_shares", "truncated", "decisions"}
+    if not all(isinstance(r, dict) and fields <= r.keys() and type(r["game"]) is int and r["game"] >= 0
+               for r in done["records"]):
+        raise ResumeError(f"holds a record without one of {sorted(fields)} or with a negative game "
+                          f"number; it was not written by --json")
     for key, value in header.items():
         if done.get(key) != value:
             raise ResumeError(f"holds a tournament with {key} {done.get(key)!r}, not {value!r}; give the "
