@@ -185,15 +185,15 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     anchor = next((label for label, spec in zip(labels, specs) if spec == "random"), None)
     start = time.perf_counter()
     records = list(kept.values())
-
-    saved = [start]
+    last_saved = start
 
     def add(chunk_records):
+        nonlocal last_saved
         _progress(log, len(records), len(records) + len(chunk_records), games)
         records.extend(chunk_records)
         now = time.perf_counter()
-        if on_progress is not None and len(records) < games and now - saved[0] >= CHECKPOINT_SECONDS:
-            saved[0] = now  # the games so far, without the ratings' fit: enough to resume from
+        if on_progress is not None and len(records) < games and now - last_saved >= CHECKPOINT_SECONDS:
+            last_saved = now  # the games so far, without the ratings' fit: enough to resume from
             on_progress(dict(header, games=games, seconds=earlier + now - start, complete=False,
                              records=sorted(records, key=lambda r: r["game"])))
 
