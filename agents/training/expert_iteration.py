@@ -79,7 +79,7 @@ VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared er
 # network lost to the heuristic).  Mauna Kea's rounds are of 24 games: on 2 cores, with the scorer in
 # the tree, their self-play takes about 6 minutes and the gate and measurements against the search 9
 # to 14 more, so its default run is of three rounds (52 minutes, timed; a fourth would take it to
-# about 70, and none of its fits has passed the gate yet; the advanced game's three take about 59).
+# about 70, and none of its fits has passed the gate yet; the advanced game's three took 58, timed).
 # Its scorer learns the visit shares, as agents.distill fits it.
 DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
 GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1),
