@@ -9,8 +9,15 @@ it goes and ``--resume`` continues it.
   sb3_contrib").
 - ``--record`` writes game records that play back.
 - A search's settings in its name (``mcts:20@c=1``) reach the search, and the table names them.
+- A tournament stopped by SIGTERM writes the games it finished and stops its workers; the workers of
+  a tournament killed outright stop within seconds.
 """
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import zipfile
 
 import numpy as np
@@ -177,6 +184,76 @@ def test_a_stopped_tournament_resumes_to_the_report_of_one_run(tmp_path, capsys,
     assert calls == [] and played_games(json.loads(stopped.read_text())) == played_games(one_run)
     tournament.main(RESUMABLE + ["--json", str(stopped), "--resume", "--games", "10"])  # --games may grow
     assert [g for batch in calls for g in batch] == [8, 9]
+
+
+def _children(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(child) for child in f.read().split()]
+
+
+def _running(pid):
+    """Whether ``pid`` is a process that has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _wait_for(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} after {seconds} s"
+        time.sleep(0.1)
+
+
+def _tournament_in_background(path, agents, max_turns):
+    """A long tournament of 5,000 games on 2 workers, in another process, writing ``path`` after every
+    batch of 25 games.  Returns the process and its children's ids once they are all started."""
+    script = ("import sys; from agents.arena import tournament as t; t.CHECKPOINT_SECONDS = 0.0; "
+              "t.main(sys.argv[1:])")
+    argv = ["--game", "makemake", "--players", "2", "--agents", agents, "--games", "5000", "--workers", "2",
+            "--max-turns", str(max_turns), "--seed", "7", "--json", str(path)]
+    process = subprocess.Popen([sys.executable, "-c", script, *argv], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    # the pool's two workers, and multiprocessing's resource tracker
+    _wait_for(lambda: len(_children(process.pid)) >= 3 or process.poll() is not None, 300, "no workers")
+    assert process.poll() is None, process.stderr.read().decode()
+    return process, _children(process.pid)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table in /proc")
+def test_a_tournament_stopped_by_sigterm_stops_its_workers_and_keeps_its_games(tmp_path):
+    path = tmp_path / "stopped.json"
+    process, workers = _tournament_in_background(path, "mcts:30,random", 8)
+    _wait_for(lambda: path.exists() or process.poll() is not None, 300, "no games were written")
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 128 + signal.SIGTERM, process.stderr.read().decode()
+    _wait_for(lambda: not any(_running(w) for w in workers), 30, "workers still running")
+    stopped = json.loads(path.read_text())
+    assert stopped["complete"] is False and 0 < len(stopped["records"]) < 5000
+    assert [r["game"] for r in stopped["records"]] == list(range(len(stopped["records"])))
+
+    kept = len(stopped["records"])  # --resume plays only the rest, here two more games, on 1 worker
+    argv = ["--game", "makemake", "--players", "2", "--agents", "mcts:30,random", "--games", str(kept + 2),
+            "--workers", "1", "--max-turns", "8", "--seed", "7", "--json", str(path), "--resume"]
+    tournament.main(argv)
+    resumed = json.loads(path.read_text())
+    assert resumed["complete"] and resumed["records"][:kept] == stopped["records"]
+    assert len(resumed["records"]) == kept + 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table in /proc")
+def test_workers_of_a_killed_tournament_stop_within_seconds(tmp_path):
+    """SIGKILL leaves the tournament no say: its workers must notice.  Killed as the first batch comes
+    back, one worker has just begun its second, 25 games of this search (4 s or more), which it
+    would play out if it did not."""
+    path = tmp_path / "killed.json"
+    process, workers = _tournament_in_background(path, "mcts:3000,random", 30)
+    _wait_for(lambda: path.exists() or process.poll() is not None, 300, "no games were written")
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    _wait_for(lambda: not any(_running(w) for w in workers), 3, "workers still running")
 
 
 def test_resume_without_its_file_starts_afresh(tmp_path):
