@@ -10,13 +10,14 @@ it goes and ``--resume`` continues it.
 - ``--record`` writes game records that play back.
 - A search's settings in its name (``mcts:20@c=1``) reach the search, and the table names them.
 - A tournament stopped by SIGTERM writes the games it finished and stops its workers; the workers of
-  a tournament killed outright stop within seconds.
+  a tournament killed outright stop within seconds, and so do those of ``agents.workers.pool_map``.
 """
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 
@@ -28,6 +29,7 @@ from agents.arena import tournament
 from agents.games import game_info
 from agents.registry import make_agent
 from agents.search.mcts import MCTSAgent
+from agents.workers import pool_map
 from pacific_common.record import load, play_back
 
 SMALL = ["--game", "makemake", "--players", "2", "--agents", "random,random", "--games", "4", "--workers", "1",
@@ -207,13 +209,17 @@ def _wait_for(condition, seconds, what):
         time.sleep(0.1)
 
 
+def _tournament_argv(agents, max_turns, games, workers, path):
+    return ["--game", "makemake", "--players", "2", "--agents", agents, "--games", str(games), "--workers",
+            str(workers), "--max-turns", str(max_turns), "--seed", "7", "--json", str(path)]
+
+
 def _tournament_in_background(path, agents, max_turns):
     """A long tournament of 5,000 games on 2 workers, in another process, writing ``path`` after every
     batch of 25 games.  Returns the process and its children's ids once they are all started."""
     script = ("import sys; from agents.arena import tournament as t; t.CHECKPOINT_SECONDS = 0.0; "
               "t.main(sys.argv[1:])")
-    argv = ["--game", "makemake", "--players", "2", "--agents", agents, "--games", "5000", "--workers", "2",
-            "--max-turns", str(max_turns), "--seed", "7", "--json", str(path)]
+    argv = _tournament_argv(agents, max_turns, 5000, 2, path)
     process = subprocess.Popen([sys.executable, "-c", script, *argv], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
     # the pool's two workers, and multiprocessing's resource tracker
@@ -235,9 +241,7 @@ def test_a_tournament_stopped_by_sigterm_stops_its_workers_and_keeps_its_games(t
     assert [r["game"] for r in stopped["records"]] == list(range(len(stopped["records"])))
 
     kept = len(stopped["records"])  # --resume plays only the rest, here two more games, on 1 worker
-    argv = ["--game", "makemake", "--players", "2", "--agents", "mcts:30,random", "--games", str(kept + 2),
-            "--workers", "1", "--max-turns", "8", "--seed", "7", "--json", str(path), "--resume"]
-    tournament.main(argv)
+    tournament.main(_tournament_argv("mcts:30,random", 8, kept + 2, 1, path) + ["--resume"])
     resumed = json.loads(path.read_text())
     assert resumed["complete"] and resumed["records"][:kept] == stopped["records"]
     assert len(resumed["records"]) == kept + 2
@@ -254,6 +258,16 @@ def test_workers_of_a_killed_tournament_stop_within_seconds(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
     _wait_for(lambda: not any(_running(w) for w in workers), 3, "workers still running")
+
+
+def _thread_names(_):
+    return [thread.name for thread in threading.enumerate()]
+
+
+def test_the_workers_of_distillation_and_expert_iteration_watch_for_their_job_too():
+    """Their games run through ``pool_map``, on the tournament's kind of pool: every worker carries the
+    thread that ends it once its job is gone."""
+    assert all("end-with-job" in names for names in pool_map(_thread_names, [0, 1], 2))
 
 
 def test_resume_without_its_file_starts_afresh(tmp_path):

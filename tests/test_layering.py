@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agents"
 # Lowest first.  The entry layer holds the package itself and the thin modules that keep the
 # documented commands (``python -m agents.train``...) and old checkpoints' class paths working.
 LAYERS = [
-    {"base": ["agents.base"]},
+    {"base": ["agents.base"], "workers": ["agents.workers"]},
     {"games": ["agents.games"]},
     {"baselines": ["agents.baselines"], "search": ["agents.search"]},
     {"learned": ["agents.learned"]},

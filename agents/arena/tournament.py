@@ -33,15 +33,12 @@ g is the same game whenever it is played, so a resumed tournament reports exactl
 (its ``seconds`` add up the runs).  The file must hold the same tournament (game, players, variant,
 ``max_turns``, seed and agents); ``--games`` may grow.  A run stopped by Ctrl-C or SIGTERM writes every
 game it finished and stops its workers; the workers of a tournament killed outright (SIGKILL) stop
-within a second.
+within a second (``agents.workers``).
 """
 import argparse
 import json
-import multiprocessing
 import os
-import signal
 import sys
-import threading
 import time
 from collections import Counter
 from itertools import combinations, permutations
@@ -54,6 +51,7 @@ from pacific_common.record import record_game, save
 from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
+from ..workers import sigterm_as_exit, spawn_pool
 from .cli import integer_option, output_file, output_folder
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
@@ -140,21 +138,11 @@ class Table:
 _table = None  # the worker's Table
 
 
-def _start_worker(parent, game_args, specs, labels, record_dir):
+def _start_worker(game_args, specs, labels, record_dir):
     global _table
     _table = Table(game_args, specs, labels, record_dir)
     if "torch" in sys.modules:  # a policy agent: one thread per worker, the workers fill the cores
         sys.modules["torch"].set_num_threads(1)
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
-
-
-def _end_with(parent, poll_seconds=0.5):
-    """End this worker once the tournament ``parent`` is gone.  A tournament killed outright (SIGKILL)
-    cannot stop its workers, and a batch of searches runs for minutes: without this they would play it
-    out for nobody."""
-    while os.getppid() == parent:
-        time.sleep(poll_seconds)
-    os._exit(1)
 
 
 def _play_chunk(task):
@@ -221,9 +209,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
             for chunk in chunks:
                 add(table.play(*chunk))
         else:
-            context = multiprocessing.get_context("spawn")  # the same on every platform; safe with torch
-            setup = (os.getpid(), game_args, specs, labels, record_dir)
-            with context.Pool(workers, _start_worker, setup) as pool:
+            with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
                 for chunk_records in pool.imap(_play_chunk, chunks):
                     add(chunk_records)
     except BaseException:  # stopped (Ctrl-C, SIGTERM) or failed: a stopped run loses no game it finished
@@ -372,10 +358,7 @@ def game_info_or_error(game, players, variant, max_turns):
         raise ValueError(f"{option}: {error}" if option else str(error)) from None
 
 
-def _exit_on_signal(signum, frame):
-    raise SystemExit(128 + signum)
-
-
+@sigterm_as_exit()  # a tournament stopped by kill writes its games so far and stops its workers
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Rate agents in seat-rotated games.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -421,10 +404,6 @@ def main(argv=None):
     except ValueError as error:
         parser.error(str(error))
     checkpoint = None if args.json is None else (lambda partial: write_json(partial, args.json))
-    # SIGTERM (kill, pkill) would end this process at once, leaving its workers to play on; as an
-    # exception it leaves the pool's block, which stops them, and the games so far are written.
-    in_main_thread = threading.current_thread() is threading.main_thread()  # where signals are handled
-    previous_handler = signal.signal(signal.SIGTERM, _exit_on_signal) if in_main_thread else None
     try:
         report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
                                 args.variant, args.max_turns, log=print, record_dir=args.record,
@@ -435,9 +414,6 @@ def main(argv=None):
         parser.error(f"--resume: {args.json!r} {error}")
     except (ValueError, ImportError) as error:
         parser.error(str(error))
-    finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, previous_handler)
     print()
     print(table_text(report))
     print(f"\n{report['games']} games of {report['game']} ({report['variant']}, {report['players']} "

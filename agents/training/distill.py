@@ -25,7 +25,6 @@ import argparse
 import importlib.util
 import json
 import math
-import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from ..games import GAMES, game_info, run_label
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
 from ..registry import make_agent
+from ..workers import pool_map, sigterm_as_exit
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
@@ -145,16 +145,6 @@ def teacher_games(game, args, log=print):
     return games, float(np.mean(shares))
 
 
-def pool_map(function, tasks, workers):
-    """``function`` over ``tasks`` on up to ``workers`` spawned processes (here when 1), results as
-    they come."""
-    if workers == 1 or len(tasks) == 1:
-        yield from map(function, tasks)
-        return
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
-        yield from pool.imap_unordered(function, tasks)
-
-
 def pack(games):
     """Decisions of ``games`` as flat arrays: feature rows, visit counts, each row's decision number;
     per decision its game number and the row it played."""
@@ -258,6 +248,7 @@ def load_decisions(path, setting):
 
 
 # ---------------------------------------------------------------------------------------------------
+@sigterm_as_exit()  # kill stops the teacher games' workers too
 def main(argv=None):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)

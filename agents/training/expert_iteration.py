@@ -65,7 +65,8 @@ from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_path
-from .distill import fit as fit_scorer, pool_map
+from ..workers import pool_map, sigterm_as_exit
+from .distill import fit as fit_scorer
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
 VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared error, Adam, minibatches of 256)
@@ -492,6 +493,7 @@ def plot(history, path):
 
 
 # ---------------------------------------------------------------------------------------------------
+@sigterm_as_exit()  # kill stops the self-play, gate and measurement workers too
 def main(argv=None, log=print):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)

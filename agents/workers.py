@@ -1,0 +1,64 @@
+"""Worker processes for the jobs that play many games at once (tournaments, the distillation's teacher
+games, expert iteration's self-play), and how they stop when their job is stopped.
+
+- ``spawn_pool(workers, initializer, initargs)``: a ``multiprocessing`` pool of spawned processes (the
+  same on every platform; safe with torch) whose workers end themselves within a second once the job's
+  process is gone.  A job killed outright (SIGKILL) cannot stop its workers, and a batch of searches
+  runs for minutes: without this they would play it out for nobody.
+- ``pool_map(function, tasks, workers)``: ``function`` over ``tasks`` on such a pool, results as they
+  come (here when ``workers`` is 1).
+- ``sigterm_as_exit()``: while it holds (a ``with`` block, or a command's ``main`` decorated with
+  ``@sigterm_as_exit()``), SIGTERM (``kill``, ``pkill``) raises ``SystemExit(143)`` instead of ending
+  the process at once, so that the job leaves its pool's block, which stops the workers, and writes
+  what it must on the way out (a tournament its games so far).  Signals are handled in the main thread
+  only; elsewhere it does nothing.
+"""
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def spawn_pool(workers, initializer=None, initargs=()):
+    context = multiprocessing.get_context("spawn")
+    return context.Pool(workers, _start_worker, (os.getpid(), initializer, initargs))
+
+
+def _start_worker(parent, initializer, initargs):
+    if initializer is not None:
+        initializer(*initargs)
+    threading.Thread(target=_end_with, args=(parent,), name="end-with-job", daemon=True).start()
+
+
+def _end_with(parent):
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def pool_map(function, tasks, workers):
+    if workers == 1 or len(tasks) == 1:
+        yield from map(function, tasks)
+        return
+    with spawn_pool(min(workers, len(tasks))) as pool:
+        yield from pool.imap_unordered(function, tasks)
+
+
+def _exit_on_signal(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def sigterm_as_exit():
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
