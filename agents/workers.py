@@ -17,15 +17,38 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 PARENT_POLL_SECONDS = 0.5
+UNGUARDED = ("the worker processes could not start: the main script starts a pool of workers when it is "
+             "imported. Python starts each worker by importing the main script again (the 'spawn' start "
+             "method), so a script that plays on several workers must call it under "
+             "`if __name__ == \"__main__\":`; or use one worker (workers=1).")
 
 
 def spawn_pool(workers, initializer=None, initargs=()):
-    context = multiprocessing.get_context("spawn")
-    return context.Pool(workers, _start_worker, (os.getpid(), initializer, initargs))
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # a worker importing its job's main script (the flag multiprocessing itself checks)
+        _unguarded_note(os.getppid()).write_text(UNGUARDED)
+        raise RuntimeError(UNGUARDED)
+    note = _unguarded_note(os.getpid())
+    note.unlink(missing_ok=True)
+    pool = multiprocessing.get_context("spawn").Pool(workers, _start_worker, (os.getpid(), initializer, initargs))
+    first = pool.apply_async(os.getpid)
+    while not first.ready():
+        first.wait(0.1)
+        if note.exists():
+            pool.terminate()
+            note.unlink(missing_ok=True)
+            raise RuntimeError(UNGUARDED)
+    return pool
+
+
+def _unguarded_note(parent):
+    return Path(tempfile.gettempdir()) / f"agents-workers-unguarded-{parent}"
 
 
 def _start_worker(parent, initializer, initargs):

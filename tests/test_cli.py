@@ -11,6 +11,8 @@ it goes and ``--resume`` continues it.
 - A search's settings in its name (``mcts:20@c=1``) reach the search, and the table names them.
 - A tournament stopped by SIGTERM writes the games it finished and stops its workers; the workers of
   a tournament killed outright stop within seconds, and so do those of ``agents.workers.pool_map``.
+- A script that starts workers when imported (no ``__main__`` guard) fails at once and says why,
+  instead of having its workers fail and be replaced for ever.
 """
 import json
 import os
@@ -268,6 +270,29 @@ def test_the_workers_of_distillation_and_expert_iteration_watch_for_their_job_to
     """Their games run through ``pool_map``, on the tournament's kind of pool: every worker carries the
     thread that ends it once its job is gone."""
     assert all("end-with-job" in names for names in pool_map(_thread_names, [0, 1], 2))
+
+
+POOL_SCRIPT = """from agents.workers import pool_map
+{guard}print(sorted(pool_map(abs, [-1, -2, -3], 2)))
+"""
+
+
+@pytest.mark.parametrize("guard", [True, False])
+def test_a_script_that_starts_workers_when_imported_fails_at_once_and_says_why(tmp_path, guard):
+    """Python spawns a worker by importing the main script again.  Unguarded, each worker started the
+    pool again and failed, and the pool replaced it for ever (a screenful of tracebacks a second)."""
+    script = tmp_path / "script.py"
+    script.write_text(POOL_SCRIPT.format(guard='if __name__ == "__main__":\n    ' if guard else ""))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                            cwd=tmp_path, env=dict(os.environ, PYTHONPATH=root))
+    if guard:
+        assert result.returncode == 0 and result.stdout == "[1, 2, 3]\n", result.stderr
+    else:
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr.strip().endswith("or use one worker (workers=1).")
+        assert 'under `if __name__ == "__main__":`' in result.stderr
+        assert result.stderr.count("Traceback") <= 8   # the parent's, and a few workers' at most
 
 
 def test_resume_without_its_file_starts_afresh(tmp_path):
