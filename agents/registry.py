@@ -17,7 +17,9 @@
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which
                          the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
-                         (``agents/shipped/<game>.npz``; ``<game>_<variant>.npz`` for another variant)
+                         (``agents/shipped/<game>.npz``; ``<game>_<variant>.npz`` for another variant);
+                         ``mcts+shipped`` is guided by ``<that file's name>-guide.npz`` where one is
+                         shipped (``shipped_guide_path``)
 a path to a ``.zip``     a ``sb3_contrib.MaskablePPO`` checkpoint, played greedily
 a path to a ``.npz``     a policy network (``agents.learned.network.save_snapshot``) or an action scorer
                          (``agents.learned.scorer``), played greedily by numpy
@@ -160,10 +162,20 @@ def shipped_path(game):
     return SHIPPED_DIR / (f"{game.name}.npz" if game.variant == default else f"{game.name}_{game.variant}.npz")
 
 
-def _shipped(game, **kwargs):
+def shipped_guide_path(game):
+    """The guide of ``mcts+shipped`` for ``game``'s variant: ``<shipped file>-guide.npz`` where the
+    package ships one, else the shipped policy itself.  The best guide is not always the best player:
+    Mauna Kea's scorer fitted to the search's visit shares orders the search's tree, and the one fitted
+    to its most visited actions plays better alone (docs/training.md)."""
+    path = shipped_path(game)
+    guide = path.with_name(f"{path.stem}-guide.npz")
+    return guide if guide.is_file() else path
+
+
+def _shipped(game, path=None, **kwargs):
     # agents.learned.network.save_snapshot files, or action scorers of agents.learned.scorer: played
     # without torch, so that the shipped opponents need no training extra.
-    path = shipped_path(game)
+    path = shipped_path(game) if path is None else path
     if not path.is_file():
         raise ValueError(f"no shipped policy exists yet for {game.name} ({game.variant}) (looked for "
                          f"{path}); use another agent or the path of a checkpoint")
@@ -235,7 +247,7 @@ def _guided(spec, game, **kwargs):
         raise ValueError(f"a guided search is named mcts+<policy> or mcts:<simulations>+<policy>, got {spec!r}")
     if colon:
         kwargs["simulations"] = _simulations(argument, spec)
-    guide = make_agent(guide_spec, game)
+    guide = _shipped(game, shipped_guide_path(game)) if guide_spec == "shipped" else make_agent(guide_spec, game)
     return _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)
 
 

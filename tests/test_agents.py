@@ -353,6 +353,26 @@ def test_every_variant_has_its_own_shipped_file():
     assert all(path.is_file() for path in paths.values()), paths
 
 
+def test_the_guided_search_takes_a_guide_shipped_beside_the_policy(tmp_path, monkeypatch):
+    """``mcts+shipped`` is guided by ``<shipped file>-guide.npz`` where one is shipped, and by the
+    shipped policy elsewhere; ``shipped`` alone always plays the policy."""
+    from agents.learned.scorer import ScorerAgent, save_scorer
+
+    policy = ScorerAgent.load(registry.SHIPPED_DIR / "maunakea.npz")
+    monkeypatch.setattr(registry, "SHIPPED_DIR", tmp_path)
+    game = game_info("maunakea", 2)
+    save_scorer(tmp_path / "maunakea.npz", "maunakea", policy.layers)
+    assert registry.shipped_guide_path(game) == tmp_path / "maunakea.npz"
+    assert np.array_equal(registry.make_agent("mcts+shipped", game).guide.layers[0][0], policy.layers[0][0])
+    other = [(w * 2.0, b) for w, b in policy.layers]
+    save_scorer(tmp_path / "maunakea-guide.npz", "maunakea", other)
+    assert registry.shipped_guide_path(game) == tmp_path / "maunakea-guide.npz"
+    assert np.array_equal(registry.make_agent("mcts+shipped", game).guide.layers[0][0], other[0][0])
+    assert np.array_equal(registry.make_agent("shipped", game).layers[0][0], policy.layers[0][0])
+    # the guide of one variant is not another's
+    assert registry.shipped_guide_path(game_info("maunakea", 2, "advanced")) == tmp_path / "maunakea_advanced.npz"
+
+
 @pytest.mark.parametrize("name, variant", SHIPPED)
 def test_shipped_policy_plays_full_games_in_the_environment(name, variant):
     """agents.load(game) plays whole games through the PettingZoo environment, legal moves only, with

@@ -7,7 +7,8 @@
 
 Defaults in ``DEFAULTS``, overridden per game by ``GAME_DEFAULTS`` and per variant by ``VARIANT_DEFAULTS``.
 
-The network starts as the shipped policy (``--init`` names another ``.npz``): a policy network over
+The network starts as the guide of ``mcts+shipped`` (``agents.registry.shipped_guide_path``: the shipped
+policy, or a guide shipped beside it; ``--init`` names another ``.npz``): a policy network over
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
 features (Mauna Kea).  Each round, top to bottom:
 
@@ -64,7 +65,7 @@ from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
-from ..registry import make_agent, shipped_path
+from ..registry import make_agent, shipped_guide_path
 from ..workers import pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
 
@@ -100,7 +101,8 @@ def parse_args(argv=None):
     add("--game", required=True, choices=sorted(GAMES))
     add("--players", type=int, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
-    add("--init", default=None, help="the network to start from, an .npz (default: the shipped policy)")
+    add("--init", default=None, help="the network to start from, an .npz (default: the guide of mcts+shipped, "
+                                     "the shipped policy unless the game ships a guide of its own)")
     add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
     add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
     add("--labelled-games", type=int, default=None,
@@ -157,7 +159,7 @@ def parse_args(argv=None):
         game = game_info(args.game, args.players, args.variant)   # checks players and variant
     except ValueError as error:
         parser.error(str(error))
-    init = Path(args.init) if args.init else shipped_path(game)
+    init = Path(args.init) if args.init else shipped_guide_path(game)   # the network that guides mcts+shipped
     if not init.is_file():
         parser.error(f"--init: no network at {init}" + ("" if args.init else
                                                       f"; {game.name} ({game.variant}) ships none, name one"))
