@@ -37,13 +37,16 @@ def spawn_pool(workers, initializer=None, initargs=()):
     note = _unguarded_note(os.getpid())
     note.unlink(missing_ok=True)
     pool = multiprocessing.get_context("spawn").Pool(workers, _start_worker, (os.getpid(), initializer, initargs))
-    first = pool.apply_async(os.getpid)
-    while not first.ready():
-        first.wait(0.1)
-        if note.exists():
-            pool.terminate()
-            note.unlink(missing_ok=True)
-            raise RuntimeError(UNGUARDED)
+    try:
+        first = pool.apply_async(os.getpid)
+        while not first.ready():
+            first.wait(0.1)
+            if note.exists():
+                note.unlink(missing_ok=True)
+                raise RuntimeError(UNGUARDED)
+    except BaseException:   # SIGTERM's SystemExit too: the caller's block, which would stop them, never began
+        pool.terminate()
+        raise
     return pool
 
 
