@@ -1,6 +1,7 @@
 """The action scorer (``agents.learned.scorer``) and its distillation from the search
 (``agents.training.distill``): the per-action features, what they may know, the file format, the fit,
 and a tiny distillation run."""
+import hashlib
 import json
 
 import numpy as np
@@ -95,6 +96,55 @@ def test_action_features_ignore_the_other_players_cards(setup):
         player = int(mk.player_to_act(state))
         changed = other_hand(state, player, rng)
         assert np.array_equal(features_of(game, changed)[1], features_of(game, state)[1])
+
+
+@pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (4, "basic"), (2, "advanced")])
+def test_the_fields_repaired_after_a_tile_are_those_searched_from_scratch(players, variant):
+    """The features' look-ahead repairs each landing's distances after a candidate tile
+    (``_fields_after_lay``) instead of searching them again: for every tile of every position, the
+    same distances and nearest artifacts as ``_fields`` finds."""
+    game = game_info("maunakea", players, variant=variant)
+    fields, queue, inq, _assigned, _danger = rules._buffers()
+    lost = np.zeros(mk.NUM_SQUARES, dtype=bool)
+    stack = np.empty(2 * len(lost) + 4, dtype=np.int64)
+    mask = np.zeros(game.num_actions, np.int8)
+    kept = slice(0, rules.SCRATCH)   # the scratch row means nothing
+    tiles = 0
+    for state in random_positions(game, 30, seed=players, max_steps=400):
+        if state[mk.PHASE] != mk.PHASE_TURN:
+            continue
+        rules._fields(state, fields, queue, inq)
+        before = fields[:1 + rules.NUM_LANDINGS].copy()
+        mk.legal_action_mask(state, mask)
+        for a in np.flatnonzero(mask[mk.LAY_BASE:mk.SPEND_BASE]) + mk.LAY_BASE:
+            after = state.copy()
+            mk.step(after, int(a))
+            rules._fields_after_lay(after, ((a - mk.LAY_BASE) // 4) % rules.NUM_FIELDS, before, fields, queue,
+                                    inq, lost, stack)
+            repaired = fields[kept].copy()
+            rules._fields(after, fields, queue, inq)
+            assert np.array_equal(repaired, fields[kept]), f"action {a}"
+            assert not lost.any()
+            tiles += 1
+    assert tiles > 50
+
+
+def test_the_features_are_those_the_shipped_scorers_learnt():
+    """A fingerprint of the features and the root prior on positions of seeded random games (2, 3, 4
+    players and the advanced game), taken before the look-ahead was made faster: the shipped scorers
+    read exactly what they were trained on.  A change meant to change the features changes this
+    digest, and the scorers must then be trained again."""
+    h = hashlib.sha256()
+    for players, variant in ((2, "basic"), (3, "basic"), (4, "basic"), (2, "advanced")):
+        game = game_info("maunakea", players, variant=variant)
+        for state in random_positions(game, 12, seed=players, max_steps=400):
+            mask, out = features_of(game, state)
+            out[mask == 0] = 0.0
+            prior = np.zeros(game.num_actions)
+            rules.prior(state, int(mk.player_to_act(state)), mask, prior)
+            h.update(out.tobytes())
+            h.update(prior.tobytes())
+    assert h.hexdigest() == "041dbb7eca8a9eed38c8d2376d056a5fc9f7ca94e3ca4a596e34c177fb8c69f0"
 
 
 def test_scorer_file_round_trip_and_errors(tmp_path):

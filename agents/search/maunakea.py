@@ -161,23 +161,29 @@ def event_key(state, before, viewer):
 
 # ---------------------------------------------------------------------------------------------------
 # Shortest paths
+@njit(cache=True, inline="always")
+def _enter_cost(state, sq):
+    """Half movement points to step onto square ``sq``, -1 where no explorer can ever go."""
+    terrain = state[core.TERRAIN + sq]
+    if terrain == JUNGLE:
+        c = 2 * MOVE_COST[JUNGLE]
+    elif terrain == WATER:
+        c = 2 * MOVE_COST[WATER]
+    elif terrain == NO_TILE:
+        f = SQUARE_FIELD[sq]
+        c = EMPTY_FIELD_COST if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0 else -1
+    else:
+        c = -1
+    if c > 0 and state[core.OCCUPANT + sq] >= 0:
+        c += OCCUPIED_EXTRA
+    return c
+
+
 @njit(cache=True)
 def _enter_costs(state, costs):
-    """Half movement points to step onto each square, -1 where no explorer can ever go."""
+    """``_enter_cost`` of every square."""
     for sq in range(NUM_SQUARES):
-        terrain = state[core.TERRAIN + sq]
-        if terrain == JUNGLE:
-            c = 2 * MOVE_COST[JUNGLE]
-        elif terrain == WATER:
-            c = 2 * MOVE_COST[WATER]
-        elif terrain == NO_TILE:
-            f = SQUARE_FIELD[sq]
-            c = EMPTY_FIELD_COST if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0 else -1
-        else:
-            c = -1
-        if c > 0 and state[core.OCCUPANT + sq] >= 0:
-            c += OCCUPIED_EXTRA
-        costs[sq] = c
+        costs[sq] = _enter_cost(state, sq)
 
 
 @njit(cache=True)
@@ -266,6 +272,105 @@ def _fields(state, fields, queue, inq):
     for landing in range(NUM_LANDINGS):
         _landing_distances(state, fields[0], landing, fields[1 + landing], queue, inq, fields[SCRATCH])
     _artifact_distances(state, fields[0], fields[ARTIFACT_FIELD], queue, inq, fields[NEAREST_ARTIFACT])
+
+
+@njit(cache=True)
+def _repair_landing(costs, old_costs, squares, landing, dist, queue, inq, lost, stack, label):
+    """Turn ``dist``, the exact ``_landing_distances`` of a landing under ``old_costs``, into the
+    exact ones under ``costs``, where only the ``squares`` may differ and none that was a wall (-1)
+    has become walkable.  The squares one of whose shortest paths enters a square now dearer (or
+    now a wall) lose their distance; the search then starts again from their neighbours that kept
+    theirs, from the landing's entries among them, and from the squares now cheaper.  Every distance
+    kept is that of a path the new costs do not make dearer, so the label-correcting search
+    (``_spread``) ends on the distances a search from scratch finds.  ``lost`` (bool per square, all
+    False, and left so) and ``stack`` (``2 * NUM_SQUARES + 4`` entries) are work arrays, ``inq`` all
+    False as ``_spread`` leaves it; ``label`` means nothing afterwards (no reader of the landings'
+    distances uses it)."""
+    top = 0
+    for i in range(squares.shape[0]):
+        w = squares[i]
+        if costs[w] < 0 <= old_costs[w] and dist[w] < INF:
+            lost[w] = True          # a wall now: no distance, and none through it
+            stack[top] = w
+            top += 1
+        elif costs[w] > old_costs[w]:
+            stack[top] = w          # dearer to enter: the paths through it lose their distance
+            top += 1
+    # every square whose distance came through a lost or dearer one (it equals theirs plus the old
+    # price of entering it) is lost too; the lost squares are listed from the end of ``stack`` down
+    bottom = stack.shape[0]
+    for i in range(top):
+        if lost[stack[i]]:
+            bottom -= 1
+            stack[bottom] = stack[i]
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        if dist[u] >= INF or old_costs[u] < 0:
+            continue
+        nd = dist[u] + old_costs[u]
+        for k in range(4):
+            v = SQUARE_NEIGHBOURS[u, k]
+            if v >= 0 and not lost[v] and dist[v] == nd:
+                lost[v] = True
+                stack[top] = v
+                top += 1
+                bottom -= 1
+                stack[bottom] = v
+    for i in range(bottom, stack.shape[0]):
+        dist[stack[i]] = INF
+    tail = 0
+    for i in range(bottom, stack.shape[0]):
+        v = stack[i]
+        if costs[v] < 0:
+            continue
+        for j in range(4):
+            if LANDING_ENTRY_SQUARES[landing, j] == v and not inq[v]:
+                dist[v] = 2 * BOARDING_COST
+                inq[v] = True
+                queue[tail] = v
+                tail += 1
+        for k in range(4):
+            u = SQUARE_NEIGHBOURS[v, k]
+            if u >= 0 and not lost[u] and costs[u] >= 0 and dist[u] < INF and not inq[u]:
+                inq[u] = True
+                queue[tail] = u
+                tail += 1
+    for i in range(bottom, stack.shape[0]):
+        lost[stack[i]] = False
+    for i in range(squares.shape[0]):
+        d = squares[i]
+        if 0 <= costs[d] < old_costs[d] and dist[d] < INF and not inq[d]:
+            inq[d] = True
+            queue[tail] = d
+            tail += 1
+    _spread(costs, dist, queue, inq, tail, label)
+
+
+@njit(cache=True)
+def _fields_after_lay(state, f, before, fields, queue, inq, lost, stack):
+    """``_fields`` of ``state``, a position one tile laid on field ``f`` after the position whose
+    fields are ``before`` (nothing else that the fields read has changed), the same arrays that
+    ``_fields`` computes: each landing's distances are repaired (``_repair_landing``) rather than
+    searched again, as a tile changes the costs of four squares and most distances not at all.  The
+    nearest artifacts are searched again, so that among equally near ones the same is found."""
+    costs = fields[0]
+    costs[:] = before[0]
+    squares = FIELD_SQUARES[f]
+    opened = False
+    for i in range(4):
+        costs[squares[i]] = _enter_cost(state, squares[i])
+        opened |= before[0, squares[i]] < 0 <= costs[squares[i]]
+    for landing in range(NUM_LANDINGS):
+        dist = fields[1 + landing]
+        if opened:   # never after a lay (a tile space's squares were walkable before), but exact
+            _landing_distances(state, costs, landing, dist, queue, inq, fields[SCRATCH])
+        elif state[core.LANDING_BOAT + landing] < 0:
+            dist[:] = INF
+        else:
+            dist[:] = before[1 + landing]
+            _repair_landing(costs, before[0], squares, landing, dist, queue, inq, lost, stack, fields[SCRATCH])
+    _artifact_distances(state, costs, fields[ARTIFACT_FIELD], queue, inq, fields[NEAREST_ARTIFACT])
 
 
 @njit(cache=True)
@@ -364,7 +469,17 @@ def _assign(state, fields, assigned):
     p = state[core.NUM_PLAYERS]
     explorers = state[core.EXPLORERS_EACH]
     assigned[:] = -1
+    # the value of every (explorer, boat) pair, once: the greedy rounds below compare them again
+    plan = np.empty((explorers, NUM_LANDINGS))
     for i in range(p):
+        for e in range(explorers):
+            x = core.explorer_index(i, e)
+            if state[core.EXPLORER_STATUS + x] != core.ON_ISLAND:
+                continue
+            sq = state[core.EXPLORER_SQUARE + x]
+            for landing in range(NUM_LANDINGS):
+                if state[core.LANDING_BOAT + landing] >= 0 and fields[1 + landing, sq] < INF:
+                    plan[e, landing] = _plan_value(state, x, sq, fields, landing)
         taken = 0
         while True:
             best = -1e300
@@ -379,7 +494,7 @@ def _assign(state, fields, assigned):
                     boat = state[core.LANDING_BOAT + landing]
                     if boat < 0 or (taken >> landing) & 1 or fields[1 + landing, sq] >= INF:
                         continue
-                    v = _plan_value(state, x, sq, fields, landing)
+                    v = plan[e, landing]
                     if v > best:
                         best = v
                         bx = x
@@ -402,9 +517,15 @@ def _values(state, out, fields, queue, inq, assigned, danger, count_turn):
     player needing the fewest points for all of its explorers ends the game, and the others get as
     many points (plus one more turn).  An explorer its player cannot bring home by then is likely
     left behind (worth nothing), with a logistic chance over ``RACE_SOFTNESS`` points."""
+    _fields(state, fields, queue, inq)
+    _values_from_fields(state, out, fields, assigned, danger, count_turn)
+
+
+@njit(cache=True)
+def _values_from_fields(state, out, fields, assigned, danger, count_turn):
+    """``_values`` with the distance fields of ``state`` already in ``fields``."""
     p = state[core.NUM_PLAYERS]
     explorers = state[core.EXPLORERS_EACH]
-    _fields(state, fields, queue, inq)
     _assign(state, fields, assigned)
     _lava_danger(state, danger)
     need = np.zeros(core.MAX_PLAYERS, dtype=np.float64)
@@ -498,6 +619,12 @@ def _one_step(state, player, mask, margin):
     _values(state, vals, fields, queue, inq, assigned, danger, True)
     own_now = vals[player]
     other_now = own_now - _margin(vals, player, p)
+    # most candidates lay a tile: their fields are repaired from these rather than searched again
+    before = fields.copy()
+    lost = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    stack = np.empty(2 * NUM_SQUARES + 4, dtype=np.int64)
+    inq[:] = False
+    laying = state[core.PHASE] == core.PHASE_TURN
     work = state.copy()
     best = -1e300
     for a in range(n):
@@ -505,7 +632,11 @@ def _one_step(state, player, mask, margin):
             continue
         work[:] = state
         core.step(work, a)
-        _values(work, vals, fields, queue, inq, assigned, danger, True)
+        if laying and core.LAY_BASE <= a < core.SPEND_BASE:
+            _fields_after_lay(work, ((a - core.LAY_BASE) // 4) % NUM_FIELDS, before, fields, queue, inq, lost, stack)
+            _values_from_fields(work, vals, fields, assigned, danger, True)
+        else:
+            _values(work, vals, fields, queue, inq, assigned, danger, True)
         margin[a] = _margin(vals, player, p)
         own[a] = vals[player] - own_now
         other[a] = vals[player] - margin[a] - other_now
@@ -786,20 +917,35 @@ def playout(state, max_steps, stop_clock):
     game ends, or the policy would end the turn: the position is then evaluated as the turn leaves
     it, before the draws (their lava is counted as ``_lava_danger``'s expectation rather than one
     sample, which would drown the differences between moves).  The distance fields are recomputed
-    after every step that changes the board (not after moves and spends)."""
+    after every step that changes the board (not after moves and spends); after a tile laid on
+    fields that are exact (no move since they were computed) they are repaired
+    (``_fields_after_lay``), which finds the same distances."""
     fields, queue, inq, assigned, danger = _buffers()
+    before = np.empty((1 + NUM_LANDINGS, NUM_SQUARES), dtype=np.int64)
+    lost = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    stack = np.empty(2 * NUM_SQUARES + 4, dtype=np.int64)
     fresh = False
+    exact = False    # the fields are those of the position (a move changes the costs)
+    laid = -1        # the field of the tile laid by the last step, if it was a lay
     steps = 0
     while steps < max_steps and state[core.STATUS] == core.STATUS_RUNNING and state[core.TURN] < stop_clock:
         if not fresh:
-            _fields(state, fields, queue, inq)
+            if laid >= 0 and exact:
+                before[:] = fields[:1 + NUM_LANDINGS]
+                _fields_after_lay(state, laid, before, fields, queue, inq, lost, stack)
+            else:
+                _fields(state, fields, queue, inq)
             _assign(state, fields, assigned)
             _lava_danger(state, danger)
             fresh = True
+            exact = True
         a = _policy(state, fields, assigned, danger)
         if a == core.END_TURN:
             return
         core.step(state, a)
-        if not (core.MOVE_BASE <= a < core.PICK_BASE or core.SPEND_BASE <= a < core.MOVE_BASE):
+        laid = ((a - core.LAY_BASE) // 4) % NUM_FIELDS if core.LAY_BASE <= a < core.SPEND_BASE else -1
+        if core.MOVE_BASE <= a < core.PICK_BASE:
+            exact = False
+        elif not core.SPEND_BASE <= a < core.MOVE_BASE:
             fresh = False
         steps += 1
