@@ -8,6 +8,7 @@ variant (Maka Bana Mao) is covered as soon as its environment offers it.
 """
 import json
 import sys
+import time
 import zipfile
 from contextlib import contextmanager
 
@@ -495,8 +496,9 @@ def test_tournament_is_reproducible_whatever_the_workers():
     one = tournament.run_tournament(*args, seed=11, workers=1)
     again = tournament.run_tournament(*args, seed=11, workers=1)
     two = tournament.run_tournament(*args, seed=11, workers=2)
-    assert one["records"] == again["records"] == two["records"]
-    assert one["agents"] == two["agents"] and one["balanced"]
+    untimed = tournament.games_only
+    assert untimed(one["records"]) == untimed(again["records"]) == untimed(two["records"])
+    assert untimed(one)["agents"] == untimed(two)["agents"] and one["balanced"]
     other = tournament.run_tournament(*args, seed=12, workers=1)
     assert other["records"] != one["records"]
     assert one["rating_anchor"] == "random#1" and one["ratings"]["random#1"] == 1000
@@ -512,12 +514,45 @@ def test_tournament_cli_writes_json_and_png(tmp_path, capsys):
     assert "random#1" in printed and "win rate" in printed and "decisions/s" in printed
     report = json.loads(out_json.read_text())
     assert set(report["agents"]) == {"random#1", "random#2"}
-    assert {"games", "wins", "win_rate", "win_rate_ci95", "rating"} <= set(report["agents"]["random#1"])
+    assert {"games", "wins", "win_rate", "win_rate_ci95", "rating", "ms_per_decision"} <= set(
+        report["agents"]["random#1"])
     assert len(report["records"]) == 6
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(SystemExit):
         tournament.main(["--game", "makemake", "--agents", "random,random", "--games", "2"])  # 4 seats
     assert "at least 4 agents" in capsys.readouterr().err
+
+
+class SlowRandom(RandomAgent):
+    """A random agent that takes 2 ms over every decision."""
+
+    def act(self, observation, action_mask, state=None):
+        time.sleep(0.002)
+        return super().act(observation, action_mask, state)
+
+
+def test_each_agents_decisions_are_timed_and_the_tournament_reports_them():
+    """The 2-ms-a-decision targets of the learned agents are measured by the tournament's
+    ``ms/decision``: each game times every agent's ``act`` calls, not the game's own steps."""
+    game = game_info("makemake", 2, max_turns=20)
+    result = play_game(game, [SlowRandom(), RandomAgent()], seed=3)
+    assert sum(result.agent_decisions) == result.decisions and min(result.agent_decisions) > 0
+    slow, fast = (s / d for s, d in zip(result.agent_seconds, result.agent_decisions))
+    assert slow >= 0.002 > fast
+
+    records = [{"agents": ["slow", "random"], "win_shares": [1.0, 0.0], "scores": [3, 1], "ranks": [1, 2],
+                "truncated": False, "decisions": result.decisions, "agent_decisions": result.agent_decisions,
+                "agent_seconds": result.agent_seconds}]
+    older = [{k: v for k, v in records[0].items() if not k.startswith("agent_")} | {"agents": ["slow", "random"]}]
+    report = tournament.summarize(records + older, ["slow", "random"], ["slow", "random"])
+    assert report["agents"]["slow"]["ms_per_decision"] == pytest.approx(1000 * slow)  # the timed game only
+    assert report["agents"]["slow"]["games"] == 2
+    report.update(game="makemake", players=2)
+    lines = tournament.table_text(report).splitlines()
+    assert lines[0].split()[-1] == "ms/decision" and f"{1000 * slow:.3f}" in lines[1] + lines[2]
+    untimed = tournament.summarize(older, ["slow", "random"], ["slow", "random"])
+    assert untimed["agents"]["slow"]["ms_per_decision"] is None
+    assert all(line.split()[-1] == "-" for line in tournament.table_text(untimed).splitlines()[1:])
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ Seeds: one ``seed`` (an int, or a tuple of ints such as ``(tournament seed, game
 everything: the deal and the game's own chance come from one seed derived from it, and the agent in
 seat ``p`` is reset with another, so the same seed replays the same game.
 """
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +42,10 @@ class GameResult:
     core_seed: int = None     # the seed the game's kernels were set up with (``raw_env.reset(seed=...)``)
     actions: list = None      # every action, in the order played: with ``core_seed``, the whole game
     final_state: list = None  # the state row at the end, as ints
+    agent_decisions: list = None  # actions asked of each agent
+    # seconds each agent spent choosing them (its ``act`` calls): a measurement, not part of the game,
+    # so two results of the same game compare equal whatever their timing
+    agent_seconds: list = field(default=None, compare=False)
 
 
 def finishing_ranks(rewards, scores, truncated=False):
@@ -97,6 +102,7 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
         agent.reset(game, seat, seat_seeds[seat])
 
     actions = []
+    decisions, seconds = [0] * n, [0.0] * n   # per seat
     while state[core.STATUS] == core.STATUS_RUNNING:
         player = int(core.player_to_act(state))
         agent = by_seat[player]
@@ -105,7 +111,11 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
         mask = np.empty(game.num_actions, dtype=np.int8)
         core.observe_player(state, player, obs, mask)
         legal = mask.copy()  # the agent may scribble on its mask; the check below uses this one
-        action = agent.act(obs, mask, state.copy() if agent.needs_state else None)
+        given = state.copy() if agent.needs_state else None
+        started = time.perf_counter()
+        action = agent.act(obs, mask, given)
+        seconds[player] += time.perf_counter() - started
+        decisions[player] += 1
         action = check_action(game, state, agent, player, action, legal)
         before = state.copy() if on_step else None
         if core.step(state, int(action)) != core.STEP_OK:
@@ -124,7 +134,8 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
     return GameResult(seats=seats, scores=[int(scores[s]) for s in seats],
                       rewards=[float(rewards[s]) for s in seats], ranks=[ranks[s] for s in seats],
                       win_shares=[shares[s] for s in seats], truncated=truncated, decisions=len(actions),
-                      core_seed=core_seed, actions=actions, final_state=state.tolist())
+                      core_seed=core_seed, actions=actions, final_state=state.tolist(),
+                      agent_decisions=[decisions[s] for s in seats], agent_seconds=[seconds[s] for s in seats])
 
 
 def check_action(game, state, agent, player, action, legal):

@@ -21,6 +21,10 @@ Scoring: a win is split evenly between the players tied for first (a game trunca
 ratings from a Plackett–Luce fit of the finishing orders on the Elo scale with ``random`` at 1000
 (``agents.arena.ratings``).
 
+Timing: every game times each agent's decisions (its ``act`` calls: what it costs to choose, not
+the game's own steps); the table's ``ms/decision`` is an agent's mean over all its games, measured
+where they were played (with several workers, on cores they share).
+
 Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are written to exactly the
 paths given, and only when asked; ``--record DIR`` writes every game as a game record
 (``pacific_common.record``), ``DIR/game-00000.json`` and so on, which ``pacific_common.record.replay``
@@ -118,7 +122,8 @@ class Table:
             records.append({"game": index, "agents": [self.agents[i].name for i in seating],
                             "scores": result.scores, "rewards": result.rewards, "ranks": result.ranks,
                             "win_shares": result.win_shares, "truncated": result.truncated,
-                            "decisions": result.decisions})
+                            "decisions": result.decisions, "agent_decisions": result.agent_decisions,
+                            "agent_seconds": [round(t, 6) for t in result.agent_seconds]})
             if self.record_dir is not None:
                 records[-1]["record"] = self._write_record(index, seating, result)
         return records
@@ -274,14 +279,20 @@ def _progress(log, before, after, total):
 # ---------------------------------------------------------------------------------------------------
 # Results
 def summarize(records, labels, specs, anchor=None):
-    """Per-agent games, wins (win shares), win rate with Wilson 95% interval, mean score and rating."""
-    agents = {label: {"spec": spec, "games": 0, "wins": 0.0, "score_sum": 0}
+    """Per-agent games, wins (win shares), win rate with Wilson 95% interval, mean score, rating, and
+    the milliseconds an agent took per decision (``ms_per_decision``, over the games that timed it:
+    a ``--json`` file written before the timing existed has none, and its games count for nothing)."""
+    agents = {label: {"spec": spec, "games": 0, "wins": 0.0, "score_sum": 0, "timed": 0, "seconds": 0.0}
               for label, spec in zip(labels, specs)}
     for record in records:
         for label, share, score in zip(record["agents"], record["win_shares"], record["scores"]):
             agents[label]["games"] += 1
             agents[label]["wins"] += share
             agents[label]["score_sum"] += score
+        for label, count, seconds in zip(record["agents"], record.get("agent_decisions", ()),
+                                         record.get("agent_seconds", ())):
+            agents[label]["timed"] += count
+            agents[label]["seconds"] += seconds
     ratings = fit_ratings([dict(zip(r["agents"], r["ranks"])) for r in records], labels, anchor)
     for label, row in agents.items():
         played = row["games"]
@@ -289,21 +300,40 @@ def summarize(records, labels, specs, anchor=None):
         row["win_rate_ci95"] = list(wilson_interval(row["wins"], played))
         row["mean_score"] = row.pop("score_sum") / played if played else 0.0
         row["rating"] = ratings[label]
+        timed, seconds = row.pop("timed"), row.pop("seconds")
+        row["ms_per_decision"] = 1000.0 * seconds / timed if timed else None
     return {"agents": agents, "ratings": ratings, "rating_anchor": anchor,
             "truncated": sum(r["truncated"] for r in records),
             "decisions": sum(r["decisions"] for r in records), "records": records}
 
 
+def games_only(report):
+    """``report`` (or a list of its records) without what depends on the run rather than on the games:
+    the seconds, the workers and the agents' decision times.  Two runs of one tournament, with any
+    workers, stopped and resumed or not, give the same ``games_only``."""
+    if isinstance(report, list):
+        return [{k: v for k, v in r.items() if k != "agent_seconds"} for r in report]
+    kept = {k: v for k, v in report.items() if k not in ("seconds", "workers", "agents", "records")}
+    if "agents" in report:
+        kept["agents"] = {label: {k: v for k, v in row.items() if k != "ms_per_decision"}
+                          for label, row in report["agents"].items()}
+    if "records" in report:
+        kept["records"] = games_only(report["records"])
+    return kept
+
+
 def table_text(report):
     width = max([20] + [len(label) for label in report["agents"]])  # names with settings run long
     rows = [f"{'agent':<{width}} {'games':>6} {'wins':>8} {'win rate [95% CI]':>23} {'mean score':>11} "
-            f"{'rating':>7}"]
+            f"{'rating':>7} {'ms/decision':>11}"]
     ranked = sorted(report["agents"].items(), key=lambda item: -item[1]["rating"])
     for label, row in ranked:
         low, high = row["win_rate_ci95"]
         rate = f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        ms = row.get("ms_per_decision")
+        ms = "-" if ms is None else f"{ms:.3f}"
         rows.append(f"{label:<{width}} {row['games']:>6} {row['wins']:>8.2f} {rate:>23} "
-                    f"{row['mean_score']:>11.2f} {row['rating']:>7.0f}")
+                    f"{row['mean_score']:>11.2f} {row['rating']:>7.0f} {ms:>11}")
     return "\n".join(rows)
 
 
