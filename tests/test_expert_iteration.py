@@ -53,6 +53,22 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
         exit_.main(["--game", "makemake", "--players", "3", "--out", str(out), "--resume"], log=lambda *_: None)
 
 
+def test_a_fixed_guide_leads_every_rounds_self_play(tmp_path, monkeypatch):
+    """``--guide``: the self-play of every round is guided by that network, not by the current one,
+    which the fits and the gate still carry forward."""
+    guide = tmp_path / "guide.npz"
+    guide.write_bytes(shipped_path(game_info("makemake", 2)).read_bytes())
+    guides, self_play = [], exit_.self_play
+    monkeypatch.setattr(exit_, "self_play", lambda game, network, *rest: guides.append(network) or self_play(
+        game, network, *rest))
+    out = tmp_path / "run"
+    exit_.main(tiny(out, "--guide", str(guide)), log=lambda *_: None)
+    assert guides == [guide]
+    guides.clear()
+    exit_.main(tiny(out, "--resume"), log=lambda *_: None)
+    assert guides == [out / "current.npz"]
+
+
 def test_labelled_games_record_the_searchs_labels_of_the_networks_own_moves(monkeypatch):
     """In a labelled game the network plays the heuristic, seats rotated: every move of the labelled
     seat is the network's, and what is recorded is the search's visits at those decisions."""
@@ -168,6 +184,8 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--labelled-games", "-1"], "--labelled-games must be non-negative"),
     (["--value-mix", "1.5"], "--value-mix is a share of a leaf's value, in [0, 1]"),
     (["--value-width", "-1"], "--value-width must be non-negative"),
+    (["--guide", "nowhere.npz"], "--guide: no network at nowhere.npz"),
+    (["--guide", "agents/shipped/maunakea.npz"], "must both be action scorers or both policy networks"),
 ])
 def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):

@@ -1,7 +1,7 @@
 """Expert iteration: the search, guided by the network, teaches the network.
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds R] \
-        [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] \
+        [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] [--guide G] \
         [--value-width 64] [--value-mix 0] [--gate-games 40] [--measure-games 20] [--workers 2] \
         [--out DIR] [--seed 0] [--resume]
 
@@ -12,8 +12,8 @@ policy, or a guide shipped beside it; ``--init`` names another ``.npz``): a poli
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
 features (Mauna Kea).  Each round, top to bottom:
 
-1. Self-play: ``--games`` games in which every seat is the search guided by the current network
-   (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
+1. Self-play: ``--games`` games in which every seat is the search guided by the current network,
+   or in every round by the network ``--guide`` names (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
    probabilities rank and bias the root's actions, and a policy network chooses every expansion below
    the root).  At every decision it searched, the player's
    observation and mask (or its candidates' features), the root's visit counts and the player's
@@ -103,6 +103,8 @@ def parse_args(argv=None):
     add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--init", default=None, help="the network to start from, an .npz (default: the guide of mcts+shipped, "
                                      "the shipped policy unless the game ships a guide of its own)")
+    add("--guide", default=None, help="the network that guides the self-play's search in every round, an "
+                                      ".npz of --init's kind (default: the current network)")
     add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
     add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
     add("--labelled-games", type=int, default=None,
@@ -168,6 +170,17 @@ def parse_args(argv=None):
     except ValueError as error:
         parser.error(f"--init: {error}")
     args.init = init
+    if args.guide is not None:
+        guide = Path(args.guide)
+        if not guide.is_file():
+            parser.error(f"--guide: no network at {guide}")
+        if is_scorer_file(guide) != is_scorer_file(init):
+            parser.error(f"--guide: {guide} and --init {init} must both be action scorers or both policy networks")
+        try:
+            make_agent(f"mcts+{guide}", game)
+        except ValueError as error:
+            parser.error(f"--guide: {error}")
+        args.guide = guide
     return args
 
 
@@ -521,8 +534,10 @@ def main(argv=None, log=print):
     current = out / "current.npz"
     for r in range(state["round"] + 1, state["round"] + args.rounds + 1):
         started = time.perf_counter()
-        log(f"round {r}: self-play of mcts:{args.simulations} guided by the current network")
-        data = self_play(game, current, args, r, scorer, log)
+        guide = current if args.guide is None else args.guide
+        log(f"round {r}: self-play of mcts:{args.simulations} guided by "
+            f"{'the current network' if args.guide is None else guide}")
+        data = self_play(game, guide, args, r, scorer, log)
         np.savez_compressed(out / f"round-{r}.npz", **data)
         candidate, before, after = fit_round(current, window_data(out, r, args.window, scorer), args, r, scorer,
                                              out, log)
