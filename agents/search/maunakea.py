@@ -917,35 +917,20 @@ def playout(state, max_steps, stop_clock):
     game ends, or the policy would end the turn: the position is then evaluated as the turn leaves
     it, before the draws (their lava is counted as ``_lava_danger``'s expectation rather than one
     sample, which would drown the differences between moves).  The distance fields are recomputed
-    after every step that changes the board (not after moves and spends); after a tile laid on
-    fields that are exact (no move since they were computed) they are repaired
-    (``_fields_after_lay``), which finds the same distances."""
+    after every step that changes the board (not after moves and spends)."""
     fields, queue, inq, assigned, danger = _buffers()
-    before = np.empty((1 + NUM_LANDINGS, NUM_SQUARES), dtype=np.int64)
-    lost = np.zeros(NUM_SQUARES, dtype=np.bool_)
-    stack = np.empty(2 * NUM_SQUARES + 4, dtype=np.int64)
     fresh = False
-    exact = False    # the fields are those of the position (a move changes the costs)
-    laid = -1        # the field of the tile laid by the last step, if it was a lay
     steps = 0
     while steps < max_steps and state[core.STATUS] == core.STATUS_RUNNING and state[core.TURN] < stop_clock:
         if not fresh:
-            if laid >= 0 and exact:
-                before[:] = fields[:1 + NUM_LANDINGS]
-                _fields_after_lay(state, laid, before, fields, queue, inq, lost, stack)
-            else:
-                _fields(state, fields, queue, inq)
+            _fields(state, fields, queue, inq)
             _assign(state, fields, assigned)
             _lava_danger(state, danger)
             fresh = True
-            exact = True
         a = _policy(state, fields, assigned, danger)
         if a == core.END_TURN:
             return
         core.step(state, a)
-        laid = ((a - core.LAY_BASE) // 4) % NUM_FIELDS if core.LAY_BASE <= a < core.SPEND_BASE else -1
-        if core.MOVE_BASE <= a < core.PICK_BASE:
-            exact = False
-        elif not core.SPEND_BASE <= a < core.MOVE_BASE:
+        if not (core.MOVE_BASE <= a < core.PICK_BASE or core.SPEND_BASE <= a < core.MOVE_BASE):
             fresh = False
         steps += 1
