@@ -12,15 +12,15 @@ policy, or a guide shipped beside it; ``--init`` names another ``.npz``): a poli
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
 features (Mauna Kea).  Each round, top to bottom:
 
-1. Self-play: ``--games`` games in which every seat is the search guided by the current network,
-   or in every round by the network ``--guide`` names (``mcts:<--simulations>+<network>``, ``agents.search.mcts.GuidedMCTSAgent``: the network's
-   probabilities rank and bias the root's actions, and a policy network chooses every expansion below
-   the root).  At every decision it searched, the player's
-   observation and mask (or its candidates' features), the root's visit counts and the player's
-   result in the game are kept (``DIR/round-<r>.npz``).  Then ``--labelled-games`` (DAgger): the network plays the heuristic,
-   seats rotated, and the search, run at each of the network's decisions, labels it; those
-   decisions are kept too.  The search determinizes what the player cannot know, as it always does,
-   and the network reads only what the player sees.
+1. Self-play: ``--games`` games in which every seat is the search guided by the current network, or in
+   every round by the network ``--guide`` names (``mcts:<--simulations>+<network>``,
+   ``agents.search.mcts.GuidedMCTSAgent``: the network's probabilities rank and bias the root's actions,
+   and a policy network chooses every expansion below the root).  At every decision it searched, the
+   player's observation and mask (or its candidates' features), the root's visit counts and the player's
+   result in the game are kept (``DIR/round-<r>.npz``).  Then ``--labelled-games`` (DAgger): the network
+   plays the heuristic, seats rotated, and the search, run at each of the network's decisions, labels
+   it; those decisions are kept too.  The search determinizes what the player cannot know, as it always
+   does, and the network reads only what the player sees.
 2. Fit: a copy of the current network learns the search's choices (cross-entropy, Adam) at the
    decisions of the last ``--window`` rounds: the visit shares sharpened by ``--temperature``
    (``visits ** (1 / T)``; 0 is the most visited action alone, 1 the shares as
