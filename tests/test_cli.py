@@ -270,6 +270,23 @@ def test_the_workers_of_distillation_and_expert_iteration_watch_for_their_job_to
     assert all("end-with-job" in names for names in pool_map(_thread_names, [0, 1], 2))
 
 
+def _blas_threads(_):
+    import numpy  # noqa: F401  (loads the BLAS whose threads are counted)
+    from threadpoolctl import threadpool_info
+    return os.environ.get("OPENBLAS_NUM_THREADS"), sorted({pool["num_threads"] for pool in threadpool_info()})
+
+
+def test_each_worker_runs_numpy_on_one_thread(monkeypatch):
+    """A worker has a core to itself: its BLAS starts with one thread, and the job's own environment
+    is left as it was (threaded, two workers' BLAS made a network's decision 15 times as slow)."""
+    pytest.importorskip("threadpoolctl")
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert all(result == ("1", [1]) for result in pool_map(_blas_threads, [0, 1], 2))
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")   # a caller's own setting is kept
+    assert all(result[0] == "2" for result in pool_map(_blas_threads, [0, 1], 2))
+
+
 POOL_SCRIPT = """from agents.workers import pool_map
 {guard}print(sorted(pool_map(abs, [-1, -2, -3], 2)))
 """
