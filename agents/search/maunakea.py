@@ -275,12 +275,12 @@ def _fields(state, fields, queue, inq):
 
 
 @njit(cache=True)
-def _repair_landing(costs, old_costs, squares, landing, dist, queue, inq, lost, stack, label):
+def _repair_landing(costs, old_costs, squares, dist, queue, inq, lost, stack, label):
     """Turn ``dist``, the exact ``_landing_distances`` of a landing under ``old_costs``, into the
     exact ones under ``costs``, where only the ``squares`` may differ and none that was a wall (-1)
     has become walkable.  The squares one of whose shortest paths enters a square now dearer (or
     now a wall) lose their distance; the search then starts again from their neighbours that kept
-    theirs, from the landing's entries among them, and from the squares now cheaper.  Every distance
+    theirs and from the squares now cheaper.  Every distance
     kept is that of a path the new costs do not make dearer, so the label-correcting search
     (``_spread``) ends on the distances a search from scratch finds.  ``lost`` (bool per square, all
     False, and left so) and ``stack`` (``2 * NUM_SQUARES + 4`` entries) are work arrays, ``inq`` all
@@ -320,16 +320,12 @@ def _repair_landing(costs, old_costs, squares, landing, dist, queue, inq, lost, 
     for i in range(bottom, stack.shape[0]):
         dist[stack[i]] = INF
     tail = 0
+    # (no entry of the landing is ever lost but as a wall: its distance is the boarding alone, less
+    # than any path through another square, so none came through a dearer one)
     for i in range(bottom, stack.shape[0]):
         v = stack[i]
         if costs[v] < 0:
             continue
-        for j in range(4):
-            if LANDING_ENTRY_SQUARES[landing, j] == v and not inq[v]:
-                dist[v] = 2 * BOARDING_COST
-                inq[v] = True
-                queue[tail] = v
-                tail += 1
         for k in range(4):
             u = SQUARE_NEIGHBOURS[v, k]
             if u >= 0 and not lost[u] and costs[u] >= 0 and dist[u] < INF and not inq[u]:
@@ -350,7 +346,8 @@ def _repair_landing(costs, old_costs, squares, landing, dist, queue, inq, lost, 
 @njit(cache=True)
 def _fields_after_lay(state, f, before, fields, queue, inq, lost, stack):
     """``_fields`` of ``state``, a position one tile laid on field ``f`` after the position whose
-    fields are ``before`` (nothing else that the fields read has changed), the same arrays that
+    costs and landings' distances are ``before`` (``_fields``' first ``1 + NUM_LANDINGS`` rows;
+    nothing else that the fields read has changed), the same arrays that
     ``_fields`` computes: each landing's distances are repaired (``_repair_landing``) rather than
     searched again, as a tile changes the costs of four squares and most distances not at all.  The
     nearest artifacts are searched again, so that among equally near ones the same is found."""
@@ -369,7 +366,7 @@ def _fields_after_lay(state, f, before, fields, queue, inq, lost, stack):
             dist[:] = INF
         else:
             dist[:] = before[1 + landing]
-            _repair_landing(costs, before[0], squares, landing, dist, queue, inq, lost, stack, fields[SCRATCH])
+            _repair_landing(costs, before[0], squares, dist, queue, inq, lost, stack, fields[SCRATCH])
     _artifact_distances(state, costs, fields[ARTIFACT_FIELD], queue, inq, fields[NEAREST_ARTIFACT])
 
 
@@ -620,7 +617,7 @@ def _one_step(state, player, mask, margin):
     own_now = vals[player]
     other_now = own_now - _margin(vals, player, p)
     # most candidates lay a tile: their fields are repaired from these rather than searched again
-    before = fields.copy()
+    before = fields[:1 + NUM_LANDINGS].copy()   # the costs and the landings' distances
     lost = np.zeros(NUM_SQUARES, dtype=np.bool_)
     stack = np.empty(2 * NUM_SQUARES + 4, dtype=np.int64)
     inq[:] = False
