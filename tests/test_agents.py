@@ -201,7 +201,8 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
     ("mcts:1000@pw_k=1@pw_alpha=0.4", dict(simulations=1000, pw_k=1.0, pw_alpha=0.4)),
     ("mcts@rollout_depth=3@horizon=40@max_depth=12", dict(rollout_depth=3, horizon=40, max_depth=12)),
     ("mcts@value_scale=2.5@value_weight=-1e-1@bias=0", dict(value_scale=2.5, value_weight=-0.1, bias=0.0)),
-    ("mcts:7@trees=single@belief=uniform", dict(simulations=7, trees="single", belief="uniform"))])
+    ("mcts:7@trees=single@belief=uniform", dict(simulations=7, trees="single", belief="uniform")),
+    ("mcts:300@halving=8", dict(simulations=300, halving=8))])
 def test_a_search_name_carries_its_settings(spec, options):
     game = game_info("makemake", 2)
     agent = agents.make_agent(spec, game)
@@ -246,7 +247,7 @@ def test_a_scorer_guided_search_name_carries_scorer_after():
 
 @pytest.mark.parametrize("spec,message", [
     ("mcts@foo=1", r"unknown setting 'foo' in 'mcts@foo=1': a search takes c, rollout_depth, horizon, "
-                   r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias; "
+                   r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias, halving; "
                    r"a guided search \(mcts\+<policy>\) also in_tree, value_mix"),
     ("mcts:20@value_mix=0", r"'value_mix' applies only to a guided search \(mcts\+<policy>\).*a search takes c,"),
     ("mcts@in_tree=false", r"'in_tree' applies only to a guided search \(mcts\+<policy>\)"),
@@ -257,6 +258,7 @@ def test_a_scorer_guided_search_name_carries_scorer_after():
     ("mcts@c=0.5x", r"setting 'c' takes a number, got '0.5x'"),
     ("mcts@pw_k=nan", r"setting 'pw_k' takes a number, got 'nan'"),
     ("mcts@max_depth=2.5", r"setting 'max_depth' takes a whole number, got '2.5'"),
+    ("mcts@halving=4.0", r"setting 'halving' takes a whole number, got '4.0'"),
     ("mcts+shipped@in_tree=yes", r"setting 'in_tree' takes true, false, 1 or 0, got 'yes'"),
     ("mcts@pw_k=1@pw_alpha=0.4@pw_k=2", r"setting 'pw_k' is given twice"),
     ("heuristic@c=1", r"settings are only for a search \(mcts, mcts:N, mcts\+<policy>\), got 'heuristic@c=1'"),

@@ -1,5 +1,7 @@
 """The MCTS agent: legal choices, reproducibility, and above all that its determinization never uses
 information its player could not have (the hidden parts of the state row it is handed)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -906,3 +908,98 @@ def test_a_scorer_whose_layers_do_not_chain_is_refused_before_any_search():
     layers = [(np.zeros((4, 20)), np.zeros(4)), (np.zeros((1, 4)), np.zeros(1))]
     with pytest.raises(ValueError, match=r"layer 0 has weights \(4, 20\) and bias \(4,\), but takes 16 inputs"):
         GuidedMCTSAgent(ScorerAgent(layers, "maunakea"))
+
+
+def _mctx_considered_visits(m, sims):
+    """mctx's ``get_sequence_of_considered_visits`` (``mctx/_src/seq_halving.py``), the published
+    sequence that the search's ``considered_visits`` follows."""
+    if m <= 1:
+        return list(range(sims))
+    log2max = int(math.ceil(math.log2(m)))
+    sequence, visits, considered = [], [0] * m, m
+    while len(sequence) < sims:
+        for _ in range(max(1, int(sims / (log2max * considered)))):
+            sequence.extend(visits[:considered])
+            for i in range(considered):
+                visits[i] += 1
+        considered = max(2, considered // 2)
+    return sequence[:sims]
+
+
+def _halving_visits(m, sims):
+    """The visits the m considered actions end with, sorted: which action each simulation of the
+    sequence goes to is the scores' choice, but not how many visits they end with."""
+    visits = [0] * m
+    for want in _mctx_considered_visits(m, sims):
+        visits[visits.index(want)] += 1
+    return sorted(visits)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 5, 8, 16, 31])
+def test_sequential_halving_follows_mctxs_sequence_of_visits(m):
+    from agents.search.ismcts import considered_visits
+
+    for sims in (1, 2, 7, 100, 1000, 3000):
+        assert list(considered_visits(m, sims)) == _mctx_considered_visits(m, sims), (m, sims)
+
+
+@pytest.mark.parametrize("name,halving", [("maunakea", 4), ("maunakea", 16), ("makemake", 8), ("makabana", 3)])
+def test_sequential_halving_visits_the_guides_favourites_and_plays_the_most_visited(name, halving):
+    """With ``halving`` m the root visits exactly its m best legal actions by the guide's probabilities
+    (up to the search's tie noise, a thousandth of the favourite's), as many times each as the
+    sequence of halving rounds gives, and the chosen action is one of the most visited."""
+    from agents.registry import make_agent
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info(name, num_players=2)
+    if name == "maunakea":
+        guide = make_agent("shipped", game)      # an action scorer
+    else:
+        guide = _random_network(game, np.random.default_rng(halving), 8, "relu", "log", False)
+    sims = 300
+    for i, state in enumerate(random_positions(game, 3, seed=20 + halving)):
+        player = int(game.core.player_to_act(state))
+        obs = np.zeros(game.obs_size, dtype=np.int8)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.observe_player(state, player, obs, mask)
+        agent = GuidedMCTSAgent(guide, simulations=sims, halving=halving)
+        agent.reset(game, player, i)
+        probs = guide.action_probabilities(obs, mask, state)
+        action = agent.search(state.copy(), sims, i, probs)
+        visits = agent.last_visits
+        visited = np.flatnonzero(visits)
+        candidates = np.flatnonzero(probs > 0)   # the legal actions (Mauna Kea: the search's candidates)
+        assert visits.sum() == sims and len(visited) == min(halving, len(candidates))
+        assert sorted(visits[visited]) == _halving_visits(len(visited), sims)
+        unvisited = np.setdiff1d(candidates, visited)
+        if len(unvisited):
+            assert probs[visited].min() >= probs[unvisited].max() - 1e-3 * probs.max()
+        assert visits[action] == visits.max()
+        # ... the one of them with the best log prior + sigma(Q) (mctx's value transform): each score
+        # known up to the tie noise of its prior
+        key, first, nxt, node_visits, _avail, value = agent._arrays[:6]
+        root = player if agent._num_trees > 1 else 0
+        q, ch = {}, first[root]
+        while ch >= 0:
+            q[int(key[ch])] = value[ch] / node_visits[ch]
+            ch = nxt[ch]
+        lo, hi = min(q.values()), max(q.values())
+        top = visits.max()
+        low, high = {}, {}
+        for a in q:
+            rel = probs[a] / probs.max()
+            sigma = (50 + top) * 0.1 * ((q[a] - lo) / (hi - lo) if hi > lo else 0.0)
+            low[a], high[a] = np.log(rel) + sigma, np.log(rel + 1e-3) + sigma
+        assert all(high[action] >= low[a] for a in q if visits[a] == top)
+
+
+def test_halving_is_checked_and_the_plain_search_halves_too():
+    game = game_info("makemake", num_players=2)
+    for bad in (-1, 2.5):
+        with pytest.raises(ValueError, match="halving is how many of the root's actions sequential halving considers"):
+            MCTSAgent(halving=bad).reset(game, 0, 0)
+    state = random_positions(game, 1, seed=3)[0]
+    agent = MCTSAgent(simulations=60, halving=4)   # unguided: the game's own prior ranks the root
+    agent.reset(game, int(game.core.player_to_act(state)), 0)
+    action = agent.search(state.copy(), 60, 0)
+    assert np.count_nonzero(agent.last_visits) == 4 and agent.last_visits[action] == agent.last_visits.max()

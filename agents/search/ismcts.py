@@ -35,7 +35,11 @@ One simulation:
 4. **Backup**: every node on every tree's path gets one visit and the value *of the player who made
    the move into it* (max^n-style: each player maximizes its own value at its own decisions).
 
-The chosen action is the most visited child of the searching player's root.
+The chosen action is the most visited child of the searching player's root.  With ``halving`` (the
+root's actions chosen by sequential halving, as in Gumbel MuZero, Danihelka et al. 2022, and
+DeepMind's mctx), the root visits only its ``halving`` best actions by the prior, in rounds that keep
+the better half by ``log prior + sigma(Q)``, and the chosen action is the best of the most visited
+by the same score.
 """
 import numpy as np
 from numba import njit, types
@@ -451,10 +455,114 @@ def _most_visited(root_node, na, key, first, nxt, visits, value, root_visits):
     return key[best]
 
 
+# Sequential halving at the root (``search``'s ``halving``), after mctx's Gumbel MuZero root selection
+# without the Gumbel noise: the value transform's constants are mctx's defaults.
+HALVING_VISIT_INIT, HALVING_VALUE_SCALE = 50.0, 0.1
+
+
+@njit(cache=True)
+def considered_visits(m, sims):
+    """For every simulation, the visits a root action must already have to be chosen: ``m`` actions
+    get one visit each, and so on, the number considered halving (to no fewer than 2) after each of
+    ``ceil(log2 m)`` rounds of about equal budgets (mctx's ``get_sequence_of_considered_visits``)."""
+    out = np.zeros(sims, dtype=np.int64)
+    if m <= 1:
+        for i in range(sims):
+            out[i] = i
+        return out
+    rounds = 0
+    while (1 << rounds) < m:
+        rounds += 1
+    visits = np.zeros(m, dtype=np.int64)
+    considered = m
+    n = 0
+    while n < sims:
+        extra = max(1, sims // (rounds * considered))
+        for _ in range(extra):
+            for i in range(considered):
+                if n < sims:
+                    out[n] = visits[i]
+                    n += 1
+                visits[i] += 1
+        considered = max(2, considered // 2)
+    return out
+
+
+@njit(cache=True)
+def _halving_scores(root_node, na, prior, key, first, nxt, visits, value, scores):
+    """``log prior + sigma(Q)`` of every root child into ``scores`` (by action), with ``Q`` the child's
+    mean value rescaled to [0, 1] over the visited children and ``sigma`` mctx's
+    ``(50 + most visits) * 0.1 * Q``; returns the most visits."""
+    top = 0
+    lo = 1e300
+    hi = -1e300
+    ch = first[root_node]
+    while ch >= 0:
+        if visits[ch] > 0:
+            top = max(top, visits[ch])
+            q = value[ch] / visits[ch]
+            lo = min(lo, q)
+            hi = max(hi, q)
+        ch = nxt[ch]
+    ch = first[root_node]
+    while ch >= 0:
+        k = key[ch]
+        if k >= 0 and k < na:
+            q = 0.0
+            if visits[ch] > 0 and hi > lo:
+                q = (value[ch] / visits[ch] - lo) / (hi - lo)
+            scores[k] = np.log(max(prior[k], 1e-12)) + (HALVING_VISIT_INIT + top) * HALVING_VALUE_SCALE * q
+        ch = nxt[ch]
+    return top
+
+
+@njit(cache=True)
+def _halving_child(root_node, target, na, mask, prior, key, first, nxt, visits, value, scores):
+    """The root child to visit in this simulation: the best-scoring legal child that has exactly
+    ``target`` visits (the sequence's halving: the children left behind never match again), or -1
+    for ``target`` 0 (then the next action by the prior is expanded).  Should no child match (a
+    simulation that ran out of tree room and reached no child), the best-scoring most visited one."""
+    if target == 0:
+        return -1
+    top = _halving_scores(root_node, na, prior, key, first, nxt, visits, value, scores)
+    for want in (target, top):
+        best = -1
+        ch = first[root_node]
+        while ch >= 0:
+            k = key[ch]
+            if k >= 0 and k < na and mask[k] == 1 and visits[ch] == want and (
+                    best < 0 or scores[k] > scores[key[best]]):
+                best = ch
+            ch = nxt[ch]
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True)
+def _halving_choice(root_node, na, prior, key, first, nxt, visits, value, root_visits, scores):
+    """The action chosen after sequential halving: among the most visited root children, the best
+    ``log prior + sigma(Q)``; every root action's visits into ``root_visits``; -1 for none."""
+    root_visits[:] = 0
+    top = _halving_scores(root_node, na, prior, key, first, nxt, visits, value, scores)
+    best = -1
+    ch = first[root_node]
+    while ch >= 0:
+        k = key[ch]
+        if k >= 0 and k < na:
+            root_visits[k] = visits[ch]
+            if visits[ch] == top and (best < 0 or scores[k] > scores[key[best]]):
+                best = ch
+        ch = nxt[ch]
+    if best < 0:
+        return -1
+    return key[best]
+
+
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
-           scale, weight, pw_k, pw_alpha, bias, key, first, nxt, visits, avail, value, mover, net_prior, root_visits,
-           root_policy, net, vnet, value_mix, scorer, scorer_after):
+           scale, weight, pw_k, pw_alpha, bias, halving, key, first, nxt, visits, avail, value, mover, net_prior,
+           root_visits, root_policy, net, vnet, value_mix, scorer, scorer_after):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
 
@@ -483,7 +591,13 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     a look-ahead per candidate that costs as much as hundreds of simulations, hence computed once per
     node and only for nodes visited that often); the child keeps the probability relative to the
     favourite's in ``net_prior``, as the network's children do.  Nodes visited less expand as the
-    unguided search does."""
+    unguided search does.
+
+    Sequential halving at the root (``halving`` > 0): the root's visits follow ``considered_visits``
+    over its ``halving`` best legal actions by the prior (fewer if fewer are legal), each simulation
+    going to the best-scoring action with the visits the sequence asks for (score: ``log prior``
+    plus the rescaled mean value, ``_halving_scores``), and the chosen action is the best-scoring of
+    the most visited; the root's widening and bias are then unused.  0: the UCB root above."""
     na = g_num_actions(game, root)
     capacity = key.shape[0]
     rs = np.zeros(1, dtype=np.int64)
@@ -520,8 +634,13 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     slot_top = np.empty(slots, dtype=np.float64)
     rows = np.zeros((na if scored else 0, mk.NUM_ACTION_FEATURES), dtype=np.float64)
     used_slots = 0
+    root_legal = 0
+    for a in range(na):
+        root_legal += prior[a] >= 0.0
+    sequence = considered_visits(min(halving, root_legal), sims if halving > 0 else 0)
+    scores = np.zeros(na if halving > 0 else 0, dtype=np.float64)
 
-    for _ in range(sims):
+    for sim in range(sims):
         s[:] = root
         g_determinize(game, s, player, _random_bits(rs), belief)
         for t in range(num_trees):
@@ -537,6 +656,32 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                 break
             at_root = node == my_tree and depth == 0
             g_mask(game, s, mask)
+            if at_root and halving > 0:
+                child = _halving_child(node, sequence[sim], na, mask, prior, key, first, nxt, visits, value, scores)
+                expanded = child < 0
+                if expanded:
+                    # the next legal action by the prior: the sequence asks for exactly as many new
+                    # children as it considers actions, and the root's legal actions are the same in
+                    # every determinization (they are its player's own)
+                    while next_root < na and mask[order[next_root]] != 1:
+                        next_root += 1
+                    if next_root >= na or used + num_trees + 1 >= capacity:
+                        break
+                    a = order[next_root]
+                    next_root += 1
+                    child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
+                    net_prior[child] = 0.0
+                    used += 1
+                a = key[child]
+                cur[tq] = child
+                path[tq, plen[tq]] = child
+                plen[tq] += 1
+                used = _step_trees(game, s, a, q, tq, player, num_trees, cur, path, plen, used, capacity, key,
+                                   first, nxt, visits, avail, value, mover)
+                depth += 1
+                if expanded:
+                    break
+                continue
             best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt,
                                              visits, avail, value)
             limit = nlegal
@@ -589,4 +734,6 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                     vals[i] = (1.0 - value_mix) * vals[i] + value_mix * leaf[i]
         _backup(num_trees, path, plen, vals, visits, value, mover)
 
+    if halving > 0:
+        return _halving_choice(my_tree, na, prior, key, first, nxt, visits, value, root_visits, scores)
     return _most_visited(my_tree, na, key, first, nxt, visits, value, root_visits)
