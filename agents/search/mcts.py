@@ -59,7 +59,9 @@ from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
 # horizon (seasons / turns; 0: none) before the evaluation, value scale (points of margin change
 # worth a full +-1), weight of the sign term, tree mode ("multi": one tree per player, "single": one
-# shared tree), belief about hidden projects, tree depth cap, progressive widening and bias.
+# shared tree), belief about hidden projects, tree depth cap, progressive widening and bias, and the
+# root's sequential halving (0: the UCB root; with 16, Mauna Kea's guided search won 61.4% of 400
+# games against plain mcts, no more than with UCB: docs/training.md).
 DEFAULTS = {
     "makabana": dict(simulations=2000, c=0.7, rollout_depth=1000, horizon=2, value_scale=10.0, value_weight=0.1,
                      trees="multi", belief="weighted", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5,
