@@ -525,7 +525,8 @@ def _halving_child(root_node, target, na, mask, prior, key, first, nxt, visits, 
     if target == 0:
         return -1
     top = _halving_scores(root_node, na, prior, key, first, nxt, visits, value, scores)
-    for want in (target, top):
+    for attempt in range(2):
+        want = target if attempt == 0 else top
         best = -1
         ch = first[root_node]
         while ch >= 0:
@@ -537,26 +538,6 @@ def _halving_child(root_node, target, na, mask, prior, key, first, nxt, visits, 
         if best >= 0:
             return best
     return -1
-
-
-@njit(cache=True)
-def _halving_choice(root_node, na, prior, key, first, nxt, visits, value, root_visits, scores):
-    """The action chosen after sequential halving: among the most visited root children, the best
-    ``log prior + sigma(Q)``; every root action's visits into ``root_visits``; -1 for none."""
-    root_visits[:] = 0
-    top = _halving_scores(root_node, na, prior, key, first, nxt, visits, value, scores)
-    best = -1
-    ch = first[root_node]
-    while ch >= 0:
-        k = key[ch]
-        if k >= 0 and k < na:
-            root_visits[k] = visits[ch]
-            if visits[ch] == top and (best < 0 or scores[k] > scores[key[best]]):
-                best = ch
-        ch = nxt[ch]
-    if best < 0:
-        return -1
-    return key[best]
 
 
 @njit(cache=True)
@@ -734,6 +715,10 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                     vals[i] = (1.0 - value_mix) * vals[i] + value_mix * leaf[i]
         _backup(num_trees, path, plen, vals, visits, value, mover)
 
-    if halving > 0:
-        return _halving_choice(my_tree, na, prior, key, first, nxt, visits, value, root_visits, scores)
-    return _most_visited(my_tree, na, key, first, nxt, visits, value, root_visits)
+    action = _most_visited(my_tree, na, key, first, nxt, visits, value, root_visits)
+    if halving > 0:   # the best-scoring of the most visited
+        g_mask(game, root, mask)
+        best = _halving_child(my_tree, root_visits.max(), na, mask, prior, key, first, nxt, visits, value, scores)
+        if best >= 0:
+            action = key[best]
+    return action
