@@ -995,7 +995,7 @@ def test_sequential_halving_visits_the_guides_favourites_and_plays_the_most_visi
 
 def test_halving_is_checked_and_the_plain_search_halves_too():
     game = game_info("makemake", num_players=2)
-    for bad in (-1, 2.5):
+    for bad in (-1, 2.5, "4", True, float("nan")):
         with pytest.raises(ValueError, match="halving is how many of the root's actions sequential halving considers"):
             MCTSAgent(halving=bad).reset(game, 0, 0)
     state = random_positions(game, 1, seed=3)[0]

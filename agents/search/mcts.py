@@ -144,7 +144,9 @@ class MCTSAgent(Agent):
             raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {settings['belief']!r}")
         if int(settings["simulations"]) < 1:
             raise ValueError(f"simulations must be at least 1, got {settings['simulations']!r}")
-        if int(settings["halving"]) != settings["halving"] or settings["halving"] < 0:
+        halving = settings["halving"]
+        if isinstance(halving, bool) or not isinstance(halving, (int, float, np.integer, np.floating)) or \
+                not np.isfinite(halving) or halving != int(halving) or halving < 0:
             raise ValueError(f"halving is how many of the root's actions sequential halving considers, a "
                              f"whole number (0: the UCB root), got {settings['halving']!r}")
         self.settings = settings
