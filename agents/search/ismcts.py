@@ -541,6 +541,26 @@ def _halving_child(root_node, target, na, mask, prior, key, first, nxt, visits, 
 
 
 @njit(cache=True)
+def _halving_step(root_node, target, q, na, mask, order, next_root, used, room, prior, key, first, nxt, visits,
+                  avail, value, mover, net_prior, scores):
+    """The root child this simulation takes under sequential halving (``_halving_child``), or the
+    next legal action by the prior added as a new child when the sequence asks for one (it asks for
+    exactly as many as it considers actions, and the root's legal actions are the same in every
+    determinization: they are its player's own).  Returns ``(child or -1 when there is no ``room``
+    for it, whether it is new, the root's place in ``order``, nodes used)``."""
+    child = _halving_child(root_node, target, na, mask, prior, key, first, nxt, visits, value, scores)
+    if child >= 0:
+        return child, False, next_root, used
+    while next_root < na and mask[order[next_root]] != 1:
+        next_root += 1
+    if next_root >= na or not room:
+        return -1, False, next_root, used
+    child = _new_node(root_node, order[next_root], q, used, key, first, nxt, visits, avail, value, mover)
+    net_prior[child] = 0.0
+    return child, True, next_root + 1, used + 1
+
+
+@njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
            scale, weight, pw_k, pw_alpha, bias, halving, key, first, nxt, visits, avail, value, mover, net_prior,
            root_visits, root_policy, net, vnet, value_mix, scorer, scorer_after):
@@ -638,56 +658,38 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
             at_root = node == my_tree and depth == 0
             g_mask(game, s, mask)
             if at_root and halving > 0:
-                child = _halving_child(node, sequence[sim], na, mask, prior, key, first, nxt, visits, value, scores)
-                expanded = child < 0
-                if expanded:
-                    # the next legal action by the prior: the sequence asks for exactly as many new
-                    # children as it considers actions, and the root's legal actions are the same in
-                    # every determinization (they are its player's own)
-                    while next_root < na and mask[order[next_root]] != 1:
-                        next_root += 1
-                    if next_root >= na or used + num_trees + 1 >= capacity:
-                        break
-                    a = order[next_root]
-                    next_root += 1
-                    child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
-                    net_prior[child] = 0.0
-                    used += 1
+                child, expanded, next_root, used = _halving_step(
+                    node, sequence[sim], q, na, mask, order, next_root, used, used + num_trees + 1 < capacity, prior,
+                    key, first, nxt, visits, avail, value, mover, net_prior, scores)
+                if child < 0:
+                    break  # out of room: play out from here
                 a = key[child]
-                cur[tq] = child
-                path[tq, plen[tq]] = child
-                plen[tq] += 1
-                used = _step_trees(game, s, a, q, tq, player, num_trees, cur, path, plen, used, capacity, key,
-                                   first, nxt, visits, avail, value, mover)
-                depth += 1
-                if expanded:
-                    break
-                continue
-            best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt,
-                                             visits, avail, value)
-            limit = nlegal
-            if pw_k > 0:
-                limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
-            expanded = False
-            if tried < limit and used + num_trees + 1 < capacity:
-                a = -1
-                if guided and not at_root:
-                    a, p_rel = _guided_action(game, s, q, mask, net, obs, probs)
-                elif scored and not at_root and visits[node] >= scorer_after:
-                    a, p_rel, used_slots = _scored_action(game, s, q, node, mask, scorer, slot, slot_probs, slot_top,
-                                                          used_slots, rows)
-                if a < 0:
-                    a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
-                    p_rel = 0.0
-                child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
-                net_prior[child] = p_rel
-                used += 1
-                expanded = True
-            elif best >= 0:
-                child = best
-                a = key[best]
             else:
-                break  # out of room: play out from here
+                best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt,
+                                                 visits, avail, value)
+                limit = nlegal
+                if pw_k > 0:
+                    limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))
+                expanded = False
+                if tried < limit and used + num_trees + 1 < capacity:
+                    a = -1
+                    if guided and not at_root:
+                        a, p_rel = _guided_action(game, s, q, mask, net, obs, probs)
+                    elif scored and not at_root and visits[node] >= scorer_after:
+                        a, p_rel, used_slots = _scored_action(game, s, q, node, mask, scorer, slot, slot_probs,
+                                                              slot_top, used_slots, rows)
+                    if a < 0:
+                        a, next_root = _untried_action(game, s, at_root, mask, na, order, next_root, nlegal - tried, rs)
+                        p_rel = 0.0
+                    child = _new_node(node, a, q, used, key, first, nxt, visits, avail, value, mover)
+                    net_prior[child] = p_rel
+                    used += 1
+                    expanded = True
+                elif best >= 0:
+                    child = best
+                    a = key[best]
+                else:
+                    break  # out of room: play out from here
             cur[tq] = child
             path[tq, plen[tq]] = child
             plen[tq] += 1
