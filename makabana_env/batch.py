@@ -20,7 +20,7 @@ from . import kernels
 from .env import describe_action, raw_env
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act):
     """The player to act, and what the caller asked for of this game: its observation and mask if
     that player's seat is in ``observe[g]``, else its mask if ``write_masks``."""
@@ -44,7 +44,7 @@ def batch_reset(states, seeds, num_players, variant, max_turns, write_masks, obs
         _write_outputs(states[g], g, write_masks, observe, observations, masks, agent_to_act)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refused(g, states, actions, autoreset):
     """Whether game ``g`` must refuse its action (inside the space): forbidden by its mask, or other
     than -1 for a finished game (without autoreset)."""
@@ -53,7 +53,7 @@ def _refused(g, states, actions, autoreset):
     return not kernels.is_legal(states[g], actions[g])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
                agent_to_act, rewards, terminated, truncated, scores):
     state = states[g]
