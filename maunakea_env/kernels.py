@@ -1418,9 +1418,11 @@ def observe(state, view, obs):
     # explorers' plane is written from the explorers below (the validator keeps OCCUPANT in step).
     for s in range(NUM_SQUARES):
         obs[OBS_TERRAIN + state[TERRAIN + s] * NUM_SQUARES + s] = 1
-    for c in range(NUM_COLOURS):
-        for s in range(NUM_SQUARES):
-            obs[OBS_ARTIFACTS + c * NUM_SQUARES + s] = state[ARTIFACTS + s * NUM_COLOURS + c]
+    for s in range(NUM_SQUARES):  # in the row's order: one pass over the square's three colours
+        a = ARTIFACTS + s * NUM_COLOURS
+        obs[OBS_ARTIFACTS + s] = state[a]
+        obs[OBS_ARTIFACTS + NUM_SQUARES + s] = state[a + 1]
+        obs[OBS_ARTIFACTS + 2 * NUM_SQUARES + s] = state[a + 2]
     for landing in range(NUM_LANDINGS):
         if state[LANDING_BOAT + landing] >= 0:
             for i in range(4):
