@@ -56,12 +56,25 @@ def learner_actions(masks, rng):
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
 
 
-def play_both(name, players, opponents, steps, num_envs=6, seed=11, **options):
-    """Step the old and the new path side by side with the same learner moves; returns the steps on
-    which a game ended and how many of those ended by the opponents' moves."""
+class AlwaysThePool:
+    """A ``ThreadChoice`` that always picks Numba's thread pool."""
+    parallel = True
+
+    def next(self):
+        return True
+
+    def record(self, parallel, seconds):
+        pass
+
+
+def play_both(name, players, opponents, steps, num_envs=6, seed=11, pool=False, **options):
+    """Step the old and the new path side by side with the same learner moves (the new path's
+    opponents on Numba's thread pool with ``pool``); returns the number of games that ended."""
     old = DummyVecEnv([lambda: KernelDrawingSelfPlayEnv(name, players, opponents=opponents, **options)
                        for _ in range(num_envs)])
     new = BatchedSelfPlayEnv(name, num_envs, players, opponents=opponents, **options)
+    if pool:
+        new._threads = AlwaysThePool()
     old.seed(seed)
     new.seed(seed)
     old_obs, new_obs = old.reset(), new.reset()
@@ -95,6 +108,15 @@ def test_plays_the_games_selfplayenv_plays(name, players, tmp_path):
     steps = {"makabana": 160, "makemake": 160, "maunakea": 80}[name]
     ended = play_both(name, players, ["random", "heuristic", snapshot], steps, shaping=0.05)
     assert ended >= 2
+
+
+@pytest.mark.parametrize("name, players", [("makabana", 3), ("makemake", 2), ("maunakea", 2)])
+def test_the_opponents_on_the_thread_pool_play_the_same_games(name, players, tmp_path):
+    # from PARALLEL_FROM games on the opponents' loops may run on the pool (ThreadChoice): each game
+    # draws from its own generators, so the games are the same as on one thread
+    snapshot = write_snapshot(tmp_path / "snapshot_1.npz", game_info(name, players))
+    ended = play_both(name, players, ["random", "heuristic", snapshot], 60, num_envs=8, pool=True, max_turns=6)
+    assert ended >= 8
 
 
 @pytest.mark.parametrize("truncation", ["draw", "loss", "standings"])

@@ -34,7 +34,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from pacific_common.batch import ThreadChoice
+from pacific_common.batch import PARALLEL_FROM, ThreadChoice
 from pacific_common.options import REWARD_MODES, is_integer
 from pacific_common.rng import seed_rng
 
@@ -204,10 +204,11 @@ class BatchedSelfPlayEnv(VecEnv):
         self._spec_index = {}
         self._networks = {}        # snapshot spec -> SnapshotNetwork
         self._agents = {}          # (spec, game, seat) -> a Python agent
-        # One thread, whatever the number of games: once Numba's thread pool has run, torch in the same
-        # process ran 3-15 times slower on the 2-core machine (the learner's forward pass over 256 games
-        # took 0.7 s instead of a few ms), which costs far more than the pool saves.
-        self._threads = ThreadChoice(False)
+        # The opponents' loops take Numba's thread pool, as BatchEnv's steps do, where that measures
+        # cheaper.  (They once stayed on one thread: torch in the same process had run 3-15 times
+        # slower after the pool, which no longer shows, with OpenMP's threads spinning or sleeping;
+        # docs/training.md, "Threads".)
+        self._threads = ThreadChoice(g >= PARALLEL_FROM)
         self._scorer_rows = self._scorer_candidates = None   # scorer opponents' features (_scorer_buffers)
         self.network_seconds = 0.0
         self._started = False
