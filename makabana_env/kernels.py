@@ -307,8 +307,20 @@ def is_legal(state, action):
     if state[PHASE] == PHASE_TIKI:
         if action < TIKI_BASE:
             return False
-        return (tiki_spots(state, colour) >> (action - TIKI_BASE)) & 1 == 1
+        return tiki_spot_allowed(state, colour, action - TIKI_BASE)
     return False
+
+
+@njit(cache=True)
+def tiki_spot_allowed(state, colour, spot):
+    """Whether ``spot`` is in ``tiki_spots(state, colour)``, reading that one spot: a batch checks every
+    game's action before it steps any, and the whole board's bit sets cost that pass its memory."""
+    if not spot_in_play(state, spot) or state[TIKI + spot] >= 0:
+        return False
+    hut = state[HUT + spot]
+    if hut < 0:
+        return True
+    return hut == colour and (state[VARIANT] == VARIANT_MAO or paint_shown(state))
 
 
 @njit(cache=True)

@@ -808,3 +808,24 @@ def test_rewards_arrive_only_at_the_end():
         assert all(r == 0 for r in env.rewards.values())
         place_tikis(env)
         assert all(r == 0 for r in env.rewards.values())
+
+
+@pytest.mark.parametrize("num_players, variant", [(2, "haapii"), (3, "haapii"), (5, "haapii"), (4, "mao")])
+def test_the_legality_check_of_one_action_agrees_with_the_mask(num_players, variant):
+    """Rulebook 2 (projects) and 3 (the tiki: an empty spot, or one's own hut while a paint card is
+    shown): ``is_legal``, which the batch runs on every game's action before it steps any and which
+    reads only the spot asked about, accepts exactly the actions of ``legal_action_mask``, which
+    builds the whole board's bit sets -- at every decision of random games."""
+    from makabana_env import BatchEnv, kernels
+
+    batch = BatchEnv(16, seed=num_players, num_players=num_players, variant=variant)
+    actions = np.zeros(16, dtype=np.int64)
+    tiki_positions = 0
+    for _ in range(150):
+        for g in range(16):
+            row, mask = batch.states[g], batch.action_masks[g]
+            tiki_positions += int(row[kernels.PHASE] == kernels.PHASE_TIKI)
+            legal = [bool(kernels.is_legal(row, a)) for a in range(mask.shape[0])]
+            assert legal == [bool(m) for m in mask], (g, int(row[kernels.PHASE]))
+        batch.step(batch.random_actions(actions))
+    assert tiki_positions > 50
