@@ -307,12 +307,12 @@ def is_legal(state, action):
     if state[PHASE] == PHASE_TIKI:
         if action < TIKI_BASE:
             return False
-        return tiki_spot_allowed(state, colour, action - TIKI_BASE)
+        return _tiki_spot_allowed(state, colour, action - TIKI_BASE)
     return False
 
 
 @njit(cache=True)
-def tiki_spot_allowed(state, colour, spot):
+def _tiki_spot_allowed(state, colour, spot):
     """Whether ``spot`` is in ``tiki_spots(state, colour)``, reading that one spot: a batch checks every
     game's action before it steps any, and the whole board's bit sets cost that pass its memory."""
     if not spot_in_play(state, spot) or state[TIKI + spot] >= 0:
