@@ -262,6 +262,13 @@ def paint_shown(state):
     return False
 
 
+@njit(cache=True, inline="always")
+def _own_huts_protectable(state):
+    """Whether a tiki may go on one's own hut (rulebook 3.b): while some project shows paint, and in
+    Mao always, since its paint may be hidden (RULINGS.md)."""
+    return state[VARIANT] == VARIANT_MAO or paint_shown(state)
+
+
 @njit(cache=True)
 def tiki_spots(state, colour):
     """Rulebook 3: the spots where the colour may place its tiki, as a bit set -- an empty in-play spot
@@ -279,7 +286,7 @@ def tiki_spots(state, colour):
         if state[TIKI + s] >= 0:
             tikis |= 1 << s
     free = ~huts
-    if state[VARIANT] == VARIANT_MAO or paint_shown(state):  # Mao: paint may be hidden (RULINGS.md)
+    if _own_huts_protectable(state):
         free |= own
     return free & ~tikis & IN_PLAY_BITS[state[NUM_COLOURS]]
 
@@ -320,7 +327,7 @@ def _tiki_spot_allowed(state, colour, spot):
     hut = state[HUT + spot]
     if hut < 0:
         return True
-    return hut == colour and (state[VARIANT] == VARIANT_MAO or paint_shown(state))
+    return hut == colour and _own_huts_protectable(state)
 
 
 @njit(cache=True)
@@ -1410,7 +1417,7 @@ def validate(state):
             if tiki >= 0 and (phase != PHASE_TIKI or relative(tiki, first, n) >= decided
                               or state[ELIMINATED + tiki] == 1):
                 return BAD_TIKI_TIME, TIKI + s
-            if tiki >= 0 and not mao and state[HUT + s] >= 0 and not paint_shown(state):
+            if tiki >= 0 and state[HUT + s] >= 0 and not _own_huts_protectable(state):
                 return BAD_PROTECTION, TIKI + s
     elif mao and running:
         for s in range(NUM_SPOTS):
