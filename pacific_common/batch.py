@@ -125,6 +125,14 @@ class ThreadChoice:
         self.trying = self.steps >= self.next_try
         return self.parallel != self.trying
 
+    def call(self, serial, parallel, *args):
+        """``serial(*args)`` or ``parallel(*args)``, as the choice says, timed for it; returns the result."""
+        on_pool = self.next()
+        started = time.perf_counter()
+        result = (parallel if on_pool else serial)(*args)
+        self.record(on_pool, time.perf_counter() - started)
+        return result
+
     def record(self, parallel, seconds):
         if not self.may_parallel:
             return
@@ -233,15 +241,12 @@ class CoreBatchEnv:
         truncated)``: the attributes themselves, overwritten by the next call."""
         actions = self._checked_actions(actions)
         observe = self._seats(observe)
-        parallel = self.threads.next()
-        kernel = self.kernels.batch_step if parallel else self.kernels.batch_step_serial
-        started = time.perf_counter()
-        g = kernel(self.states, actions, self.num_actions, self.autoreset, REWARD_MODES.index(self.reward),
-                   self._write_masks, observe, self.observations, self.action_masks, self.agent_to_act,
-                   *self._outputs, self._bad)
+        g = self.threads.call(self.kernels.batch_step_serial, self.kernels.batch_step, self.states, actions,
+                              self.num_actions, self.autoreset, REWARD_MODES.index(self.reward), self._write_masks,
+                              observe, self.observations, self.action_masks, self.agent_to_act, *self._outputs,
+                              self._bad)
         if g >= 0:
             self._refuse(g, int(actions[g]))
-        self.threads.record(parallel, time.perf_counter() - started)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def _checked_actions(self, actions):

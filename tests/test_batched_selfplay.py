@@ -13,6 +13,7 @@ import pytest
 from agents.baselines.batched.common import KernelGenerator
 from agents.games import game_info
 from agents.training.batched import BatchedSelfPlayEnv
+from pacific_common.batch import ThreadChoice
 from agents.training.selfplay import SelfPlayEnv
 
 pytest.importorskip("sb3_contrib")
@@ -56,15 +57,14 @@ def learner_actions(masks, rng):
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
 
 
-class AlwaysThePool:
+class AlwaysThePool(ThreadChoice):
     """A ``ThreadChoice`` that always picks Numba's thread pool."""
-    parallel = True
+
+    def __init__(self):
+        super().__init__(True)
 
     def next(self):
         return True
-
-    def record(self, parallel, seconds):
-        pass
 
 
 def play_both(name, players, opponents, steps, num_envs=6, seed=11, pool=False, **options):

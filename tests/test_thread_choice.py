@@ -60,3 +60,12 @@ def test_switches_when_the_machine_changes():
     # the machine gets busy again: the pool's own times rise and it is left at its first stall
     made, _ = drive(choice, 20, {False: 1.0 * MS, True: 10.0 * MS})
     assert not choice.parallel and made.count(True) == 1
+
+
+def test_call_runs_the_chosen_function_and_times_it():
+    choice = ThreadChoice(True)
+    ran = [choice.call(lambda x: ("one thread", x), lambda x: ("pool", x), 7) for _ in range(4)]
+    # the pool first (untimed, a first call may compile), then one thread twice, then the pool again
+    assert ran == [("pool", 7), ("one thread", 7), ("one thread", 7), ("pool", 7)]
+    assert choice.samples == [2, 2] and None not in choice.seconds
+    assert ThreadChoice(False).call(lambda: "one thread", lambda: "pool") == "one thread"

@@ -294,12 +294,9 @@ class BatchedSelfPlayEnv(VecEnv):
     def _play_opponents(self, todo):
         """Play every opponent of the games in ``todo`` until their learners must act or they are over."""
         while todo.any():
-            parallel = self._threads.next()
-            advance = self.loops.advance_parallel if parallel else self.loops.advance_serial
-            started = time.perf_counter()
-            advance(self.states, self.seats, self.kinds, self.gens, self.plans, todo, self._opponent_obs,
-                    self._opponent_masks, self._waiting, self._actors)
-            self._threads.record(parallel, time.perf_counter() - started)
+            self._threads.call(self.loops.advance_serial, self.loops.advance_parallel, self.states, self.seats,
+                               self.kinds, self.gens, self.plans, todo, self._opponent_obs, self._opponent_masks,
+                               self._waiting, self._actors)
             refused = np.flatnonzero(todo & (self._waiting == OPPONENT_ILLEGAL))
             if refused.size:
                 g = int(refused[0])
@@ -509,13 +506,10 @@ class ScorerFeaturesEnv(VecEnvWrapper):
         self._threads = ThreadChoice(venv.num_envs > 1)
 
     def _observe(self, observations):
-        parallel = self._threads.next()
-        compute = self.rules.candidate_features_parallel if parallel else self.rules.candidate_features
-        started = time.perf_counter()
         games = self._everything if not self.venv.over.any() else np.flatnonzero(~self.venv.over)
         self.candidates[self.venv.over] = 0
-        compute(self.venv.states, self.venv.seats, games, self.candidates, self.features)
-        self._threads.record(parallel, time.perf_counter() - started)
+        self._threads.call(self.rules.candidate_features, self.rules.candidate_features_parallel, self.venv.states,
+                           self.venv.seats, games, self.candidates, self.features)
         return np.concatenate([self.features.reshape(self.num_envs, -1), observations.astype(np.float32)], axis=1)
 
     def reset(self):
