@@ -3,7 +3,7 @@
     python -m benchmarks.training_speed [--quick] [--json PATH] [--games makabana,makemake,maunakea]
 
 For each game (2 players) both paths train the same MaskablePPO learner, built as the main job builds it
-(``agents.training.train``'s defaults: batch 1024, 4 epochs, 128 x 128, the update on
+(``agents.training.train``'s defaults: minibatches of 1024 (Maka Bana 256), 4 epochs, 128 x 128, the update on
 ``UPDATE_THREADS`` torch threads and the rollouts on one; games at once and steps per game as
 ``VEC_DEFAULTS`` and ``GAME_VEC_DEFAULTS`` have them: 32 x 64 for the old path, 256 x 8 batched, 64 x 32
 for Maka Bana batched, 2048 learner steps per iteration either way), against the same pool: the

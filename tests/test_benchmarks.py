@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -112,3 +114,24 @@ def test_soak_reports_a_violation(monkeypatch):
     r = soak.soak_game("makemake", 3, seed=1)
     assert r["violations"] == 3 and r["first_violation"]["field"] == "TURN"
     assert r["first_violation"]["step"] > 10 and np.isfinite(r["seconds"])
+
+
+def test_update_speed_times_every_setting_of_the_main_jobs_learner(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "update.json"
+    result = subprocess.run([sys.executable, "-m", "benchmarks.update_speed", "--games", "makemake", "--repeats", "1",
+                             "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(out.read_text())
+    settings = [(r["knob"], r["batch_size"], r["epochs"], r["net"], r["update_threads"]) for r in rows]
+    # the main job's setting first, then each knob changed alone
+    assert settings == [("default", 1024, 4, 128, 2), ("batch", 256, 4, 128, 2), ("batch", 512, 4, 128, 2),
+                        ("batch", 2048, 4, 128, 2), ("epochs", 1024, 2, 128, 2), ("epochs", 1024, 8, 128, 2),
+                        ("threads", 1024, 4, 128, 1), ("net", 1024, 4, 64, 2), ("net", 1024, 4, 256, 2)]
+    assert all(r["update_steps_per_second"] > 0 and r["policy"] == "mlp" for r in rows)
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.update_speed", "--repeats", "0"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--repeats must be a positive integer" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.update_speed", "--games", "chess"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--games takes names from" in bad.stderr

@@ -8,6 +8,7 @@ is the same function for numpy.
 """
 import numpy as np
 import torch
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from torch import nn
@@ -97,8 +98,9 @@ class ScorerExtractor(nn.Module):
     def forward_actor(self, features):
         rows = features[:, :self.num_actions * self.num_features].reshape(-1, self.num_actions, self.num_features)
         # a candidate's row is never all zeros (one of its kind flags is set): only those are scored,
-        # a twentieth of Mauna Kea's 2,040 rows in a typical position
-        candidates = rows.abs().sum(dim=2) > 0
+        # a twentieth of Mauna Kea's 2,040 rows in a typical position.  (``any`` reads the rows once; a
+        # sum of absolute values first made a float copy of them all, a sixth of the update's time.)
+        candidates = rows.any(dim=2)
         logits = torch.zeros(rows.shape[:2], dtype=rows.dtype, device=rows.device)
         logits[candidates] = self.scorer(rows[candidates]).squeeze(-1)
         return logits
@@ -126,3 +128,14 @@ class ScorerPolicy(MaskableActorCriticPolicy):
         # the scorer's last layer gives the logits: no action head (and no Linear(actions, actions))
         self.action_net = nn.Identity()
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+
+class OneCopyRolloutBuffer(MaskableRolloutBuffer):
+    """MaskablePPO's rollout buffer, making each minibatch with one copy instead of two: its rows are
+    gathered by numpy's fancy indexing, already a fresh array, which SB3 then copied again into a
+    tensor.  For Mauna Kea's action-scorer learner (37,794 floats a step, 155 MB a minibatch of 1,024)
+    the second copy was a fifth of the update's time.  The samples are the same values."""
+
+    def to_torch(self, array, copy=True):
+        # its only caller, ``_get_samples``, hands over arrays of its own (fancy-indexed rows)
+        return torch.as_tensor(array, device=self.device)

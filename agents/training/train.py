@@ -68,6 +68,12 @@ from .selfplay import OpponentPool, SelfPlayEnv
 # pool leans on the heuristic: with random and heuristic drawn alike half the time (the old default)
 # its final policies won 29-53% against the heuristic; with the heuristic three times in four of the
 # baseline draws and the baselines three draws in four, 76% (docs/training.md has the runs).
+# The minibatch (``batch_size``): PPO takes one gradient step per minibatch, so Maka Bana's 256 takes
+# eight a pass over each rollout of 2048 steps where 1024 took two.  With 256 its runs won 95.0, 85.3
+# and 90.5% of 1,000 games against the heuristic (training seeds 0, 1, 2), with 1024 66.5, 86.2 and
+# 76.5%, at half the update's speed (benchmarks.update_speed; docs/training.md, "The update's
+# settings").  Make Make's runs beat the heuristic in nearly every game either way, and Mauna Kea's
+# scorer did no better with 256 or 512 (76.9 and 75.7% of 400 games against 80.9%): both keep 1024.
 # Mauna Kea's learner is an action scorer: an MLP over its observation never got near the heuristic
 # (1.5%), and the scorer imitating the heuristic agreed with half its choices and won 19% against it,
 # imitating the lookahead agent (67% against the heuristic by itself) 90% of its choices.  Each of
@@ -78,13 +84,15 @@ GAME_DEFAULTS = {
     "makabana": dict(timesteps=1_000_000, imitate=100_000, gamma=0.99, shaping=0.02, net=128, skip=1,
                      eval_every=100_000, eval_games=100, final_games=200, lr=1e-4, lr_end=1e-5,
                      opponents="random,heuristic,heuristic,heuristic", baseline_share=0.75, policy="mlp",
-                     teacher="heuristic"),
+                     teacher="heuristic", batch_size=256),
     "makemake": dict(timesteps=300_000, imitate=50_000, gamma=0.99, shaping=0.0, net=128, skip=1,
                      eval_every=50_000, eval_games=100, final_games=200, lr=3e-4, lr_end=None,
-                     opponents="random,heuristic", baseline_share=0.5, policy="mlp", teacher="heuristic"),
+                     opponents="random,heuristic", baseline_share=0.5, policy="mlp", teacher="heuristic",
+                     batch_size=1024),
     "maunakea": dict(timesteps=40_000, imitate=4_000, gamma=0.995, shaping=0.02, net=128, skip=0,
                      eval_every=20_000, eval_games=10, final_games=50, lr=3e-4, lr_end=None,
-                     opponents="random,heuristic", baseline_share=0.5, policy="scorer", teacher="lookahead"),
+                     opponents="random,heuristic", baseline_share=0.5, policy="scorer", teacher="lookahead",
+                     batch_size=1024),
 }
 # Games at once and steps per game between updates: 2048 learner steps per update either way.  Batched,
 # the learner's forward pass is the rollout's main cost, and over 256 games it costs little more than
@@ -141,7 +149,8 @@ def parse_args(argv=None):
     add("--n-steps", type=int, default=None,
         help="steps per game per update (default: 8 batched, 32 for Maka Bana, 64 for the old path: 2048 "
              "in all)")
-    add("--batch-size", type=int, default=1024, help="minibatch size (default: %(default)s)")
+    add("--batch-size", type=int, default=None,
+        help="minibatch size (default: the game's: 256 for Maka Bana, 1024 for the others)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
     add("--update-threads", type=int, default=UPDATE_THREADS,
         help="torch threads for PPO's update and the imitation; the rollouts keep one (default: %(default)s)")
@@ -498,7 +507,7 @@ def _learner(args, envs, out, checkpoint):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import LinearSchedule
 
-    from ..learned.features import LogFeatures, ScorerInputs, ScorerPolicy, SkipPolicy
+    from ..learned.features import LogFeatures, OneCopyRolloutBuffer, ScorerInputs, ScorerPolicy, SkipPolicy
 
     if checkpoint is not None:
         return MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
@@ -518,7 +527,8 @@ def _learner(args, envs, out, checkpoint):
         learning_rate=args.lr if args.lr_end is None else LinearSchedule(args.lr, args.lr_end, 1.0),
         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, clip_range=0.2,
         ent_coef=args.ent_coef, vf_coef=0.5, max_grad_norm=0.5,
-        policy_kwargs=policy_kwargs, tensorboard_log=str(out / "tb"), seed=args.seed, device="cpu", verbose=0)
+        policy_kwargs=policy_kwargs, rollout_buffer_class=OneCopyRolloutBuffer, tensorboard_log=str(out / "tb"),
+        seed=args.seed, device="cpu", verbose=0)
 
 
 def _warm_start(model, game, args, out, started):
