@@ -9,6 +9,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def refusal(module, *options):
+    """What a benchmark command says when given bad options (argparse's exit status 2)."""
+    bad = subprocess.run([sys.executable, "-m", module, *options], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2, bad.stderr
+    return bad.stderr
+
+
 def test_quick_benchmark_writes_rows_for_every_implementation(tmp_path):
     out = tmp_path / "rows.json"
     result = subprocess.run([sys.executable, "-m", "benchmarks.throughput", "--quick", "--json", str(out),
@@ -72,12 +80,8 @@ def test_search_speed_reports_every_game(tmp_path):
     assert {r["search"] for r in rows} >= {f"agents.search.mcts on {g}" for g in (
         "makabana", "makabana mao", "makemake", "maunakea", "maunakea advanced")}
     assert all(r["simulations_per_second"] > 0 for r in rows)
-    bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--positions", "1"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--positions must be at least 2" in bad.stderr
-    bad = subprocess.run([sys.executable, "-m", "benchmarks.search_speed", "--leaves", "0"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--leaves must be a positive integer" in bad.stderr
+    assert "--positions must be at least 2" in refusal("benchmarks.search_speed", "--positions", "1")
+    assert "--leaves must be a positive integer" in refusal("benchmarks.search_speed", "--leaves", "0")
 
 
 def test_soak_plays_every_game_and_counts_no_violation(tmp_path):
@@ -129,9 +133,5 @@ def test_update_speed_times_every_setting_of_the_main_jobs_learner(tmp_path):
                         ("batch", 2048, 4, 128, 2), ("epochs", 1024, 2, 128, 2), ("epochs", 1024, 8, 128, 2),
                         ("threads", 1024, 4, 128, 1), ("net", 1024, 4, 64, 2), ("net", 1024, 4, 256, 2)]
     assert all(r["update_steps_per_second"] > 0 and r["policy"] == "mlp" for r in rows)
-    bad = subprocess.run([sys.executable, "-m", "benchmarks.update_speed", "--repeats", "0"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--repeats must be a positive integer" in bad.stderr
-    bad = subprocess.run([sys.executable, "-m", "benchmarks.update_speed", "--games", "chess"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--games takes names from" in bad.stderr
+    assert "--repeats must be a positive integer" in refusal("benchmarks.update_speed", "--repeats", "0")
+    assert "--games takes names from" in refusal("benchmarks.update_speed", "--games", "chess")
