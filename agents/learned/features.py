@@ -5,6 +5,9 @@ the few large counts swamp the many flags in the first layer and learning crawls
 weigh alike.  Checkpoints name this class, so it must stay importable as
 ``agents.learned.features.LogFeatures`` (older ones: ``agents.features``); ``agents.learned.network.squash``
 is the same function for numpy.
+
+Beside it: the Skip and Scorer policies, and ``OneCopyRolloutBuffer``, the main job's rollout buffer
+(checkpoints name these classes too).
 """
 import numpy as np
 import torch
