@@ -72,8 +72,9 @@ from .selfplay import OpponentPool, SelfPlayEnv
 # eight a pass over each rollout of 2048 steps where 1024 took two.  With 256 its runs won 95.0, 85.3
 # and 90.5% of 1,000 games against the heuristic (training seeds 0, 1, 2), with 1024 66.5, 86.2 and
 # 76.5%, at half the update's speed (benchmarks.update_speed; docs/training.md, "The update's
-# settings").  Make Make's runs beat the heuristic in nearly every game either way, and Mauna Kea's
-# scorer did no better with 256 or 512 (76.9 and 75.8% of 400 games against 80.9%): both keep 1024.
+# settings").  Make Make's runs beat the heuristic in nearly every game either way, and with 256 won
+# 36.2% of 200 games against mcts where 1024's won 59.5%; Mauna Kea's scorer did no better with 256
+# or 512 (76.9 and 75.8% of 400 games against the heuristic, 1024's 80.9%): both keep 1024.
 # Mauna Kea's learner is an action scorer: an MLP over its observation never got near the heuristic
 # (1.5%), and the scorer imitating the heuristic agreed with half its choices and won 19% against it,
 # imitating the lookahead agent (67% against the heuristic by itself) 90% of its choices.  Each of
