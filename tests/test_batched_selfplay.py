@@ -13,8 +13,8 @@ import pytest
 from agents.baselines.batched.common import KernelGenerator
 from agents.games import game_info
 from agents.training.batched import BatchedSelfPlayEnv
-from pacific_common.batch import ThreadChoice
 from agents.training.selfplay import SelfPlayEnv
+from pacific_common.batch import ThreadChoice
 
 pytest.importorskip("sb3_contrib")
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
