@@ -80,6 +80,14 @@ class ForwardTimer:
         policy.forward = timed
 
 
+def collection_callback(model):
+    """What ``model.collect_rollouts`` needs outside ``learn()``: SB3's set-up of a run (its logger,
+    counters and first observation) and the started callback it returns."""
+    callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
+    callback.on_training_start({}, {})
+    return callback
+
+
 def warm_up(model, steps_per_game, seed=0):
     """Play ``steps_per_game`` learner steps in every game (uniformly random legal moves, no update)."""
     from sb3_contrib.common.maskable.utils import get_action_masks
@@ -104,8 +112,7 @@ def measure(model, envs, iterations, warmup, update_threads=1):
 
     from agents.training.train import torch_threads
 
-    callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
-    callback.on_training_start(locals(), globals())
+    callback = collection_callback(model)
     warm_up(model, warmup)
     timer = ForwardTimer(model.policy)
     collect = update = learner_net = snapshot_net = 0.0

@@ -37,6 +37,7 @@ def learner(game, args, width, folder):
     from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.training.batched import BatchedSelfPlayEnv, learner_env
+    from benchmarks.training_speed import collection_callback
     from agents.training.train import _learner, parse_args
 
     train_args = parse_args(["--game", game, "--players", "2", "--seed", str(args.seed)]
@@ -45,9 +46,7 @@ def learner(game, args, width, folder):
                                                      seed=args.seed * 1000),
                                   "features" if train_args.policy == "scorer" else "observation"))
     model = _learner(train_args, envs, folder, None)
-    callback = model._setup_learn(10 ** 12, None, True, "benchmark", False)[1]
-    callback.on_training_start(locals(), globals())
-    model.collect_rollouts(model.env, callback, model.rollout_buffer, model.n_steps)
+    model.collect_rollouts(model.env, collection_callback(model), model.rollout_buffer, model.n_steps)
     return model, envs, train_args
 
 
