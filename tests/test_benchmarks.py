@@ -135,3 +135,23 @@ def test_update_speed_times_every_setting_of_the_main_jobs_learner(tmp_path):
     assert all(r["update_steps_per_second"] > 0 and r["policy"] == "mlp" for r in rows)
     assert "--repeats must be a positive integer" in refusal("benchmarks.update_speed", "--repeats", "0")
     assert "--games takes names from" in refusal("benchmarks.update_speed", "--games", "chess")
+
+
+def test_training_speed_times_both_paths_side_by_side(tmp_path):
+    """One quick run for one game: the old path and the batched one, rollout and whole iterations, and
+    the batched rollout's network share (issue 21's JSON rows)."""
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "training.json"
+    result = subprocess.run([sys.executable, "-m", "benchmarks.training_speed", "--quick", "--games", "makemake",
+                             "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(out.read_text())
+    assert sorted((r["game"], r["path"], r["phase"]) for r in rows) == [
+        ("makemake", "batched", "ppo"), ("makemake", "batched", "rollout"),
+        ("makemake", "per-game", "ppo"), ("makemake", "per-game", "rollout")]
+    assert all(r["learner_steps_per_second"] > 0 for r in rows)
+    shares = [r["network_share"] for r in rows if (r["path"], r["phase"]) == ("batched", "rollout")]
+    assert len(shares) == 1 and 0 < shares[0] < 1
+    assert all("network_share" not in r for r in rows if (r["path"], r["phase"]) != ("batched", "rollout"))
+    assert "--games takes names from" in refusal("benchmarks.training_speed", "--games", "chess")
+    assert "--envs must be a positive integer" in refusal("benchmarks.training_speed", "--envs", "0")
