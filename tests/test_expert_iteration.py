@@ -259,6 +259,34 @@ def test_a_tiny_round_of_the_other_games(tmp_path, game_name, variant):
             assert (data["visits"].sum(1) == 12).all()
 
 
+def test_a_scorer_is_widened_to_the_turn_features(tmp_path, capsys):
+    """``--features turn``: the run's scorer starts as ``--init`` with the eight turn features added,
+    their weights zero (it plays as ``--init`` until fitted); its self-play keeps 24 features per
+    candidate and its fit reads them.  A policy network, an unknown set or a narrower one is refused."""
+    from agents.learned.scorer import ScorerAgent
+    from agents.search import maunakea as rules
+
+    out = tmp_path / "run"
+    args = tiny(out, "--features", "turn")
+    args[args.index("makemake")] = "maunakea"
+    state = exit_.main(args, log=lambda *_: None)
+    guide = ScorerAgent.load("agents/shipped/maunakea-guide.npz")
+    start = ScorerAgent.load(out / "init.npz")
+    assert start.num_features == len(rules.FEATURE_NAMES) == 24
+    assert np.array_equal(start.layers[0][0][:, :16], guide.layers[0][0]) and not start.layers[0][0][:, 16:].any()
+    with np.load(out / "round-1.npz") as data:
+        assert data["x"].shape[1] == 24 and data["decision"].max() + 1 == state["history"][0]["decisions"]
+    assert ScorerAgent.load(out / "network-1.npz").num_features == 24
+    for game, features, message in (("makemake", "turn", "only action scorers read feature sets"),
+                                    ("maunakea", "all", "maunakea's scorers read one-step, turn, not 'all'")):
+        with pytest.raises(SystemExit):
+            exit_.parse_args(["--game", game, "--features", features])
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        exit_.parse_args(["--game", "maunakea", "--init", str(out / "init.npz"), "--features", "one-step"])
+    assert "reads 24 features, more than 'one-step''s 16" in capsys.readouterr().err
+
+
 def test_the_curve_is_drawn_from_the_history(tmp_path):
     """``curve.png`` shows each measurement and the gate, round by round; rounds without
     measurements leave gaps rather than failing."""

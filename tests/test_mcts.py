@@ -901,13 +901,16 @@ def test_a_scorer_in_the_tree_takes_the_guided_defaults():
 
 def test_a_scorer_whose_layers_do_not_chain_is_refused_before_any_search():
     """The search's Numba pass indexes the scorer's layers by their widths unchecked, so a scorer over
-    other features is refused when the guided search is built, with the shapes."""
+    other features, or whose layers do not chain, is refused before any search, with the shapes."""
     from agents.learned.scorer import ScorerAgent
     from agents.search.mcts import GuidedMCTSAgent
 
-    layers = [(np.zeros((4, 20)), np.zeros(4)), (np.zeros((1, 4)), np.zeros(1))]
-    with pytest.raises(ValueError, match=r"layer 0 has weights \(4, 20\) and bias \(4,\), but takes 16 inputs"):
-        GuidedMCTSAgent(ScorerAgent(layers, "maunakea"))
+    with pytest.raises(ValueError, match=r"reads 16 or 24 features .*, not 20"):
+        ScorerAgent([(np.zeros((4, 20)), np.zeros(4)), (np.zeros((1, 4)), np.zeros(1))], "maunakea")
+    for width in (16, 24):
+        layers = [(np.zeros((4, width)), np.zeros(4)), (np.zeros((1, 5)), np.zeros(1))]
+        with pytest.raises(ValueError, match=r"layer 1 has weights \(1, 5\) and bias \(1,\), but takes 4 inputs"):
+            GuidedMCTSAgent(ScorerAgent(layers, "maunakea"))
 
 
 def _mctx_considered_visits(m, sims):

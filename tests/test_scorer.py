@@ -20,19 +20,21 @@ from maunakea_env import core as mk
 from test_mcts import advanced_position, other_hand
 
 K = rules.NUM_ACTION_FEATURES
+WIDE = len(rules.FEATURE_NAMES)   # with the turn features
 
 
-def features_of(game, state, player=None):
+def features_of(game, state, player=None, width=K):
     mask = np.zeros(game.num_actions, np.int8)
     rules.search_mask(state.copy(), mask)
-    out = np.full((game.num_actions, K), 7.0)
+    out = np.full((game.num_actions, width), 7.0)
     rules.action_features(state, int(mk.player_to_act(state)) if player is None else player, mask, out)
     return mask, out
 
 
-def random_scorer(seed=0, hidden=8):
+def random_scorer(seed=0, hidden=8, width=K):
     rng = np.random.default_rng(seed)
-    return [(rng.normal(size=(hidden, K)), rng.normal(size=hidden)), (rng.normal(size=(1, hidden)), rng.normal(size=1))]
+    return [(rng.normal(size=(hidden, width)), rng.normal(size=hidden)),
+            (rng.normal(size=(1, hidden)), rng.normal(size=1))]
 
 
 def test_action_features_describe_every_candidate_and_nothing_else():
@@ -76,18 +78,20 @@ def test_action_features_agree_with_the_search_prior():
     assert checked
 
 
-def test_action_features_ignore_the_bag_order():
+@pytest.mark.parametrize("width", rules.FEATURE_SET_SIZES)
+def test_action_features_ignore_the_bag_order(width):
     """Mauna Kea's one secret in the basic game is the order of the bag (the row's generator): the
-    features are the same whatever it is."""
+    features are the same whatever it is (the turn features' playouts too)."""
     game = game_info("maunakea", 2)
     for state in random_positions(game, 4, seed=8, max_steps=120):
         changed = state.copy()
         changed[mk.RNG] ^= 0x2545F4914F6CDD1D
-        assert np.array_equal(features_of(game, changed)[1], features_of(game, state)[1])
+        assert np.array_equal(features_of(game, changed, width=width)[1], features_of(game, state, width=width)[1])
 
 
 @pytest.mark.parametrize("setup", [True, False])
-def test_action_features_ignore_the_other_players_cards(setup):
+@pytest.mark.parametrize("width", rules.FEATURE_SET_SIZES)
+def test_action_features_ignore_the_other_players_cards(setup, width):
     """Rules for advanced players: another hand for the opponent (as many cards, of those the player
     cannot account for) leaves the features as they were."""
     rng = np.random.default_rng(2)
@@ -95,7 +99,57 @@ def test_action_features_ignore_the_other_players_cards(setup):
         game, state = advanced_position(seed, setup)
         player = int(mk.player_to_act(state))
         changed = other_hand(state, player, rng)
-        assert np.array_equal(features_of(game, changed)[1], features_of(game, state)[1])
+        assert np.array_equal(features_of(game, changed, width=width)[1], features_of(game, state, width=width)[1])
+
+
+@pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (2, "advanced")])
+def test_turn_features_play_out_the_best_candidates(players, variant):
+    """The eight turn features (``TURN_FEATURE_NAMES``), recomputed here from their definition: the
+    ``TURN_PLAYOUTS`` best candidates by the one-step margin (the first of equal ones) played to the
+    end of the turn by the rollout policy on the prior's determinization and evaluated; the others
+    at the lowest of those margins with their one-step changes; the shares of candidates ahead; the
+    facts of the position.  The first 16 columns are the one-step features unchanged."""
+    game = game_info("maunakea", players, variant)
+    checked = unplayed = 0
+    for state in random_positions(game, 10, seed=11 + players, max_steps=300):
+        player = int(mk.player_to_act(state))
+        mask, narrow = features_of(game, state, player)
+        _, out = features_of(game, state, player, width=WIDE)
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            continue
+        assert np.array_equal(out[:, :K], narrow) and not out[mask == 0].any()
+        rows = out[legal]
+        played = legal[np.argsort(-narrow[legal, 0], kind="stable")[:rules.TURN_PLAYOUTS]]
+        det = state.copy()
+        rules.determinize(det, player, rules.PRIOR_SEED, 0)
+        vals = np.zeros(mk.MAX_PLAYERS)
+        rules.evaluate(det, vals)
+        now = rules._margin(vals, player, players)
+        own_now = vals[player]
+        turn = {}
+        for a in played:
+            work = det.copy()
+            mk.step(work, int(a))
+            rules.playout(work, 64, det[mk.TURN] + 1)
+            rules.evaluate(work, vals)
+            turn[a] = rules._margin(vals, player, players)
+            assert np.isclose(out[a, K + 1], vals[player] - own_now)
+            assert np.isclose(out[a, K + 2], (vals[player] - turn[a]) - (own_now - now))
+        best, worst = max(turn.values()), min(turn.values())
+        margins = np.array([turn.get(a, worst) for a in legal])
+        assert np.allclose(rows[:, K], margins - best)
+        for i, a in enumerate(legal):
+            if a not in turn:
+                assert np.array_equal(out[a, K + 1:K + 3], narrow[a, 1:3])
+                unplayed += 1
+            others = max(1, legal.size - 1)
+            assert np.isclose(rows[i, K + 3], (narrow[legal, 0] > narrow[a, 0]).sum() / others)
+            assert np.isclose(rows[i, K + 4], (margins > margins[i]).sum() / others)
+        bag = (state[mk.TILE_WHERE:mk.TILE_WHERE + mk.NUM_TILES] == mk.IN_BAG).sum()
+        assert np.allclose(rows[:, K + 5:], [np.log(legal.size) / 4, bag / mk.NUM_ISLAND_TILES, now / 10])
+        checked += 1
+    assert checked >= 5 and unplayed > 0
 
 
 @pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (4, "basic"), (2, "advanced")])
@@ -156,7 +210,7 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
         agents.make_agent(str(path), game_info("makemake", 2))
     with pytest.raises(ValueError, match="the last layer must give 1 logit, got 8"):
         save_scorer(tmp_path / "bad.npz", "maunakea", random_scorer()[:1])
-    with pytest.raises(ValueError, match="layer 0 has weights \\(8, 15\\).*takes 16 inputs"):
+    with pytest.raises(ValueError, match="reads 16 or 24 features .*, not 15"):
         save_scorer(tmp_path / "bad.npz", "maunakea", [(np.zeros((8, 15)), np.zeros(8))] + random_scorer()[1:])
     with pytest.raises(ValueError, match="not finite"):
         save_scorer(tmp_path / "bad.npz", "maunakea", [(np.full((8, K), np.nan), np.zeros(8))] + random_scorer()[1:])
@@ -192,6 +246,35 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
     agent.reset(game, 0, 0)
     with pytest.raises(ValueError, match="needs the state row"):
         agent.act(np.zeros(game.obs_size, np.int8), np.ones(game.num_actions, np.int8))
+
+
+def test_a_scorer_of_the_turn_features_is_saved_played_and_guides_the_search(tmp_path):
+    """A scorer's first layer says which feature set it reads: 24 inputs are the turn features, named
+    so in its file, computed so when it plays and when it guides the search, at the root and in the
+    tree (``pack_scorer``)."""
+    path = save_scorer(tmp_path / "t.npz", "maunakea", random_scorer(3, width=WIDE))
+    with np.load(path) as data:
+        assert tuple(data["feature_names"]) == rules.FEATURE_NAMES
+    game = game_info("maunakea", 2, max_turns=12)
+    agent = agents.make_agent(str(path), game)
+    assert agent.num_features == WIDE
+    search = agents.make_agent(f"mcts:40+{path}", game, scorer_after=2)
+    result = play_game(game, [agent, search], seed=4)
+    assert result.decisions > 0
+    state = random_positions(game, 1, seed=6)[0]
+    agent.reset(game, int(mk.player_to_act(state)), 0)
+    mask_s, out = features_of(game, state, width=WIDE)
+    legal = np.flatnonzero(mask_s)
+    mask = np.zeros(game.num_actions, np.int8)
+    mk.legal_action_mask(state, mask)
+    assert agent.act(None, mask, state) == (legal[np.argmax(agent.logits(out[legal]))] if legal.size > 1 else legal[0])
+    # a file naming the 24 features in another order, or only some of them, is refused
+    with np.load(path) as data:
+        arrays = dict(data)
+    for names in (rules.FEATURE_NAMES[::-1], rules.FEATURE_NAMES[:20]):
+        np.savez(tmp_path / "odd.npz", **dict(arrays, feature_names=np.array(names)))
+        with pytest.raises(ValueError, match="was trained on the features"):
+            agents.make_agent(str(tmp_path / "odd.npz"), game)
 
 
 @pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (2, "advanced")])

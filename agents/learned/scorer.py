@@ -8,7 +8,8 @@ action (the legal ones less the pointless pick-ups and drops that the search ski
 ``agents.search.<game>.search_mask``), what the search agent's evaluation makes of it
 (``agents.search.<game>.action_features``: the points margin one step ahead, the changes in the
 player's own and the others' expected points, the rollout policy's choice, the kind of the action,
-two facts of the turn) and maps those ``K`` numbers to one logit through the same MLP for every
+two facts of the turn; a scorer may also read the eight ``TURN_FEATURE_NAMES``, the rest of the turn
+played out for the best few candidates) and maps those ``K`` numbers to one logit through the same MLP for every
 action::
 
     logit(a) = w_out · relu(W_2 relu(W_1 x_a + b_1) + b_2) + b_out,   x_a = features of action a
@@ -38,10 +39,21 @@ SCORER_GAMES = ("maunakea",)
 
 
 def features_module(game_name):
-    """The module with ``action_features``, ``search_mask`` and ``ACTION_FEATURE_NAMES`` for a game."""
+    """The module with ``action_features``, ``search_mask``, ``FEATURE_NAMES`` and ``FEATURE_SET_SIZES``
+    for a game."""
     if game_name not in SCORER_GAMES:
         raise ValueError(f"action scorers exist for {', '.join(SCORER_GAMES)} only, not {game_name!r}")
     return importlib.import_module(f"agents.search.{game_name}")
+
+
+def feature_names(game_name, num_features):
+    """The names of the features a scorer with ``num_features`` inputs reads: the first
+    ``num_features`` of the game's ``FEATURE_NAMES``, where that is one of its ``FEATURE_SET_SIZES``."""
+    rules = features_module(game_name)
+    if num_features not in rules.FEATURE_SET_SIZES:
+        raise ValueError(f"a {game_name} scorer reads {' or '.join(map(str, rules.FEATURE_SET_SIZES))} "
+                         f"features (agents.search.{game_name}.FEATURE_NAMES), not {num_features}")
+    return rules.FEATURE_NAMES[:num_features]
 
 
 def _open(path):
@@ -62,8 +74,8 @@ def is_scorer_file(path):
 
 def save_scorer(path, game_name, layers, variant="basic"):
     """Write a scorer for ``game_name``'s ``variant``: ``layers`` is a list of ``(weight (out, in),
-    bias (out,))`` float arrays."""
-    names = features_module(game_name).ACTION_FEATURE_NAMES
+    bias (out,))`` float arrays; the first layer's inputs say which feature set it reads."""
+    names = feature_names(game_name, np.shape(layers[0][0])[1])
     layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
     check_layers(layers, len(names), f"a {game_name} scorer")
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
@@ -99,10 +111,13 @@ class ActionFeatures:
     """A game's candidate actions and their feature rows, in buffers kept from one decision to the
     next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""
 
-    def __init__(self, game: GameInfo):
+    def __init__(self, game: GameInfo, num_features=None):
         self.rules = features_module(game.name)
+        if num_features is None:
+            num_features = self.rules.NUM_ACTION_FEATURES
+        feature_names(game.name, num_features)
         self._mask = np.zeros(game.num_actions, np.int8)
-        self._rows = np.zeros((game.num_actions, len(self.rules.ACTION_FEATURE_NAMES)), np.float64)
+        self._rows = np.zeros((game.num_actions, num_features), np.float64)
 
     def candidates(self, state):
         """The actions a scorer chooses among (the search's: legal, less pointless free moves)."""
@@ -128,7 +143,8 @@ class ScorerAgent(Agent):
         self.game_name = game_name
         self.variant = variant
         self.deterministic = deterministic
-        features_module(game_name)   # a game without features is refused here, not at the first move
+        # a game without features, or layers that read none of its feature sets, are refused here
+        feature_names(game_name, self.layers[0][0].shape[1])
         if name is not None:
             self.name = name
 
@@ -154,11 +170,12 @@ class ScorerAgent(Agent):
         if game is not None and game.variant != variant:
             raise ValueError(f"scorer {str(path)!r} was trained for {game_name}'s {variant} game, not "
                              f"{game.variant}")
-        expected = tuple(features_module(game_name).ACTION_FEATURE_NAMES)
-        if names != expected:
+        computed = tuple(features_module(game_name).FEATURE_NAMES)
+        if names != computed[:len(names)] or len(names) not in features_module(game_name).FEATURE_SET_SIZES:
             raise ValueError(f"scorer {str(path)!r} was trained on the features {names}; this version "
-                             f"of agents.search.{game_name} computes {expected}")
-        check_layers(layers, len(expected), f"scorer {str(path)!r}")
+                             f"of agents.search.{game_name} computes {computed} (or the first "
+                             f"{features_module(game_name).NUM_ACTION_FEATURES} of them)")
+        check_layers(layers, len(names), f"scorer {str(path)!r}")
         kwargs.setdefault("name", path.stem)
         return cls(layers, game_name, variant, **kwargs)
 
@@ -167,7 +184,11 @@ class ScorerAgent(Agent):
             raise ValueError(f"this scorer plays {self.game_name} ({self.variant}), not {game.name} "
                              f"({game.variant})")
         super().reset(game, player, seed)
-        self._features = ActionFeatures(game)
+        self._features = ActionFeatures(game, self.num_features)
+
+    @property
+    def num_features(self):
+        return self.layers[0][0].shape[1]
 
     def logits(self, x):
         return scorer_logits(self.layers, x)

@@ -633,7 +633,7 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     slot = np.full(capacity if scored else 0, -1, dtype=np.int32)
     slot_probs = np.empty((slots, na), dtype=np.float64)
     slot_top = np.empty(slots, dtype=np.float64)
-    rows = np.zeros((na if scored else 0, mk.NUM_ACTION_FEATURES), dtype=np.float64)
+    rows = np.zeros((na if scored else 0, scorer[2][0] if scored else 0), dtype=np.float64)   # its feature set
     used_slots = 0
     root_legal = 0
     for a in range(na):

@@ -671,15 +671,32 @@ ACTION_FEATURE_NAMES = (
     "kind: end turn", "kind: card decision (advanced)", "end triggered", "movement pool / 10",
 )
 NUM_ACTION_FEATURES = len(ACTION_FEATURE_NAMES)
+# A scorer may read eight more (``_turn_features``): one step ahead misses what the rest of the turn
+# makes of a move (a lay that opens a path the explorer then walks, a walk that ends in lava's way),
+# which held the scorers fitted to the search's choices at 52% agreement however much data they had
+# (docs/training.md, "What the 16 features miss").
+TURN_FEATURE_NAMES = (
+    "turn margin after, less the best", "turn own value change", "turn best other's value change",
+    "share of candidates ahead one step", "share of candidates ahead after the turn", "log candidates / 4",
+    "share of island tiles in the bag", "margin now / 10",
+)
+FEATURE_NAMES = ACTION_FEATURE_NAMES + TURN_FEATURE_NAMES
+# the feature sets a scorer may read, by name: the first 16 names, or all 24
+FEATURE_SETS = {"one-step": NUM_ACTION_FEATURES, "turn": len(FEATURE_NAMES)}
+FEATURE_SET_SIZES = tuple(FEATURE_SETS.values())
+# the candidates whose turn is played out: the best by the one-step margin (a playout costs about
+# four times a one-step evaluation, and there are 115 candidates on average)
+TURN_PLAYOUTS = 8
 _KIND_BOUNDS = (core.LAY_BASE, core.SPEND_BASE, core.MOVE_BASE, core.PICK_BASE, core.DROP_BASE, core.BOARD_BASE,
                 core.END_TURN, core.NUM_ACTIONS)
 
 
 @njit(cache=True)
 def action_features(state, player, mask, out):
-    """``out[a]`` (``NUM_ACTION_FEATURES`` values, ``ACTION_FEATURE_NAMES``) for every action legal in
-    ``mask``, zeros elsewhere: ``_one_step``'s evaluation of the action, its kind, and two facts of
-    the turn.  Like ``prior``, a function of what ``player`` knows only."""
+    """``out[a]`` for every action legal in ``mask``, zeros elsewhere: ``_one_step``'s evaluation of
+    the action, its kind, and two facts of the turn (``ACTION_FEATURE_NAMES``); and when ``out`` has
+    ``len(FEATURE_NAMES)`` columns, ``_turn_features`` after them.  Like ``prior``, a function of
+    what ``player`` knows only."""
     n = mask.shape[0]
     margin = np.zeros(n)
     own, other, choice, far, best = _one_step(state, player, mask, margin)
@@ -699,6 +716,66 @@ def action_features(state, player, mask, out):
         out[a, 5 + kind] = 1.0
         out[a, 14] = triggered
         out[a, 15] = state[core.POOL] / 10.0
+    if out.shape[1] > NUM_ACTION_FEATURES:
+        _turn_features(state, player, mask, margin, own, other, out)
+
+
+@njit(cache=True)
+def _ahead_shares(values, legal, out, column):
+    """``out[a, column]``: the share of the other candidates in ``legal`` whose value is higher than a's."""
+    ordered = np.sort(values[legal])
+    for a in legal:
+        out[a, column] = (legal.shape[0] - np.searchsorted(ordered, values[a], "right")) / max(1, legal.shape[0] - 1)
+
+
+@njit(cache=True)
+def _turn_features(state, player, mask, margin, own, other, out):
+    """``TURN_FEATURE_NAMES`` into ``out[:, NUM_ACTION_FEATURES:]``: the ``TURN_PLAYOUTS`` best
+    candidates by the one-step ``margin`` are played, on ``_one_step``'s determinization, to the end of
+    the turn by the rollout policy (``playout``) and ``evaluate``d: the margin less the best of
+    theirs, the changes in the player's own and the best other player's value from now.  The others
+    take the lowest of those margins and their one-step changes.  Then each candidate's share of the
+    others ahead of it by either margin, and three facts of the position."""
+    p = state[core.NUM_PLAYERS]
+    legal = np.flatnonzero(mask)
+    det = state.copy()
+    determinize(det, player, PRIOR_SEED, 0)
+    vals = np.zeros(core.MAX_PLAYERS)
+    evaluate(det, vals)
+    margin_now = _margin(vals, player, p)
+    own_now = vals[player]
+    played = legal[np.argsort(-margin[legal], kind="mergesort")[:TURN_PLAYOUTS]]
+    turn = np.zeros(mask.shape[0])
+    is_played = np.zeros(mask.shape[0], dtype=np.bool_)
+    best = -1e300
+    worst = 1e300
+    work = det.copy()
+    for a in played:
+        work[:] = det
+        core.step(work, a)
+        playout(work, 64, det[core.TURN] + 1)
+        evaluate(work, vals)
+        turn[a] = _margin(vals, player, p)
+        out[a, NUM_ACTION_FEATURES + 1] = vals[player] - own_now
+        # the best other player's value is own value less the margin, now and after
+        out[a, NUM_ACTION_FEATURES + 2] = out[a, NUM_ACTION_FEATURES + 1] - turn[a] + margin_now
+        is_played[a] = True
+        best = max(best, turn[a])
+        worst = min(worst, turn[a])
+    bag = 0
+    for t in range(core.NUM_TILES):
+        bag += state[core.TILE_WHERE + t] == core.IN_BAG
+    for a in legal:
+        if not is_played[a]:
+            turn[a] = worst
+            out[a, NUM_ACTION_FEATURES + 1] = own[a]
+            out[a, NUM_ACTION_FEATURES + 2] = other[a]
+        out[a, NUM_ACTION_FEATURES] = turn[a] - best
+        out[a, NUM_ACTION_FEATURES + 5] = np.log(legal.shape[0]) / 4.0
+        out[a, NUM_ACTION_FEATURES + 6] = bag / core.NUM_ISLAND_TILES
+        out[a, NUM_ACTION_FEATURES + 7] = margin_now / 10.0
+    _ahead_shares(margin, legal, out, NUM_ACTION_FEATURES + 3)
+    _ahead_shares(turn, legal, out, NUM_ACTION_FEATURES + 4)
 
 
 @njit(cache=True)

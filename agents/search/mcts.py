@@ -309,8 +309,7 @@ class GuidedMCTSAgent(MCTSAgent):
                 activation, features, _skip = guide.network_settings()
                 self._value = pack_value(guide.value_layers, activation, features)
         elif in_tree and hasattr(guide, "game_name"):         # an action scorer (ScorerAgent)
-            rules = importlib.import_module(f"agents.search.{guide.game_name}")
-            self._scorer = pack_scorer(guide.layers, rules.NUM_ACTION_FEATURES)
+            self._scorer = pack_scorer(guide.layers, guide.num_features)
 
     def tree_network(self):
         return super().tree_network() if self._network is None else self._network

@@ -91,6 +91,7 @@ class ScorerNetwork:
     def __init__(self, layers, game):
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
         self.num_actions = game.num_actions
+        self.num_features = self.layers[0][0].shape[1]
         self.rules = features_module(game.name)
 
     @classmethod
@@ -100,7 +101,7 @@ class ScorerNetwork:
     def greedy(self, observations, masks):
         """``observations``: (games, actions, features) feature rows, or ``ScorerFeaturesEnv``'s flat
         observations; only the candidates' rows (``masks``) are scored."""
-        width = self.layers[0][0].shape[1]
+        width = self.num_features
         rows = np.asarray(observations)
         if rows.ndim == 2:
             rows = rows[:, :self.num_actions * width].reshape(-1, self.num_actions, width)
@@ -209,7 +210,7 @@ class BatchedSelfPlayEnv(VecEnv):
         # slower after the pool, which no longer shows, with OpenMP's threads spinning or sleeping;
         # docs/training.md, "Threads".)
         self._threads = ThreadChoice(g >= PARALLEL_FROM)
-        self._scorer_rows = self._scorer_candidates = None   # scorer opponents' features (_scorer_buffers)
+        self._scorer_rows, self._scorer_candidates = {}, None   # scorer opponents' features (_scorer_buffers)
         self.network_seconds = 0.0
         self._started = False
         if seed is not None:
@@ -324,7 +325,7 @@ class BatchedSelfPlayEnv(VecEnv):
             if network is not None and network.reads == "features":
                 # a scorer plays greedily, as ScorerAgent does (SelfPlayEnv's scorer opponents too)
                 rows = games[chosen]
-                features, candidates = self._scorer_buffers()
+                features, candidates = self._scorer_buffers(network.num_features)
                 network.rules.candidate_features(self.states, self._actors, rows, candidates, features)
                 started = time.perf_counter()
                 actions[chosen] = network.greedy(features[rows], candidates[rows])
@@ -350,13 +351,14 @@ class BatchedSelfPlayEnv(VecEnv):
                 actions[j] = action
         return actions
 
-    def _scorer_buffers(self):
-        """Feature rows and candidates of every game, for scorer opponents (made at their first move)."""
-        if self._scorer_rows is None:
-            rules = features_module(self.game.name)
-            self._scorer_rows = np.zeros((self.num_envs, self.game.num_actions, rules.NUM_ACTION_FEATURES))
+    def _scorer_buffers(self, num_features):
+        """Feature rows (``num_features`` per action) and candidates of every game, for scorer opponents
+        (made at their first move)."""
+        if self._scorer_candidates is None:
             self._scorer_candidates = np.zeros((self.num_envs, self.game.num_actions), np.int8)
-        return self._scorer_rows, self._scorer_candidates
+        if num_features not in self._scorer_rows:
+            self._scorer_rows[num_features] = np.zeros((self.num_envs, self.game.num_actions, num_features))
+        return self._scorer_rows[num_features], self._scorer_candidates
 
     # -- VecEnv -----------------------------------------------------------------------------------------
     def reset(self):

@@ -2,6 +2,7 @@
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds R] \
         [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] [--guide G] \
+        [--features turn] \
         [--value-width 64] [--value-mix 0] [--gate-games 40] [--measure-games 20] [--workers 2] \
         [--out DIR] [--seed 0] [--resume]
 
@@ -10,7 +11,10 @@ Defaults in ``DEFAULTS``, overridden per game by ``GAME_DEFAULTS`` and per varia
 The network starts as the guide of ``mcts+shipped`` (``agents.registry.shipped_guide_path``: the shipped
 policy, or a guide shipped beside it; ``--init`` names another ``.npz``): a policy network over
 the player's observation (Maka Bana, Make Make) or an action scorer over its candidate actions'
-features (Mauna Kea).  Each round, top to bottom:
+features (Mauna Kea).  ``--features turn`` widens a scorer that reads the 16 one-step features to
+the 24 of ``agents.search.maunakea.FEATURE_SETS`` (the rest of the turn played out for the best
+candidates), the new inputs' weights zero, so that it plays as before until the first fit.  Each
+round, top to bottom:
 
 1. Self-play: ``--games`` games in which every seat is the search guided by the current network, or in
    every round by the network ``--guide`` names (``mcts:<--simulations>+<network>``,
@@ -64,7 +68,7 @@ from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
-from ..learned.scorer import ActionFeatures, is_scorer_file, save_scorer
+from ..learned.scorer import ActionFeatures, ScorerAgent, features_module, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_guide_path
 from ..workers import pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
@@ -105,6 +109,8 @@ def parse_args(argv=None):
                                      "the shipped policy unless the game ships a guide of its own)")
     add("--guide", default=None, help="the network that guides the self-play's search in every round, an "
                                       ".npz of --init's kind (default: the current network)")
+    add("--features", default=None, help="the feature set of an action scorer (agents.search.<game>.FEATURE_SETS: "
+                                         "one-step, turn; default: --init's)")
     add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
     add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
     add("--labelled-games", type=int, default=None,
@@ -170,6 +176,15 @@ def parse_args(argv=None):
     except ValueError as error:
         parser.error(f"--init: {error}")
     args.init = init
+    if args.features is not None:
+        if not is_scorer_file(init):
+            parser.error(f"--features: {init} is a policy network; only action scorers read feature sets")
+        sets = features_module(game.name).FEATURE_SETS
+        if args.features not in sets:
+            parser.error(f"--features: {game.name}'s scorers read {', '.join(sets)}, not {args.features!r}")
+        if sets[args.features] < ScorerAgent.load(init).num_features:
+            parser.error(f"--features: {init} reads {ScorerAgent.load(init).num_features} features, more than "
+                         f"{args.features!r}'s {sets[args.features]}; a scorer is only widened")
     if args.guide is not None:
         guide = Path(args.guide)
         if not guide.is_file():
@@ -188,8 +203,9 @@ def parse_args(argv=None):
 # 1. Self-play
 class Recorder(Agent):
     """Plays the guided search and keeps, at each decision it searched, what the network reads and
-    the root's visit counts: the observation and mask, or the candidates' features (a scorer).  With
-    ``plays`` (the network itself) the search only labels the decision and ``plays`` makes the move."""
+    the root's visit counts: the observation and mask, or the candidates' features (``scorer``, the
+    number of features the scorer reads; 0 for a policy network).  With ``plays`` (the network
+    itself) the search only labels the decision and ``plays`` makes the move."""
 
     needs_state = True
 
@@ -203,7 +219,7 @@ class Recorder(Agent):
         self.search.reset(game, player, seed)
         if self.plays is not None:
             self.plays.reset(game, player, seed)
-        self.features = ActionFeatures(game) if self.scorer else None
+        self.features = ActionFeatures(game, self.scorer) if self.scorer else None
 
     def act(self, observation, action_mask, state=None):
         action = self.search.act(observation, action_mask, state)
@@ -417,8 +433,6 @@ def fit_round(current_path, data, args, round_number, scorer, out, log=print):
     data = dict(data, visits=sharpen(data["visits"], args.temperature, data["decision"] if scorer else None))
     path = out / f"network-{round_number}.npz"
     if scorer:
-        from ..learned.scorer import ScorerAgent
-
         current = ScorerAgent.load(current_path)
         losses = []
         layers = fit_scorer(data["x"], data["visits"], data["decision"], None, SCORER_STEPS, SCORER_LR, seed,
@@ -514,7 +528,6 @@ def main(argv=None, log=print):
     game = game_info(args.game, args.players, args.variant)
     out = Path(args.out or f"runs/{run_label(args.game, game.variant)}-exit-{game.num_players}p-s{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
-    scorer = is_scorer_file(args.init)
     state_path = out / "state.json"
     if args.resume and state_path.is_file():
         state = json.loads(state_path.read_text())
@@ -527,11 +540,21 @@ def main(argv=None, log=print):
     else:
         if args.resume:
             log(f"--resume: no {state_path} yet, starting afresh")
-        shutil.copyfile(args.init, out / "current.npz")
-        shutil.copyfile(args.init, out / "init.npz")   # the policy that --keep keeps, every round
+        if args.features is not None:   # the scorer widened: the new inputs' weights zero
+            init = ScorerAgent.load(args.init)
+            width = features_module(game.name).FEATURE_SETS[args.features]
+            (w, b), rest = init.layers[0], init.layers[1:]
+            wide = np.concatenate([w, np.zeros((w.shape[0], width - w.shape[1]))], axis=1)
+            save_scorer(out / "current.npz", game.name, [(wide, b)] + rest, game.variant)
+            shutil.copyfile(out / "current.npz", out / "init.npz")
+        else:
+            shutil.copyfile(args.init, out / "current.npz")
+            shutil.copyfile(args.init, out / "init.npz")   # the policy that --keep keeps, every round
         state = dict(game=game.name, players=game.num_players, variant=game.variant, round=0,
                      init=str(args.init), history=[])
     current = out / "current.npz"
+    # what the self-play keeps at each decision: a scorer's features (as many as it reads) or observations
+    scorer = ScorerAgent.load(current).num_features if is_scorer_file(current) else 0
     for r in range(state["round"] + 1, state["round"] + args.rounds + 1):
         started = time.perf_counter()
         guide = current if args.guide is None else args.guide
