@@ -110,7 +110,7 @@ def parse_args(argv=None):
     add("--guide", default=None, help="the network that guides the self-play's search in every round, an "
                                       ".npz of --init's kind (default: the current network)")
     add("--features", default=None, help="the feature set of an action scorer (agents.search.<game>.FEATURE_SETS: "
-                                         "one-step, turn; default: --init's)")
+                                         "one-step, turn; default: --init's; a resumed run keeps its own)")
     add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
     add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
     add("--labelled-games", type=int, default=None,
@@ -541,9 +541,9 @@ def main(argv=None, log=print):
         if args.resume:
             log(f"--resume: no {state_path} yet, starting afresh")
         if args.features is not None:   # the scorer widened: the new inputs' weights zero
-            init = ScorerAgent.load(args.init)
+            start = ScorerAgent.load(args.init)
             width = features_module(game.name).FEATURE_SETS[args.features]
-            (w, b), rest = init.layers[0], init.layers[1:]
+            (w, b), rest = start.layers[0], start.layers[1:]
             wide = np.concatenate([w, np.zeros((w.shape[0], width - w.shape[1]))], axis=1)
             save_scorer(out / "current.npz", game.name, [(wide, b)] + rest, game.variant)
             shutil.copyfile(out / "current.npz", out / "init.npz")
