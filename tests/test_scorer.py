@@ -401,3 +401,22 @@ def test_distill_checks_its_output_folder_and_torch(tmp_path, capsys, monkeypatc
     with pytest.raises(SystemExit):
         distill_main(["--game", "maunakea"])
     assert 'needs torch: pip install -e ".[train]"' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("width", [8, 15, 20])
+def test_feature_rows_of_another_width_are_refused_not_written_past(width):
+    """Numba does not check bounds: ``action_features`` and both batched kernels refuse rows of a
+    width that is no feature set (or too few rows) with a ValueError instead of writing past them."""
+    game = game_info("maunakea", 2)
+    state = random_positions(game, 1, seed=1)[0]
+    mask = np.zeros(game.num_actions, np.int8)
+    rules.search_mask(state.copy(), mask)
+    message = "out needs a row per action and 16 or 24 columns"
+    with pytest.raises(ValueError, match=message):
+        rules.action_features(state, 0, mask, np.zeros((game.num_actions, width)))
+    with pytest.raises(ValueError, match=message):
+        rules.action_features(state, 0, mask, np.zeros((game.num_actions - 1, K)))
+    for kernel in (rules.candidate_features, rules.candidate_features_parallel):
+        with pytest.raises(ValueError, match=message):
+            kernel(state[None].copy(), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                   np.zeros((1, game.num_actions), np.int8), np.zeros((1, game.num_actions, width)))

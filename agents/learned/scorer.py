@@ -170,11 +170,11 @@ class ScorerAgent(Agent):
         if game is not None and game.variant != variant:
             raise ValueError(f"scorer {str(path)!r} was trained for {game_name}'s {variant} game, not "
                              f"{game.variant}")
-        computed = tuple(features_module(game_name).FEATURE_NAMES)
-        if names != computed[:len(names)] or len(names) not in features_module(game_name).FEATURE_SET_SIZES:
+        rules = features_module(game_name)
+        if len(names) not in rules.FEATURE_SET_SIZES or names != rules.FEATURE_NAMES[:len(names)]:
             raise ValueError(f"scorer {str(path)!r} was trained on the features {names}; this version "
-                             f"of agents.search.{game_name} computes {computed} (or the first "
-                             f"{features_module(game_name).NUM_ACTION_FEATURES} of them)")
+                             f"of agents.search.{game_name} computes {rules.FEATURE_NAMES} (or the first "
+                             f"{rules.NUM_ACTION_FEATURES} of them)")
         check_layers(layers, len(names), f"scorer {str(path)!r}")
         kwargs.setdefault("name", path.stem)
         return cls(layers, game_name, variant, **kwargs)

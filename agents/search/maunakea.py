@@ -692,11 +692,19 @@ _KIND_BOUNDS = (core.LAY_BASE, core.SPEND_BASE, core.MOVE_BASE, core.PICK_BASE, 
 
 
 @njit(cache=True)
+def _check_rows(out, num_actions):
+    """Numba does not check bounds: feature rows too short or too few would be written past."""
+    if out.shape[0] < num_actions or (out.shape[1] != NUM_ACTION_FEATURES and out.shape[1] != len(FEATURE_NAMES)):
+        raise ValueError("action_features: out needs a row per action and 16 or 24 columns (FEATURE_SET_SIZES)")
+
+
+@njit(cache=True)
 def action_features(state, player, mask, out):
     """``out[a]`` for every action legal in ``mask``, zeros elsewhere: ``_one_step``'s evaluation of
     the action, its kind, and two facts of the turn (``ACTION_FEATURE_NAMES``); and when ``out`` has
     ``len(FEATURE_NAMES)`` columns, ``_turn_features`` after them.  Like ``prior``, a function of
     what ``player`` knows only."""
+    _check_rows(out, mask.shape[0])
     n = mask.shape[0]
     margin = np.zeros(n)
     own, other, choice, far, best = _one_step(state, player, mask, margin)
@@ -792,6 +800,8 @@ def candidate_features(states, players, games, masks, out):
 @njit(cache=True, parallel=True)
 def candidate_features_parallel(states, players, games, masks, out):
     """``candidate_features`` with the games spread over Numba's threads."""
+    if out.shape[0] > 0:
+        _check_rows(out[0], masks.shape[1])   # before the threads: they cannot raise
     for i in prange(games.shape[0]):
         g = games[i]
         search_mask(states[g], masks[g])
