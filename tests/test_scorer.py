@@ -183,6 +183,41 @@ def test_the_fields_repaired_after_a_tile_are_those_searched_from_scratch(player
     assert tiles > 50
 
 
+@pytest.mark.parametrize("players,variant", [(2, "basic"), (2, "advanced")])
+def test_lays_that_leave_their_field_alike_have_the_same_fields(players, variant):
+    """The look-ahead repairs the fields once for all the tiles that leave their field alike
+    (``_field_key``: the same costs and artifacts on its squares) and lets them all read those: every
+    two tiles on one field with the same key have the same fields searched from scratch (the nearest
+    artifact where one can be reached: elsewhere that row keeps what it held, and nobody reads it),
+    and some tiles do share a key (else nothing would be saved)."""
+    game = game_info("maunakea", players, variant=variant)
+    fields, queue, inq, _assigned, _danger = rules._buffers()
+    mask = np.zeros(game.num_actions, np.int8)
+    shared = 0
+
+    def read(fields):   # what the evaluation reads of the fields
+        reached = fields[rules.ARTIFACT_FIELD] < rules.INF
+        return np.concatenate([fields[:rules.NEAREST_ARTIFACT].ravel(), np.where(reached, fields[rules.NEAREST_ARTIFACT], -1)])
+
+    for state in random_positions(game, 20, seed=11, max_steps=400):
+        if state[mk.PHASE] != mk.PHASE_TURN:
+            continue
+        mk.legal_action_mask(state, mask)
+        first = {}
+        for a in np.flatnonzero(mask[mk.LAY_BASE:mk.SPEND_BASE]) + mk.LAY_BASE:
+            after = state.copy()
+            mk.step(after, int(a))
+            f = ((a - mk.LAY_BASE) // 4) % rules.NUM_FIELDS
+            rules._fields(after, fields, queue, inq)
+            key = (f, rules._field_key(after, f))
+            if key in first:
+                assert np.array_equal(first[key], read(fields)), f"action {a}"
+                shared += 1
+            else:
+                first[key] = read(fields)
+    assert shared > 20
+
+
 def test_the_features_are_those_the_shipped_scorers_learnt():
     """A fingerprint of the features and the root prior on positions of seeded random games (2, 3, 4
     players and the advanced game), taken before the look-ahead was made faster: the shipped scorers

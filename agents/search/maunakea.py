@@ -625,19 +625,37 @@ def _one_step(state, player, mask, margin):
     work = state.copy()
     best = -1e300
     for a in range(n):
-        if mask[a] == 0:
+        if mask[a] == 0 or (laying and core.LAY_BASE <= a < core.SPEND_BASE):
             continue
         work[:] = state
         core.step(work, a)
-        if laying and core.LAY_BASE <= a < core.SPEND_BASE:
-            _fields_after_lay(work, ((a - core.LAY_BASE) // 4) % NUM_FIELDS, before, fields, queue, inq, lost, stack)
-            _values_from_fields(work, vals, fields, assigned, danger, True)
-        else:
-            _values(work, vals, fields, queue, inq, assigned, danger, True)
-        margin[a] = _margin(vals, player, p)
-        own[a] = vals[player] - own_now
-        other[a] = vals[player] - margin[a] - other_now
-        best = max(best, margin[a])
+        _values(work, vals, fields, queue, inq, assigned, danger, True)
+        best = max(best, _record(vals, player, p, a, margin, own, other, own_now, other_now))
+    if laying:
+        # lays that leave their field alike (the same costs and artifacts on its four squares: the
+        # same tile from another slot of the hand, a rotation of a symmetric tile; about a quarter of
+        # them) have the same fields, repaired once into a slot of their own and read by them all
+        slots = np.empty((4 * core.HAND_SLOTS,) + fields.shape, dtype=fields.dtype)
+        keys = np.empty(4 * core.HAND_SLOTS, dtype=np.int64)
+        for f in range(NUM_FIELDS):
+            used = 0
+            for h in range(core.HAND_SLOTS):
+                for r in range(4):
+                    a = core.LAY_BASE + 4 * (NUM_FIELDS * h + f) + r
+                    if mask[a] == 0:
+                        continue
+                    work[:] = state
+                    core.step(work, a)
+                    key = _field_key(work, f)
+                    slot = 0
+                    while slot < used and keys[slot] != key:
+                        slot += 1
+                    if slot == used:
+                        keys[slot] = key
+                        used += 1
+                        _fields_after_lay(work, f, before, slots[slot], queue, inq, lost, stack)
+                    _values_from_fields(work, vals, slots[slot], assigned, danger, True)
+                    best = max(best, _record(vals, player, p, a, margin, own, other, own_now, other_now))
     player_to_act = state[core.TO_ACT]
     for a in range(core.LAY_BASE, core.SPEND_BASE):
         if mask[a] and not _lay_candidate(state, player_to_act, ((a - core.LAY_BASE) // 4) % NUM_FIELDS):
@@ -647,6 +665,28 @@ def _one_step(state, player, mask, margin):
     if choice >= 0 and mask[choice] == 0:
         choice = -1
     return own, other, choice, far, best
+
+
+@njit(cache=True, inline="always")
+def _record(vals, player, p, a, margin, own, other, own_now, other_now):
+    """Action ``a``'s margin and changes of value from ``vals``; returns the margin."""
+    margin[a] = _margin(vals, player, p)
+    own[a] = vals[player] - own_now
+    other[a] = vals[player] - margin[a] - other_now
+    return margin[a]
+
+
+@njit(cache=True, inline="always")
+def _field_key(state, f):
+    """What ``_fields_after_lay`` reads of the tile just laid on field ``f``: its squares' entry costs
+    and whether an artifact lies on each."""
+    key = 0
+    for i in range(4):
+        sq = FIELD_SQUARES[f, i]
+        base = core.ARTIFACTS + sq * core.NUM_COLOURS
+        lying = 1 if state[base] + state[base + 1] + state[base + 2] > 0 else 0
+        key = 64 * key + 2 * (_enter_cost(state, sq) + 1) + lying
+    return key
 
 
 @njit(cache=True)
