@@ -16,6 +16,7 @@ from agents.search import maunakea as rules
 from agents.search.mcts import random_positions
 from agents.training.distill import agreement, main as distill_main, pack
 from maunakea_env import core as mk
+from maunakea_env.board import IS_TILE_FIELD, JUNGLE, MOVE_COST, NO_TILE, SQUARE_FIELD, WATER
 
 from test_mcts import advanced_position, other_hand
 
@@ -181,6 +182,32 @@ def test_the_fields_repaired_after_a_tile_are_those_searched_from_scratch(player
             assert not lost.any()
             tiles += 1
     assert tiles > 50
+
+
+def test_enter_costs_are_the_terrains_the_tile_spaces_and_the_explorers():
+    """``_enter_cost`` (tables rather than branches, for speed) against its definition, on every
+    square of positions of random games: jungle and water cost twice their movement points, an empty
+    tile space ``EMPTY_FIELD_COST``, any other square is a wall (-1), and an explorer standing on a
+    walkable square adds ``OCCUPIED_EXTRA``."""
+    game = game_info("maunakea", 2)
+    costs = np.empty(mk.NUM_SQUARES, dtype=np.int64)
+    seen = set()
+    for state in random_positions(game, 12, seed=4, max_steps=400):
+        rules._enter_costs(state, costs)
+        for sq in range(mk.NUM_SQUARES):
+            terrain = state[mk.TERRAIN + sq]
+            field = SQUARE_FIELD[sq]
+            if terrain in (JUNGLE, WATER):
+                expected = 2 * MOVE_COST[terrain]
+            elif terrain == NO_TILE and IS_TILE_FIELD[field] and state[mk.FIELD_TILE + field] < 0:
+                expected = rules.EMPTY_FIELD_COST
+            else:
+                expected = -1
+            if expected > 0 and state[mk.OCCUPANT + sq] >= 0:
+                expected += rules.OCCUPIED_EXTRA
+            assert costs[sq] == expected, f"square {sq}"
+            seen.add(int(expected))
+    assert len(seen) >= 5   # walls, empty spaces, jungle and water, occupied ones
 
 
 @pytest.mark.parametrize("players,variant", [(2, "basic"), (2, "advanced")])

@@ -161,22 +161,23 @@ def event_key(state, before, viewer):
 
 # ---------------------------------------------------------------------------------------------------
 # Shortest paths
+# the half points to enter a square by its terrain (no tile: by the field, below), and whether a
+# square lies on a tile space: tables, as the branches on the terrain cost more than the lookups
+_TERRAIN_ENTER = np.array([2 * MOVE_COST[t] if MOVE_COST[t] >= 0 else -1 for t in range(len(MOVE_COST))],
+                          dtype=np.int64)
+_ON_TILE_SPACE = IS_TILE_FIELD[SQUARE_FIELD]
+
+
 @njit(cache=True, inline="always")
 def _enter_cost(state, sq):
-    """Half movement points to step onto square ``sq``, -1 where no explorer can ever go."""
+    """Half movement points to step onto square ``sq``, -1 where no explorer can ever go: the
+    terrain's cost, ``EMPTY_FIELD_COST`` on an empty tile space, ``OCCUPIED_EXTRA`` more where an
+    explorer stands."""
     terrain = state[core.TERRAIN + sq]
-    if terrain == JUNGLE:
-        c = 2 * MOVE_COST[JUNGLE]
-    elif terrain == WATER:
-        c = 2 * MOVE_COST[WATER]
-    elif terrain == NO_TILE:
-        f = SQUARE_FIELD[sq]
-        c = EMPTY_FIELD_COST if IS_TILE_FIELD[f] and state[core.FIELD_TILE + f] < 0 else -1
-    else:
-        c = -1
-    if c > 0 and state[core.OCCUPANT + sq] >= 0:
-        c += OCCUPIED_EXTRA
-    return c
+    empty_space = np.int64(_ON_TILE_SPACE[sq]) & np.int64(state[core.FIELD_TILE + SQUARE_FIELD[sq]] < 0)
+    c = np.int64(terrain == NO_TILE) * (empty_space * (EMPTY_FIELD_COST + 1) - 1 - _TERRAIN_ENTER[terrain]) + \
+        _TERRAIN_ENTER[terrain]
+    return c + OCCUPIED_EXTRA * (np.int64(c > 0) & np.int64(state[core.OCCUPANT + sq] >= 0))
 
 
 @njit(cache=True)
