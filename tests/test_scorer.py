@@ -32,6 +32,13 @@ def features_of(game, state, player=None, width=K):
     return mask, out
 
 
+def read_fields(fields):
+    """What the evaluation reads of the distance fields: all but the scratch row, and the nearest
+    artifact only where one can be reached (elsewhere that row keeps what it held)."""
+    reached = fields[rules.ARTIFACT_FIELD] < rules.INF
+    return np.concatenate([fields[:rules.NEAREST_ARTIFACT].ravel(), np.where(reached, fields[rules.NEAREST_ARTIFACT], -1)])
+
+
 def random_scorer(seed=0, hidden=8, width=K):
     rng = np.random.default_rng(seed)
     return [(rng.normal(size=(hidden, width)), rng.normal(size=hidden)),
@@ -184,6 +191,33 @@ def test_the_fields_repaired_after_a_tile_are_those_searched_from_scratch(player
     assert tiles > 50
 
 
+@pytest.mark.parametrize("players,variant", [(2, "basic"), (3, "basic"), (2, "advanced")])
+def test_a_playout_that_says_its_fields_are_exact_has_the_fields_of_its_last_position(players, variant):
+    """The turn features evaluate a playout's last position with the playout's own fields when
+    ``_playout`` says nothing has changed them since they were searched (a spend changes no cost,
+    anything else may): those are then the fields ``_fields`` finds there, the playout plays as
+    ``playout`` does, and it says so often enough to be worth it."""
+    game = game_info("maunakea", players, variant=variant)
+    fields, queue, inq, assigned, danger = rules._buffers()
+    fresh, fresh_queue, fresh_inq, _assigned, _danger = rules._buffers()
+    exact = plays = 0
+    for state in random_positions(game, 40, seed=7 + players, max_steps=400):
+        if state[mk.STATUS] != mk.STATUS_RUNNING:
+            continue
+        given = state.copy()
+        rules._fields(given, fields, queue, inq)
+        said = rules._playout(given, 64, given[mk.TURN] + 1, fields, queue, inq, assigned, danger, True)
+        plain = state.copy()
+        rules.playout(plain, 64, plain[mk.TURN] + 1)
+        assert np.array_equal(given, plain)
+        plays += 1
+        if said:
+            rules._fields(given, fresh, fresh_queue, fresh_inq)
+            assert np.array_equal(read_fields(fields), read_fields(fresh))
+            exact += 1
+    assert plays >= 20 and exact >= 3
+
+
 def test_enter_costs_are_the_terrains_the_tile_spaces_and_the_explorers():
     """``_enter_cost`` (tables rather than branches, for speed) against its definition, on every
     square of positions of random games: jungle and water cost twice their movement points, an empty
@@ -222,10 +256,6 @@ def test_lays_that_leave_their_field_alike_have_the_same_fields(players, variant
     mask = np.zeros(game.num_actions, np.int8)
     shared = 0
 
-    def read(fields):   # what the evaluation reads of the fields
-        reached = fields[rules.ARTIFACT_FIELD] < rules.INF
-        return np.concatenate([fields[:rules.NEAREST_ARTIFACT].ravel(), np.where(reached, fields[rules.NEAREST_ARTIFACT], -1)])
-
     for state in random_positions(game, 20, seed=11, max_steps=400):
         if state[mk.PHASE] != mk.PHASE_TURN:
             continue
@@ -238,10 +268,10 @@ def test_lays_that_leave_their_field_alike_have_the_same_fields(players, variant
             rules._fields(after, fields, queue, inq)
             key = (f, rules._field_key(after, f))
             if key in first:
-                assert np.array_equal(first[key], read(fields)), f"action {a}"
+                assert np.array_equal(first[key], read_fields(fields)), f"action {a}"
                 shared += 1
             else:
-                first[key] = read(fields)
+                first[key] = read_fields(fields)
     assert shared > 20
 
 

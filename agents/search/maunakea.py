@@ -790,9 +790,17 @@ def _turn_features(state, player, mask, margin, own, other, out):
     det = state.copy()
     determinize(det, player, PRIOR_SEED, 0)
     vals = np.zeros(core.MAX_PLAYERS)
-    evaluate(det, vals)
+    fields, queue, inq, assigned, danger = _buffers()
+    _values(det, vals, fields, queue, inq, assigned, danger, False)   # evaluate(det, vals)
     margin_now = _margin(vals, player, p)
     own_now = vals[player]
+    # each playout starts from its candidate's exact fields, found as cheaply as ``_one_step`` finds
+    # them: repaired from these after a lay, these after a spend, searched after anything else
+    root = fields.copy()
+    lost = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    stack = np.empty(2 * NUM_SQUARES + 4, dtype=np.int64)
+    inq[:] = False
+    laying = det[core.PHASE] == core.PHASE_TURN
     played = legal[np.argsort(-margin[legal], kind="mergesort")[:TURN_PLAYOUTS]]
     turn = np.zeros(mask.shape[0])
     is_played = np.zeros(mask.shape[0], dtype=np.bool_)
@@ -802,8 +810,18 @@ def _turn_features(state, player, mask, margin, own, other, out):
     for a in played:
         work[:] = det
         core.step(work, a)
-        playout(work, 64, det[core.TURN] + 1)
-        evaluate(work, vals)
+        if laying and core.LAY_BASE <= a < core.SPEND_BASE:
+            _fields_after_lay(work, ((a - core.LAY_BASE) // 4) % NUM_FIELDS, root, fields, queue, inq, lost, stack)
+        elif laying and core.SPEND_BASE <= a < core.MOVE_BASE:
+            fields[:] = root
+        else:
+            _fields(work, fields, queue, inq)
+        # the last fields of the playout, where nothing has changed them since, are the evaluation's
+        if _playout(work, 64, det[core.TURN] + 1, fields, queue, inq, assigned, danger, True) and \
+                work[core.STATUS] == core.STATUS_RUNNING:
+            _values_from_fields(work, vals, fields, assigned, danger, False)
+        else:
+            evaluate(work, vals)
         turn[a] = _margin(vals, player, p)
         out[a, NUM_ACTION_FEATURES + 1] = vals[player] - own_now
         # the best other player's value is own value less the margin, now and after
@@ -1044,7 +1062,21 @@ def playout(state, max_steps, stop_clock):
     sample, which would drown the differences between moves).  The distance fields are recomputed
     after every step that changes the board (not after moves and spends)."""
     fields, queue, inq, assigned, danger = _buffers()
+    _playout(state, max_steps, stop_clock, fields, queue, inq, assigned, danger, False)
+
+
+@njit(cache=True)
+def _playout(state, max_steps, stop_clock, fields, queue, inq, assigned, danger, given):
+    """``playout`` in the caller's buffers; ``given``: ``fields`` already hold the exact ``_fields``
+    of ``state``.  Returns whether they still do when it stops (nothing has changed them since they
+    were searched: a spend changes no cost, a move the costs of the squares left and entered), so
+    that the caller's evaluation may read them instead of searching again."""
     fresh = False
+    exact = given
+    if given:
+        _assign(state, fields, assigned)
+        _lava_danger(state, danger)
+        fresh = True
     steps = 0
     while steps < max_steps and state[core.STATUS] == core.STATUS_RUNNING and state[core.TURN] < stop_clock:
         if not fresh:
@@ -1052,10 +1084,14 @@ def playout(state, max_steps, stop_clock):
             _assign(state, fields, assigned)
             _lava_danger(state, danger)
             fresh = True
+            exact = True
         a = _policy(state, fields, assigned, danger)
         if a == core.END_TURN:
-            return
+            return exact
         core.step(state, a)
         if not (core.MOVE_BASE <= a < core.PICK_BASE or core.SPEND_BASE <= a < core.MOVE_BASE):
             fresh = False
+        if not core.SPEND_BASE <= a < core.MOVE_BASE:
+            exact = False
         steps += 1
+    return exact
