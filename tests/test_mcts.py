@@ -794,8 +794,9 @@ def test_the_search_scorer_gives_the_numpy_probabilities():
 
     game = game_info("maunakea", num_players=2)
     scorer = make_agent("shipped", game)
-    features = ActionFeatures(game)
-    packed = pack_scorer(scorer.layers, 16)
+    width = scorer.num_features   # the shipped basic scorer reads the turn features too
+    features = ActionFeatures(game, width)
+    packed = pack_scorer(scorer.layers, width)
     for i, state in enumerate(random_positions(game, 4, seed=8)):
         player = int(game.core.player_to_act(state))
         scorer.reset(game, player, i)
@@ -805,7 +806,7 @@ def test_the_search_scorer_gives_the_numpy_probabilities():
         legal = features.candidates(state)
         search_mask = np.zeros_like(mask)
         search_mask[legal] = 1
-        rows = np.zeros((game.num_actions, 16))
+        rows = np.zeros((game.num_actions, width))
         rows[legal] = features.rows(state, player, legal)
         out = np.zeros(game.num_actions)
         top = scorer_policy(packed, rows, search_mask, out)

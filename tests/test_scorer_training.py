@@ -124,7 +124,7 @@ def test_a_scorer_evaluation_computes_features_of_running_games_only():
     from agents.training.batched import evaluate, load_network
 
     game = game_info("maunakea", 2, max_turns=24)
-    network = load_network("agents/shipped/maunakea.npz", game)
+    network = load_network("agents/shipped/maunakea-guide.npz", game)   # the 16 features the learner's env computes
     results = []
     for autoreset in (False, True):
         env = ScorerFeaturesEnv(BatchedSelfPlayEnv(game, 3, opponents=["heuristic"], seed=2, autoreset=autoreset,
