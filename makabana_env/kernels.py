@@ -253,6 +253,11 @@ def shown_card(spot, shown):
     return NUM_BEACHES + NUM_AREAS + SPOT_THEME[spot]
 
 
+# SHOWN_CARDS[spot, shown]: shown_card(spot, shown) as a table, for the observation's branch-free loop
+SHOWN_CARDS = np.array([[SPOT_BEACH[s], NUM_BEACHES + SPOT_AREA[s], NUM_BEACHES + NUM_AREAS + SPOT_THEME[s]]
+                        for s in range(NUM_SPOTS)], dtype=np.int64)
+
+
 @njit(cache=True)
 def paint_shown(state):
     """Rulebook 3.b: huts may be protected only while some project shows a paint card."""
@@ -277,14 +282,11 @@ def tiki_spots(state, colour):
     huts = 0
     own = 0
     tikis = 0
-    for s in range(NUM_SPOTS):
+    for s in range(NUM_SPOTS):   # without branches, which the board's data would mispredict
         hut = state[HUT + s]
-        if hut >= 0:
-            huts |= 1 << s
-            if hut == colour:
-                own |= 1 << s
-        if state[TIKI + s] >= 0:
-            tikis |= 1 << s
+        huts |= np.int64(hut >= 0) << s
+        own |= np.int64(hut == colour) << s
+        tikis |= np.int64(state[TIKI + s] >= 0) << s
     free = ~huts
     if _own_huts_protectable(state):
         free |= own
@@ -350,9 +352,8 @@ def legal_action_mask(state, mask):
             mask[a] = table[a]
     elif state[PHASE] == PHASE_TIKI:
         spots = tiki_spots(state, colour)
-        while spots != 0:
-            mask[TIKI_BASE + popcount((spots & -spots) - 1)] = 1
-            spots &= spots - 1
+        for s in range(NUM_SPOTS):
+            mask[TIKI_BASE + s] = (spots >> s) & 1
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -994,45 +995,52 @@ def observe(state, view, obs):
     n = state[NUM_COLOURS]
     me = owner(state, view)
     revealed = state[PHASE] != PHASE_PROJECT
+    # without branches: an empty spot (-1) writes its 0 into a cell that only it writes (its column of
+    # some colour's plane), as the board's data would make every branch a coin toss
+    in_play = IN_PLAY_BITS[n]
     for s in range(NUM_SPOTS):
-        if state[HUT + s] >= 0:
-            obs[OBS_HUT + relative(state[HUT + s], view, n) * NUM_SPOTS + s] = 1
-        if state[TIKI + s] >= 0:
-            obs[OBS_TIKI + relative(state[TIKI + s], view, n) * NUM_SPOTS + s] = 1
-        if spot_in_play(state, s):
-            obs[OBS_IN_PLAY + s] = 1
+        hut = state[HUT + s]
+        obs[OBS_HUT + relative(hut, view, n) * NUM_SPOTS + s] = hut >= 0
+        tiki = state[TIKI + s]
+        obs[OBS_TIKI + relative(tiki, view, n) * NUM_SPOTS + s] = tiki >= 0
+        obs[OBS_IN_PLAY + s] = (in_play >> s) & 1
     for k in range(n):
         c = seat_after(view, k, n)
         base = OBS_COLOUR + k * COLOUR_FEATURES
+        mine = owner(state, c) == me
         obs[base + CF_PRESENT] = 1
-        obs[base + CF_MINE] = 1 if owner(state, c) == me else 0
-        obs[base + CF_FIRST] = 1 if state[FIRST] == c else 0
-        obs[base + CF_TO_ACT] = 1 if state[TO_ACT] == c else 0
+        obs[base + CF_MINE] = mine
+        obs[base + CF_FIRST] = state[FIRST] == c
+        obs[base + CF_TO_ACT] = state[TO_ACT] == c
         obs[base + CF_RESERVE] = state[RESERVE + c]
         obs[base + CF_PAINTS] = state[PAINTS + c]
         kind = state[PROJECT_KIND + c]
         if kind == MAO_PROJECT:
             obs[base + CF_SUBMITTED] = 1
-            if revealed or owner(state, c) == me:
+            if revealed or mine:
                 top = state[PROJECT_TOP + c]
                 if top == PAINT_CARD:
                     obs[base + CF_PAINT_SHOWN] = 1
                 else:
                     obs[base + CF_SHOWN_CARD + top] = 1
-        elif kind != NO_PROJECT:
-            obs[base + CF_SUBMITTED] = 1
-            if revealed or owner(state, c) == me:
-                obs[base + CF_PAINT_SHOWN] = 1 if kind == TAKE_BACK else 0
-                obs[base + CF_SHOWN_CARD + shown_card(state[PROJECT_SPOT + c], state[PROJECT_SHOWN + c])] = 1
-            if owner(state, c) == me:
-                own = OBS_OWN_PROJECT + k * (NUM_SPOTS + 1)
-                obs[own + state[PROJECT_SPOT + c]] = 1
-                obs[own + NUM_SPOTS] = 1 if kind == TAKE_BACK else 0
-        if state[LAST_KIND + c] != NO_PROJECT:
-            last = OBS_LAST + k * (NUM_SPOTS + 2)
-            obs[last + state[LAST_SPOT + c]] = 1
-            obs[last + NUM_SPOTS] = 1 if state[LAST_KIND + c] == TAKE_BACK else 0
-            obs[last + NUM_SPOTS + 1] = state[LAST_SUCCESS + c]
+        else:
+            # without branches, like the spots above: a colour without a project (spot -1) writes its
+            # zeros into cells of its own blocks that nothing else writes
+            has = kind != NO_PROJECT
+            seen = has & (revealed | mine)
+            take_back = kind == TAKE_BACK
+            spot = max(state[PROJECT_SPOT + c], 0)
+            obs[base + CF_SUBMITTED] = has
+            obs[base + CF_PAINT_SHOWN] = seen & take_back
+            obs[base + CF_SHOWN_CARD + SHOWN_CARDS[spot, max(state[PROJECT_SHOWN + c], 0)]] = seen
+            own = OBS_OWN_PROJECT + k * (NUM_SPOTS + 1)
+            obs[own + spot] = has & mine
+            obs[own + NUM_SPOTS] = has & mine & take_back
+        had = state[LAST_KIND + c] != NO_PROJECT
+        last = OBS_LAST + k * (NUM_SPOTS + 2)
+        obs[last + max(state[LAST_SPOT + c], 0)] = had
+        obs[last + NUM_SPOTS] = had & (state[LAST_KIND + c] == TAKE_BACK)
+        obs[last + NUM_SPOTS + 1] = state[LAST_SUCCESS + c] * had
     if state[PHASE] <= PHASE_OVER:
         obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_LAST_SEASON] = state[LAST_SEASON]
