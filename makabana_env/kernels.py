@@ -243,19 +243,17 @@ def spot_in_play(state, spot):
     return (IN_PLAY_BITS[state[NUM_COLOURS]] >> spot) & 1 == 1
 
 
-@njit(cache=True, inline="always")
-def shown_card(spot, shown):
-    """Index of the shown card among the 11 non-paint cards (4 beaches, 4 areas, 3 themes)."""
-    if shown == SHOWN_BEACH:
-        return SPOT_BEACH[spot]
-    if shown == SHOWN_AREA:
-        return NUM_BEACHES + SPOT_AREA[spot]
-    return NUM_BEACHES + NUM_AREAS + SPOT_THEME[spot]
-
-
-# SHOWN_CARDS[spot, shown]: shown_card(spot, shown) as a table, for the observation's branch-free loop
+# SHOWN_CARDS[spot, shown]: the card a project on ``spot`` shows on top, by SHOWN_BEACH / AREA / THEME,
+# as its index among the 11 non-paint cards (4 beaches, 4 areas, 3 themes).  A table, not branches on
+# ``shown``: the observation reads it for every colour at every step.
 SHOWN_CARDS = np.array([[SPOT_BEACH[s], NUM_BEACHES + SPOT_AREA[s], NUM_BEACHES + NUM_AREAS + SPOT_THEME[s]]
                         for s in range(NUM_SPOTS)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def shown_card(spot, shown):
+    """Index of the shown card among the 11 non-paint cards (``SHOWN_CARDS``)."""
+    return SHOWN_CARDS[spot, shown]
 
 
 @njit(cache=True)
@@ -1032,7 +1030,7 @@ def observe(state, view, obs):
             spot = max(state[PROJECT_SPOT + c], 0)
             obs[base + CF_SUBMITTED] = has
             obs[base + CF_PAINT_SHOWN] = seen & take_back
-            obs[base + CF_SHOWN_CARD + SHOWN_CARDS[spot, max(state[PROJECT_SHOWN + c], 0)]] = seen
+            obs[base + CF_SHOWN_CARD + shown_card(spot, max(state[PROJECT_SHOWN + c], 0))] = seen
             own = OBS_OWN_PROJECT + k * (NUM_SPOTS + 1)
             obs[own + spot] = has & mine
             obs[own + NUM_SPOTS] = has & mine & take_back
