@@ -995,13 +995,12 @@ def observe(state, view, obs):
     revealed = state[PHASE] != PHASE_PROJECT
     # without branches: an empty spot (-1) writes its 0 into a cell that only it writes (its column of
     # some colour's plane), as the board's data would make every branch a coin toss
-    in_play = IN_PLAY_BITS[n]
     for s in range(NUM_SPOTS):
         hut = state[HUT + s]
         obs[OBS_HUT + relative(hut, view, n) * NUM_SPOTS + s] = hut >= 0
         tiki = state[TIKI + s]
         obs[OBS_TIKI + relative(tiki, view, n) * NUM_SPOTS + s] = tiki >= 0
-        obs[OBS_IN_PLAY + s] = (in_play >> s) & 1
+        obs[OBS_IN_PLAY + s] = spot_in_play(state, s)
     for k in range(n):
         c = seat_after(view, k, n)
         base = OBS_COLOUR + k * COLOUR_FEATURES
