@@ -286,8 +286,9 @@ def test_the_features_are_those_the_shipped_scorers_learnt(width, digest):
     """A fingerprint of the features and the root prior on positions of seeded random games (2, 3, 4
     players and the advanced game), the 16 features taken before the look-ahead was made faster (the
     guide and the advanced scorer read them) and all 24 since ``TURN_RANKING`` picks the candidates
-    whose turn is played (the basic scorer reads them): the shipped scorers read exactly what they were trained on.  A change meant
-    to change the features changes this digest, and the scorers must then be trained again."""
+    whose turn is played (the basic scorer reads them): the shipped scorers read exactly what they
+    were trained on.  A change meant to change the features changes this digest, and the scorers
+    must then be trained again."""
     h = hashlib.sha256()
     for players, variant in ((2, "basic"), (3, "basic"), (4, "basic"), (2, "advanced")):
         game = game_info("maunakea", players, variant=variant)

@@ -728,11 +728,11 @@ FEATURE_SET_SIZES = tuple(FEATURE_SETS.values())
 # the candidates whose turn is played out: the best by ``TURN_RANKING`` (a playout costs about four
 # times a one-step evaluation, and there are 115 candidates on average)
 TURN_PLAYOUTS = 8
-# The ranking that picks them: a linear score of the 16 one-step features (the weights in their
-# order; the last three are the same for every candidate of a decision, so they rank nothing).
-# Fitted to the most visited actions of the guided search (docs/training.md, "Which candidates'
-# turns are played"), it has the most visited action among its 8 best in 94% of held-out decisions,
-# where the one-step margin alone has it in 85%.
+# The ranking that picks them: a linear score of the 16 one-step features, the weights in their
+# order (the last two are the same for every candidate of a decision, so they rank nothing; the
+# advanced game's card decisions were not in the data).  Fitted to the most visited actions of the
+# guided search (docs/training.md, "Which candidates' turns are played"), it has the most visited
+# action among its 8 best in 94% of held-out decisions, where the one-step margin alone has it in 85%.
 TURN_RANKING = np.array((
     1.97, 0.96, -0.96,               # margin after, own and best other's value change
     0.83, -1.54,                     # the rollout policy's choice, a tile laid away from own explorers
