@@ -777,7 +777,7 @@ def action_features(state, player, mask, out):
         out[a, 14] = triggered
         out[a, 15] = state[core.POOL] / 10.0
     if out.shape[1] > NUM_ACTION_FEATURES:
-        _turn_features(state, player, mask, margin, own, other, out)
+        _turn_features(state, player, mask, out)
 
 
 @njit(cache=True)
@@ -789,7 +789,7 @@ def _ahead_shares(values, legal, out, column):
 
 
 @njit(cache=True)
-def _turn_features(state, player, mask, margin, own, other, out):
+def _turn_features(state, player, mask, out):
     """``TURN_FEATURE_NAMES`` into ``out[:, NUM_ACTION_FEATURES:]``, the one-step features being in
     ``out[:, :NUM_ACTION_FEATURES]``: the ``TURN_PLAYOUTS`` best candidates by ``TURN_RANKING`` of
     those (the first of equal ones) are played, on ``_one_step``'s determinization, to the end of
@@ -851,13 +851,12 @@ def _turn_features(state, player, mask, margin, own, other, out):
     for a in legal:
         if not is_played[a]:
             turn[a] = worst
-            out[a, NUM_ACTION_FEATURES + 1] = own[a]
-            out[a, NUM_ACTION_FEATURES + 2] = other[a]
+            out[a, NUM_ACTION_FEATURES + 1:NUM_ACTION_FEATURES + 3] = out[a, 1:3]   # the one-step changes
         out[a, NUM_ACTION_FEATURES] = turn[a] - best
         out[a, NUM_ACTION_FEATURES + 5] = np.log(legal.shape[0]) / 4.0
         out[a, NUM_ACTION_FEATURES + 6] = bag / core.NUM_ISLAND_TILES
         out[a, NUM_ACTION_FEATURES + 7] = margin_now / 10.0
-    _ahead_shares(margin, legal, out, NUM_ACTION_FEATURES + 3)
+    _ahead_shares(out[:, 0].copy(), legal, out, NUM_ACTION_FEATURES + 3)   # the one-step margin, less the best
     _ahead_shares(turn, legal, out, NUM_ACTION_FEATURES + 4)
 
 
