@@ -137,6 +137,24 @@ IS_SACRED[SACRED] = True
 IS_MOAI_SITE = np.zeros(NUM_TERRITORIES, dtype=np.bool_)
 IS_MOAI_SITE[MOAI_SITES] = True
 
+# A territory's placements as a bit set of its PLACE_CHOICES mask cells (bit 2 (k - 1) + chief), so
+# that the mask reads tables and writes eight cells at a time instead of running loops whose lengths
+# the processor cannot predict (docs/benchmarks.md): PLACEMENT_CELLS[need, supply] holds k = need … supply without
+# the chief, CHIEF_CELLS[need, supply] the same with it.  ``need`` runs to the strongest defence (11
+# tokens and the chief) plus one.
+MAX_NEED = TOKENS_PER_CLAN + CHIEF_STRENGTH + 1
+PLACEMENT_CELLS = np.zeros((MAX_NEED + 1, TOKENS_PER_CLAN + 1), dtype=np.int64)
+CHIEF_CELLS = np.zeros((MAX_NEED + 1, TOKENS_PER_CLAN + 1), dtype=np.int64)
+for _need in range(1, MAX_NEED + 1):
+    for _supply in range(TOKENS_PER_CLAN + 1):
+        for _k in range(_need, _supply + 1):
+            PLACEMENT_CELLS[_need, _supply] |= 1 << (2 * (_k - 1))
+            CHIEF_CELLS[_need, _supply] |= 1 << (2 * (_k - 1) + 1)
+# SPREAD[b]: eight mask cells (one byte each, in an int64) holding the bits of b
+SPREAD = np.array([sum(((b >> i) & 1) << (8 * i) for i in range(8)) for b in range(256)], dtype=np.int64)
+# the mask is written eight cells at a time, four territories (88 cells) at a time
+assert PLACE_CHOICES == 22 and NUM_TERRITORIES % 4 == 0
+
 
 # ---------------------------------------------------------------------------------------------------
 # Small queries
@@ -312,6 +330,31 @@ def _dominance_choices(state, clan, t, supply, chief_free):
     return without, with_chief, withdraw, need, need_chief
 
 
+@njit(cache=True, inline="always")
+def _placement_cells(state, clan, t, supply, chief_free):
+    """The legal placements on t as a bit set of its mask cells (``PLACEMENT_CELLS``), the same
+    placements as ``_dominance_choices`` counts, and whether the clan may withdraw from t.  Written
+    without branches on the board (``strength`` included): a branch on what stands where is a coin
+    toss to the processor, and the mask asks this of all 36 territories at every step."""
+    owner = state[OWNER + t]
+    held = owner >= 0
+    chief_there = state[CHIEF_AT + (owner if held else 0)] == t
+    defence = (state[TOKENS + t] + CHIEF_STRENGTH * chief_there) * held
+    need = defence + 1
+    open_to_clan = (state[MOAI + t] == 0) & (owner != clan)
+    cells = (PLACEMENT_CELLS[need, supply] | CHIEF_CELLS[max(1, need - CHIEF_STRENGTH), supply] * chief_free)
+    return cells * open_to_clan, (owner == clan) & (defence > 1)
+
+
+@njit(cache=True, inline="always")
+def _put_cells(mask, at, bits):
+    """Write the eight cells ``mask[at:at + 8]`` from the low byte of ``bits``: eight byte stores of
+    one int64's bytes, which the compiler merges into one store."""
+    x = SPREAD[bits & 255]
+    for i in range(8):
+        mask[at + i] = (x >> (8 * i)) & 255
+
+
 @njit(cache=True)
 def has_dominance_action(state, clan):
     """Whether the clan has any legal dominance action, counted as the mask and random play count them."""
@@ -327,24 +370,33 @@ def has_dominance_action(state, clan):
 @njit(cache=True)
 def legal_action_mask(state, mask):
     """Write the int8 legal-action mask of the clan to act into ``mask``."""
-    mask[:] = 0
-    if state[STATUS] != STATUS_RUNNING:
-        return
     clan = state[TO_ACT]
-    phase = state[PHASE]
+    phase = state[PHASE] if state[STATUS] == STATUS_RUNNING else PHASE_OVER
     if phase == PHASE_DOMINANCE:
+        for a in range(MOAI_BASE, NUM_ACTIONS):   # every dominance cell is written below
+            mask[a] = 0
         supply = state[TOKEN_SUPPLY + clan]
-        chief_free = 1 if state[CHIEF_AT + clan] < 0 else 0
-        for t in range(NUM_TERRITORIES):
-            without, with_chief, withdraw, need, need_chief = _dominance_choices(
-                state, clan, t, supply, chief_free)
-            base = t * PLACE_CHOICES
-            for k in range(need, need + without):
-                mask[base + 2 * (k - 1)] = 1
-            for k in range(need_chief, need_chief + with_chief):
-                mask[base + 2 * (k - 1) + 1] = 1
-            mask[WITHDRAW_BASE + t] = withdraw
-    elif phase == PHASE_MOAI:
+        chief_free = state[CHIEF_AT + clan] < 0
+        for q in range(0, NUM_TERRITORIES, 4):
+            # four territories' 88 cells as 48 + 40 bits, eight cells at a time
+            b0, w0 = _placement_cells(state, clan, q, supply, chief_free)
+            b1, w1 = _placement_cells(state, clan, q + 1, supply, chief_free)
+            b2, w2 = _placement_cells(state, clan, q + 2, supply, chief_free)
+            b3, w3 = _placement_cells(state, clan, q + 3, supply, chief_free)
+            low = b0 | (b1 << 22) | ((b2 & 15) << 44)
+            high = (b2 >> 4) | (b3 << 18)
+            at = q * PLACE_CHOICES
+            for i in range(6):
+                _put_cells(mask, at + 8 * i, low >> (8 * i))
+            for i in range(5):
+                _put_cells(mask, at + 48 + 8 * i, high >> (8 * i))
+            mask[WITHDRAW_BASE + q] = w0
+            mask[WITHDRAW_BASE + q + 1] = w1
+            mask[WITHDRAW_BASE + q + 2] = w2
+            mask[WITHDRAW_BASE + q + 3] = w3
+        return
+    mask[:] = 0
+    if phase == PHASE_MOAI:
         for i in range(MOAI_SITES.shape[0]):
             if moai_possible(state, clan, MOAI_SITES[i]):
                 mask[MOAI_BASE + MOAI_SITES[i]] = 1
