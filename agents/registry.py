@@ -13,7 +13,8 @@
                          (``mcts:1000@pw_k=1@pw_alpha=0.4``, ``mcts+shipped@pw_k=0.5@value_mix=0``), the
                          keyword arguments of ``MCTSAgent`` and, guided, of ``GuidedMCTSAgent``, but
                          ``simulations``, which is ``mcts:N`` (``SETTINGS``); they begin at the first ``@``
-                         after the name's last ``/`` (a guide's folder may hold an ``@``, its file name not)
+                         after the name's last ``/`` (a guide's folder may hold an ``@``, its file name not);
+                         ``@root=shipped`` ranks the root by the shipped policy and the tree by the guide
 ``lookahead``            one step of look-ahead with the search's evaluation: the action after which
                          the player's points margin is highest (Mauna Kea; ``agents.learned.scorer``)
 ``shipped``              the policy shipped with the package for the game and variant
@@ -73,7 +74,8 @@ def _flag(text):
 SETTINGS = dict(c=_number, rollout_depth=int, horizon=int, value_scale=_number, value_weight=_number,
                 trees=str, belief=str, max_depth=int, pw_k=_number, pw_alpha=_number, bias=_number,
                 halving=int)
-GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number, scorer_after=int)
+GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number, scorer_after=int, root=str)
+ROOT_GUIDES = ("guide", "shipped")   # what ``@root=`` may name: the guide itself, or the shipped policy
 WHAT = {_number: "a number", int: "a whole number", str: "a value", _flag: "true, false, 1 or 0"}
 
 
@@ -185,10 +187,10 @@ def _shipped(game, path=None, **kwargs):
 
 
 def _lookahead(game, **kwargs):
-    from .learned.scorer import SCORER_GAMES, ScorerAgent, lookahead_layers
+    from .learned.scorer import LOOKAHEAD_GAMES, ScorerAgent, lookahead_layers
 
-    if game.name not in SCORER_GAMES:
-        raise ValueError(f"agent 'lookahead' plays {', '.join(SCORER_GAMES)} only (it needs the search's "
+    if game.name not in LOOKAHEAD_GAMES:
+        raise ValueError(f"agent 'lookahead' plays {', '.join(LOOKAHEAD_GAMES)} only (it needs the search's "
                          f"action features), not {game.name}")
     return ScorerAgent(lookahead_layers(game.name), game.name, game.variant, **kwargs)
 
@@ -249,6 +251,12 @@ def _guided(spec, game, **kwargs):
     if colon:
         kwargs["simulations"] = _simulations(argument, spec)
     guide = _shipped(game, shipped_guide_path(game)) if guide_spec == "shipped" else make_agent(guide_spec, game)
+    root = kwargs.pop("root", "guide")
+    if root not in ROOT_GUIDES:
+        raise ValueError(f"setting 'root' names the policy that ranks the root's actions, one of "
+                         f"{', '.join(ROOT_GUIDES)}; got {root!r} in {spec!r}")
+    if root == "shipped":
+        kwargs["root_guide"] = _shipped(game)
     return _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)
 
 

@@ -376,6 +376,34 @@ def test_the_guided_search_takes_a_guide_shipped_beside_the_policy(tmp_path, mon
     assert registry.shipped_guide_path(game_info("maunakea", 2, "advanced")) == tmp_path / "maunakea_advanced.npz"
 
 
+def test_root_shipped_ranks_the_root_by_the_shipped_policy_and_the_tree_by_the_guide():
+    """``mcts+shipped@root=shipped``: the root's prior is the shipped policy's, the tree's scorer the
+    shipped guide's; ``@root=guide`` is the default, and any other value is refused by name."""
+    game = game_info("maunakea", 2)
+    agent = registry.make_agent("mcts:16+shipped@root=shipped", game)
+    plain = registry.make_agent("mcts:16+shipped", game)
+    shipped = registry.make_agent("shipped", game)
+    assert agent.root_guide is not agent.guide and plain.root_guide is plain.guide
+    assert np.array_equal(agent.guide.layers[0][0], plain.guide.layers[0][0])          # the tree: the guide
+    assert np.array_equal(agent.root_guide.layers[0][0], shipped.layers[0][0])        # the root: the policy
+    assert np.array_equal(agent.tree_scorer()[0][0], plain.tree_scorer()[0][0])
+    from agents.search.mcts import random_positions
+    state = random_positions(game, 1, seed=3)[0]
+    player = int(game.core.player_to_act(state))
+    obs = np.zeros(game.obs_size, np.int8)
+    mask = np.zeros(game.num_actions, np.int8)
+    game.core.observe_player(state, player, obs, mask)
+    for a in (agent, shipped):
+        a.reset(game, player, 0)
+    assert np.allclose(agent.root_policy(obs, mask, state.copy()), shipped.action_probabilities(obs, mask, state.copy()))
+    assert registry.make_agent("mcts:16+shipped@root=guide", game).root_guide is not None
+    with pytest.raises(ValueError, match="setting 'root' names the policy that ranks the root's actions, one of "
+                                         "guide, shipped; got 'best'"):
+        registry.make_agent("mcts+shipped@root=best", game)
+    with pytest.raises(ValueError, match="applies only to a guided search"):
+        registry.make_agent("mcts@root=shipped", game)
+
+
 @pytest.mark.parametrize("name, variant", SHIPPED)
 def test_shipped_policy_plays_full_games_in_the_environment(name, variant):
     """agents.load(game) plays whole games through the PettingZoo environment, legal moves only, with

@@ -285,14 +285,19 @@ class GuidedMCTSAgent(MCTSAgent):
     A policy network file that also holds a value network (``agents.learned.network.read_value``)
     values the search's leaves too: each leaf's value is ``value_mix`` times the network's plus the
     rest of the playout's (``agents.search.ismcts.search``; ``GUIDED_VALUE_MIX`` unless given, 0
-    for no value)."""
+    for no value).
+
+    ``root_guide``, where given, is another such agent whose probabilities replace the guide's at the
+    root only (``mcts+shipped@root=shipped``: Mauna Kea's shipped scorer, the one that plays best
+    alone, at the root, and its guide, fitted to the visit shares, in the tree)."""
 
     name = "mcts+guided"
 
-    def __init__(self, guide, in_tree=True, value_mix=None, scorer_after=None, **options):
-        if not callable(getattr(guide, "action_probabilities", None)):
-            raise ValueError(f"the search can be guided only by a policy network or an action scorer "
-                             f"(an agent with action_probabilities), not {getattr(guide, 'name', guide)!r}")
+    def __init__(self, guide, in_tree=True, value_mix=None, scorer_after=None, root_guide=None, **options):
+        for agent in (guide, root_guide):
+            if agent is not None and not callable(getattr(agent, "action_probabilities", None)):
+                raise ValueError(f"the search can be guided only by a policy network or an action scorer "
+                                 f"(an agent with action_probabilities), not {getattr(agent, 'name', agent)!r}")
         if value_mix is not None and not 0 <= value_mix <= 1:
             raise ValueError(f"value_mix is the value network's share of a leaf's value, in [0, 1]; got {value_mix!r}")
         if scorer_after is not None and (int(scorer_after) != scorer_after or scorer_after < 1):
@@ -300,6 +305,7 @@ class GuidedMCTSAgent(MCTSAgent):
                              f"expansions, a whole number of at least 1; got {scorer_after!r}")
         super().__init__(**options)
         self.guide = guide
+        self.root_guide = guide if root_guide is None else root_guide
         self._network = self._value = self._scorer = None
         self.value_mix = GUIDED_VALUE_MIX if value_mix is None else float(value_mix)
         self.scorer_after = SCORER_AFTER if scorer_after is None else int(scorer_after)
@@ -323,6 +329,8 @@ class GuidedMCTSAgent(MCTSAgent):
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         super().reset(game, player, seed)
         self.guide.reset(game, player, seed)
+        if self.root_guide is not self.guide:
+            self.root_guide.reset(game, player, seed)
         if self._network is None and self._scorer is None:
             return
         if self._network is not None:
@@ -331,4 +339,4 @@ class GuidedMCTSAgent(MCTSAgent):
                               if self.options[k] is None})
 
     def root_policy(self, observation, action_mask, state):
-        return self.guide.action_probabilities(observation, action_mask, state)
+        return self.root_guide.action_probabilities(observation, action_mask, state)
