@@ -317,8 +317,8 @@ def test_scorer_file_round_trip_and_errors(tmp_path):
         save_scorer(tmp_path / "bad.npz", "maunakea", [(np.full((8, K), np.nan), np.zeros(8))] + random_scorer()[1:])
     with pytest.raises(ValueError, match=r"trained for maunakea's basic game, not advanced"):
         agents.make_agent(str(path), game_info("maunakea", 2, "advanced"))
-    with pytest.raises(ValueError, match="exist for maunakea only"):
-        save_scorer(tmp_path / "bad.npz", "makabana", random_scorer())
+    with pytest.raises(ValueError, match="exist for makabana, maunakea only, not 'makemake'"):
+        save_scorer(tmp_path / "bad.npz", "makemake", random_scorer())
     with np.load(path) as data:
         arrays = dict(data)
     arrays["feature_names"] = np.array(["something else"] * K)
@@ -471,7 +471,8 @@ def test_tiny_distillation_run(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--game", "makabana"], "action scorers exist for maunakea only"),
+    (["--game", "makemake"], "action scorers exist for makabana, maunakea only"),
+    (["--game", "makabana", "--variant", "mao"], "action features exist for its haapii game only, not mao"),
     (["--game", "maunakea", "--players", "7"], "num_players"),
     (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
     (["--game", "maunakea", "--games", "1"], "at least 2"),

@@ -171,7 +171,7 @@ def test_the_scorer_policy_is_refused_where_it_has_no_features(argv, capsys):
     from agents.training.train import parse_args
     with pytest.raises(SystemExit):
         parse_args(argv)
-    assert "action features exist for maunakea only" in capsys.readouterr().err
+    assert "action features of a batch exist for maunakea only" in capsys.readouterr().err
 
 
 def test_the_lookahead_agent_plays_the_best_one_step_margin():

@@ -24,7 +24,9 @@ agent does.
 Files: ``.npz`` with ``kind="action_scorer"``, the game's name and variant, the feature names it was
 trained on, and the layers ``w0, b0, w1, b1, …``.  Playing needs numpy and the package's Numba code
 (the features), not torch.  Only games whose search module provides ``action_features`` have scorers
-(``SCORER_GAMES``).
+(``SCORER_GAMES``): Mauna Kea's, and Maka Bana's in its Haapii game (the margin a hut would add, how
+surely the others would guess the spot from the card shown, a tiki's expected saving, …; its
+distilled scorer plays no better than the policy network, docs/training.md).
 """
 import importlib
 from pathlib import Path
@@ -35,7 +37,12 @@ from ..base import Agent, GameInfo
 from ..search.prior import check_layers
 
 KIND = "action_scorer"
-SCORER_GAMES = ("maunakea",)
+SCORER_GAMES = ("makabana", "maunakea")
+# of those, the games whose features hold the one-step margin that the ``lookahead`` agent plays by, and
+# whose search module computes the features of a whole batch of games (``candidate_features``) for
+# ``agents.training.train --policy scorer``
+LOOKAHEAD_GAMES = ("maunakea",)
+BATCHED_FEATURE_GAMES = ("maunakea",)
 
 
 def features_module(game_name):
@@ -113,6 +120,10 @@ class ActionFeatures:
 
     def __init__(self, game: GameInfo, num_features=None):
         self.rules = features_module(game.name)
+        variants = getattr(self.rules, "SCORER_VARIANTS", None)
+        if variants is not None and game.variant not in variants:
+            raise ValueError(f"{game.name}'s action features exist for its {' and '.join(variants)} game only, "
+                             f"not {game.variant}")
         if num_features is None:
             num_features = self.rules.NUM_ACTION_FEATURES
         feature_names(game.name, num_features)

@@ -101,7 +101,7 @@ g_playout = _dispatcher("g_playout", "Play the rollout policy up to a step count
 g_evaluate = _dispatcher("g_evaluate", "Points per player; True for a result worth 0 to all.")
 g_prior = _dispatcher("g_prior", "Root preferences of the legal actions.")
 g_observe = _dispatcher("g_observe", "Write a player's observation, as the AEC environment gives it.")
-g_action_features = _dispatcher("g_action_features", "Write an action scorer's feature rows (Mauna Kea only).")
+g_action_features = _dispatcher("g_action_features", "Write an action scorer's feature rows (Maka Bana and Mauna Kea).")
 
 
 @overload(g_num_actions)
@@ -198,12 +198,12 @@ def _ov_observe(game, s, player, obs):
 
 @njit(cache=True)
 def _no_action_features(s, player, mask, out):
-    out[:] = 0.0   # only Mauna Kea has action scorers (agents.learned.scorer.SCORER_GAMES)
+    out[:] = 0.0   # Make Make has no action scorers (agents.learned.scorer.SCORER_GAMES)
 
 
 @overload(g_action_features)
 def _ov_action_features(game, s, player, mask, out):
-    f = _pick(game, _no_action_features, _no_action_features, mk.action_features)
+    f = _pick(game, mb.action_features, _no_action_features, mk.action_features)
     return lambda game, s, player, mask, out: f(s, player, mask, out)
 
 

@@ -752,3 +752,207 @@ def _mao_prior(state, player, colour, out):
         for s in range(NUM_SPOTS):
             if core.spot_in_play(state, s):
                 out[core.MAO_SPOT_BASE + s] = gains[s]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Action features for a scorer (``agents.learned.scorer``), Haapii only
+#
+# Against the search, the policy network that reads the raw observation keeps naming the same spot
+# season after season, and the search's tikis stop it there: what a project shows tells the others
+# where it may be, and a player has to weigh what a spot is worth against how surely the others will
+# guess it.  The features put that in numbers, from what the colour to act knows: the board, the
+# revealed hints, last season's revealed projects and its partner colour's project.
+ACTION_FEATURE_NAMES = (
+    "kind: construction", "kind: take-back", "kind: tiki",
+    "margin gain if it succeeds",               # _hut_gains, less PAINT_WORTH for a take-back's card
+    "fails on the board as it is",              # a construction on a hut, a take-back of no opponent's hut
+    "share of the suspects of the shown card",  # how surely the others' tikis would guess the spot
+    "log2 suspects of the shown card",
+    "failed there last season",
+    "partner colour's construction there",
+    "paint cards in hand",
+    "the rollout policy's probability",
+    "colours still to choose after it",
+    "last season",
+    "margin now / 10",
+    "tiki: margin it is expected to save",      # _tiki_harm
+    "tiki: that, less the best spot's",
+    "tiki: under one of its own huts",
+    "tiki: on its own player's construction",
+    "tiki: opponents' hints pointing to the spot",
+)
+NUM_ACTION_FEATURES = len(ACTION_FEATURE_NAMES)
+FEATURE_NAMES = ACTION_FEATURE_NAMES
+FEATURE_SETS = {"haapii": NUM_ACTION_FEATURES}
+FEATURE_SET_SIZES = tuple(FEATURE_SETS.values())
+SCORER_VARIANTS = ("haapii",)   # Mao's decisions (cards one by one, denunciations) are not featured
+ROLLOUT_FEATURE = "the rollout policy's probability"   # its largest is the rollout policy's likeliest choice
+
+
+@njit(cache=True)
+def search_mask(state, mask):
+    """The actions a scorer chooses among: every legal one (the search prunes none in Maka Bana)."""
+    core.legal_action_mask(state, mask)
+
+
+@njit(cache=True)
+def _suspect_weights(state, bits, occupied, colour, kind, weight):
+    """weight[s]: how strongly the other players suspect a project of this kind of the colour to be on
+    s, before knowing its card: ``(1 + gain) ** 3`` as ``_tiki_harm`` weighs their suspects, ``gain``
+    being what success there is worth to the colour's player (its points, plus half of what the others
+    lose); 0 where it could not succeed."""
+    n = state[core.NUM_COLOURS]
+    p = state[core.NUM_PLAYERS]
+    me = core.owner(state, colour)
+    before = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    after = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    _player_points(bits, n, p, before)
+    good = _candidates(state, bits, occupied, colour, kind, -1)
+    weight[:] = 0.0
+    left = good
+    while left != 0:
+        s = core.popcount((left & -left) - 1)
+        left &= left - 1
+        hut = state[core.HUT + s]
+        if (kind == core.CONSTRUCT and hut >= 0) or (kind == core.TAKE_BACK and (hut < 0 or core.owner(state, hut) == me)):
+            continue
+        if hut >= 0:
+            bits[hut] &= ~(1 << s)
+        bits[colour] |= 1 << s
+        _player_points(bits, n, p, after)
+        bits[colour] &= ~(1 << s)
+        if hut >= 0:
+            bits[hut] |= 1 << s
+        g = float(after[me] - before[me])
+        for i in range(p):
+            if i != me and after[i] < before[i]:
+                g += 0.5 * (before[i] - after[i])
+        weight[s] = (1.0 + max(0.0, g)) ** 3
+
+
+@njit(cache=True)
+def _check_rows(out, num_actions):
+    """Numba does not check bounds: feature rows too short or too few would be written past."""
+    if out.shape[0] < num_actions or out.shape[1] != NUM_ACTION_FEATURES:
+        raise ValueError("action_features: out needs a row per action and 19 columns (FEATURE_SET_SIZES)")
+
+
+@njit(cache=True)
+def action_features(state, player, mask, out):
+    """``out[a]`` for every action legal in ``mask``, zeros elsewhere (``ACTION_FEATURE_NAMES``), for
+    the colour to act, which ``player`` controls.  Reads only what that player knows: the board, the
+    revealed hints (``_hint``), last season's revealed projects and its own colours' projects."""
+    _check_rows(out, mask.shape[0])
+    out[:, :] = 0.0
+    if state[core.STATUS] != core.STATUS_RUNNING or state[core.VARIANT] != core.VARIANT_HAAPII:
+        return
+    colour = state[core.TO_ACT]
+    n = state[core.NUM_COLOURS]
+    p = state[core.NUM_PLAYERS]
+    sc = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+    margin_now = _margin(state, player, p, sc) / 10.0
+    last = 1.0 if state[core.LAST_SEASON] == 1 else 0.0
+    if state[core.PHASE] == core.PHASE_PROJECT:
+        bits = np.zeros(core.MAX_COLOURS, dtype=np.int64)
+        occupied = _colour_bits(state, bits)
+        gains = _hut_gains(state, player, colour)
+        weights = np.zeros((2, NUM_SPOTS), dtype=np.float64)
+        _suspect_weights(state, bits, occupied, colour, core.CONSTRUCT, weights[0])
+        _suspect_weights(state, bits, occupied, colour, core.TAKE_BACK, weights[1])
+        # the suspects of each shown card, weighed: the others see the card, not the spot
+        card_total = np.zeros((2, 11), dtype=np.float64)
+        card_count = np.zeros((2, 11), dtype=np.float64)
+        for kind in range(2):
+            for card in range(11):
+                left = CARD_SPOTS[card] & core.IN_PLAY_BITS[n]
+                while left != 0:
+                    s = core.popcount((left & -left) - 1)
+                    left &= left - 1
+                    if weights[kind, s] > 0.0:
+                        card_total[kind, card] += weights[kind, s]
+                        card_count[kind, card] += 1.0
+        partner = -1
+        for c in range(n):
+            if c != colour and core.owner(state, c) == player and state[core.PROJECT_KIND + c] == core.CONSTRUCT:
+                partner = state[core.PROJECT_SPOT + c]
+        # rollout_action's project: a spot by _rollout_target's weights, the shown card uniformly
+        rollout = np.zeros((2, NUM_SPOTS), dtype=np.float64)
+        targets = _opponent_huts(state, bits, colour) if state[core.PAINTS + colour] > 0 else 0
+        empty = core.IN_PLAY_BITS[n] & ~occupied
+        for s in range(NUM_SPOTS):
+            if (empty >> s) & 1:
+                w = _worth(state, bits, colour, core.CONSTRUCT, s)
+                rollout[0, s] = 4.0 * w * w
+            elif (targets >> s) & 1:
+                w = _worth(state, bits, colour, core.TAKE_BACK, s)
+                rollout[1, s] = w * w
+        rollout_total = 3.0 * rollout.sum()
+        after_it = float(n - 1 - state[core.DECIDED])
+        for a in range(core.TIKI_BASE):
+            if mask[a] == 0:
+                continue
+            kind = core.CONSTRUCT if a < core.TAKE_BACK_BASE else core.TAKE_BACK
+            s = (a - kind * core.TAKE_BACK_BASE) // 3
+            card = core.shown_card(s, (a - kind * core.TAKE_BACK_BASE) % 3)
+            row = out[a]
+            row[kind] = 1.0
+            w = weights[kind, s]
+            row[3] = (gains[s] - (PAINT_WORTH if kind == core.TAKE_BACK else 0.0)) if w > 0.0 else 0.0
+            row[4] = 1.0 if w == 0.0 else 0.0
+            row[5] = w / card_total[kind, card] if w > 0.0 else 0.0
+            row[6] = np.log2(1.0 + card_count[kind, card])
+            row[7] = 1.0 if (state[core.LAST_KIND + colour] == kind and state[core.LAST_SPOT + colour] == s
+                             and state[core.LAST_SUCCESS + colour] == 0) else 0.0
+            row[8] = 1.0 if partner == s else 0.0
+            row[9] = state[core.PAINTS + colour]
+            row[10] = rollout[kind, s] / rollout_total if rollout_total > 0.0 else 0.0
+            row[11] = after_it
+            row[12] = last
+            row[13] = margin_now
+        return
+    harm = np.zeros(NUM_SPOTS, dtype=np.float64)
+    _tiki_harm(state, colour, harm)
+    best = -1e9
+    for s in range(NUM_SPOTS):
+        if mask[core.TIKI_BASE + s] and harm[s] > best:
+            best = harm[s]
+    own = 0   # its player's constructions: a tiki there stops them
+    hinted = np.zeros(NUM_SPOTS, dtype=np.float64)
+    for o in range(n):
+        if core.owner(state, o) == player:
+            spot = _own_construction(state, o)
+            if spot >= 0:
+                own |= 1 << spot
+            continue
+        kind, card = _hint(state, o)
+        if kind != core.NO_PROJECT and card >= 0:
+            left = CARD_SPOTS[card]
+            while left != 0:
+                s = core.popcount((left & -left) - 1)
+                left &= left - 1
+                hinted[s] += 1.0
+    # rollout_action's tiki: seven times in eight on the spot of most harm (the first of equal ones),
+    # where some harm is positive; otherwise on any legal spot but its player's constructions
+    legal = core.tiki_spots(state, colour)
+    first_best = -1
+    for s in range(NUM_SPOTS):
+        if (legal >> s) & 1 and harm[s] > 0.0 and (first_best < 0 or harm[s] > harm[first_best]):
+            first_best = s
+    anywhere = legal & ~own if legal & ~own != 0 else legal
+    at_random = (1.0 / 8.0 if first_best >= 0 else 1.0) / max(1, core.popcount(anywhere))
+    for s in range(NUM_SPOTS):
+        a = core.TIKI_BASE + s
+        if mask[a] == 0:
+            continue
+        row = out[a]
+        row[2] = 1.0
+        row[10] = (7.0 / 8.0 if s == first_best else 0.0) + (at_random if (anywhere >> s) & 1 else 0.0)
+        row[9] = state[core.PAINTS + colour]
+        row[12] = last
+        row[13] = margin_now
+        row[14] = harm[s]
+        row[15] = harm[s] - best
+        hut = state[core.HUT + s]
+        row[16] = 1.0 if hut == colour else 0.0
+        row[17] = float((own >> s) & 1)
+        row[18] = hinted[s]

@@ -712,6 +712,7 @@ ACTION_FEATURE_NAMES = (
     "kind: end turn", "kind: card decision (advanced)", "end triggered", "movement pool / 10",
 )
 NUM_ACTION_FEATURES = len(ACTION_FEATURE_NAMES)
+ROLLOUT_FEATURE = "the rollout policy's choice"   # 1 for the action the rollout policy plays
 # A scorer may read eight more (``_turn_features``): one step ahead misses what the rest of the turn
 # makes of a move (a lay that opens a path the explorer then walks, a walk that ends in lava's way),
 # which held the scorers fitted to the search's choices at 52% agreement however much data they had

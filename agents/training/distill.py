@@ -80,6 +80,7 @@ def parse_args(argv=None):
         parser.error(f"--out {args.out!r} is a file; name a folder")
     try:
         game = game_info(args.game, args.players, args.variant)   # checks players and variant
+        ActionFeatures(game)                                       # and that the variant has features
     except ValueError as error:
         parser.error(str(error))
     try:
@@ -278,7 +279,7 @@ def main(argv=None):
     layers = fit(x[:row], visits[:row], decision[:row], args.hidden, args.epochs, args.lr, args.seed)
     scorer = ScorerAgent(layers, game.name, game.variant)
     test_decision, test_played = decision[row:] - first, played[first:] - row
-    rollout_column = setting["feature_names"].index("the rollout policy's choice")
+    rollout_column = setting["feature_names"].index(features_module(game.name).ROLLOUT_FEATURE)
     fit_agreement, counted = agreement(scorer.logits(x[row:].astype(np.float64)), test_decision, test_played)
     rollout_agreement, _ = agreement(x[row:, rollout_column], test_decision, test_played)
     print(f"held out: of {counted} decisions with a choice, the scorer plays the search's action in "

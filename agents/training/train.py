@@ -56,7 +56,7 @@ from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import save_snapshot
-from ..learned.scorer import SCORER_GAMES
+from ..learned.scorer import BATCHED_FEATURE_GAMES
 from ..registry import make_agent
 from .selfplay import OpponentPool, SelfPlayEnv
 
@@ -201,8 +201,8 @@ def parse_args(argv=None):
                 "net", "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
-    if args.policy == "scorer" and (args.game not in SCORER_GAMES or args.vec_env != "batched"):
-        parser.error(f"--policy scorer: action features exist for {', '.join(SCORER_GAMES)} only, and "
+    if args.policy == "scorer" and (args.game not in BATCHED_FEATURE_GAMES or args.vec_env != "batched"):
+        parser.error(f"--policy scorer: action features of a batch exist for {', '.join(BATCHED_FEATURE_GAMES)} only, and "
                      f"are computed on the batched engine (--vec-env batched)")
     if args.seed < 0 or args.imitate < 0:
         parser.error("--seed and --imitate must be non-negative integers")
