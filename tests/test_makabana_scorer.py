@@ -19,14 +19,15 @@ from makabana_positions import (
 )
 
 K = rules.NUM_ACTION_FEATURES
-COLUMN = {name: i for i, name in enumerate(rules.ACTION_FEATURE_NAMES)}
+WIDE = len(rules.FEATURE_NAMES)   # with the season played out
+COLUMN = {name: i for i, name in enumerate(rules.FEATURE_NAMES)}
 
 
-def features_of(state):
+def features_of(state, width=K):
     state = np.ascontiguousarray(state, dtype=np.int64)
     mask = np.zeros(core.NUM_ACTIONS, np.int8)
     rules.search_mask(state, mask)
-    out = np.full((core.NUM_ACTIONS, K), 7.0)
+    out = np.full((core.NUM_ACTIONS, width), 7.0)
     rules.action_features(state, int(core.player_to_act(state)), mask, out)
     return mask, out
 
@@ -139,7 +140,8 @@ def test_tiki_features_are_the_search_priors_harm():
     assert checked >= 5
 
 
-def test_the_features_ignore_what_the_others_hide():
+@pytest.mark.parametrize("width", rules.FEATURE_SET_SIZES)
+def test_the_features_ignore_what_the_others_hide(width):
     """Rulebook 2: before the hints are revealed a project is only "submitted"; after, its top card
     is known and not its spot.  Another hidden project (another spot showing the same card, in the
     tiki phase) leaves the features as they were."""
@@ -164,8 +166,45 @@ def test_the_features_ignore_what_the_others_hide():
             changed[core.PROJECT_KIND + c] = kind
             checked += 1
         changed[core.RNG] ^= 0x2545F4914F6CDD1D
-        assert np.array_equal(features_of(changed)[1], features_of(state)[1])
+        assert np.array_equal(features_of(changed, width)[1], features_of(state, width)[1])
     assert checked >= 10
+
+
+def test_the_season_is_played_out_for_the_best_candidates():
+    """The three season features: for the ``SEASON_CANDIDATES`` best candidates by ``_season_ranking``,
+    the candidate and the rest of the season played by the rollout policy on ``SEASON_PLAYOUTS`` fixed
+    determinizations, recomputed here step by step; the other candidates keep zeros, and the first 19
+    features are those of the one-step set."""
+    game = game_info("makabana", 2)
+    phases = set()
+    for state in random_positions(game, 6, seed=12, max_steps=80):
+        player = int(core.player_to_act(state))
+        colour = int(state[core.TO_ACT])
+        mask, out = features_of(state, WIDE)
+        assert np.array_equal(out[:, :K], features_of(state)[1])
+        legal = np.flatnonzero(mask)
+        rank = np.array([rules._season_ranking(out[a]) for a in legal])
+        played = legal[np.argsort(-rank, kind="mergesort")[:rules.SEASON_CANDIDATES]]
+        assert set(np.flatnonzero(out[:, K + 2] == 1)) == set(played)
+        vals = np.zeros(core.MAX_COLOURS)
+        rules.evaluate(state, vals)
+        now = vals[player] - vals[1 - player]
+        for a in played[:3]:
+            margins, built = [], []
+            for seed in rules.SEASON_SEEDS:
+                row = state.copy()
+                rules.determinize(row, player, seed, rules.BELIEF_WEIGHTED)
+                assert core.step(row, a) == core.STEP_OK
+                season = int(state[core.SEASON])
+                while row[core.STATUS] == core.STATUS_RUNNING and row[core.SEASON] < season + 1:
+                    core.step(row, rules.rollout_action(row))
+                rules.evaluate(row, vals)
+                margins.append(vals[player] - vals[1 - player])
+                built.append(a < core.TIKI_BASE and row[core.LAST_SUCCESS + colour] == 1)
+            assert out[a, K] == pytest.approx(np.mean(margins) - now)
+            assert out[a, K + 1] == pytest.approx(np.mean(built))
+        phases.add(int(state[core.PHASE]))
+    assert phases == {core.PHASE_PROJECT, core.PHASE_TIKI}
 
 
 def test_mao_has_no_action_features():
@@ -177,8 +216,9 @@ def test_feature_rows_of_another_width_are_refused_not_written_past():
     state = random_positions(game_info("makabana", 2), 1, seed=1)[0]
     mask = np.zeros(core.NUM_ACTIONS, np.int8)
     rules.search_mask(state, mask)
-    with pytest.raises(ValueError, match="out needs a row per action and 19 columns"):
-        rules.action_features(state, 0, mask, np.zeros((core.NUM_ACTIONS, 16)))
+    for width in (16, 20, 23):
+        with pytest.raises(ValueError, match="out needs a row per action and 19 or 22 columns"):
+            rules.action_features(state, 0, mask, np.zeros((core.NUM_ACTIONS, width)))
 
 
 def test_a_scorer_plays_legal_games_and_guides_the_search(tmp_path):

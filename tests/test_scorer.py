@@ -473,6 +473,7 @@ def test_tiny_distillation_run(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--game", "makemake"], "action scorers exist for makabana, maunakea only"),
     (["--game", "makabana", "--variant", "mao"], "action features exist for its haapii game only, not mao"),
+    (["--game", "makabana", "--features", "turn"], "--features: makabana's scorers read haapii, season, not 'turn'"),
     (["--game", "maunakea", "--players", "7"], "num_players"),
     (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
     (["--game", "maunakea", "--games", "1"], "at least 2"),

@@ -390,6 +390,31 @@ def _own_construction(state, c):
 
 
 @njit(cache=True)
+def _points_if_built(state, bits, n, p, colour, s, after):
+    """after[i]: player i's points if a hut of ``colour`` stood on s, in place of the hut there
+    (``bits``, the colours' huts, are left as they were)."""
+    hut = state[core.HUT + s]
+    if hut >= 0:
+        bits[hut] &= ~(1 << s)
+    bits[colour] |= 1 << s
+    _player_points(bits, n, p, after)
+    bits[colour] &= ~(1 << s)
+    if hut >= 0:
+        bits[hut] |= 1 << s
+
+
+@njit(cache=True, inline="always")
+def _gain_to(them, before, after, p):
+    """What a project's success is worth to player ``them``, as the others weigh it: its points, plus
+    half of what the others lose (never below 0)."""
+    g = float(after[them] - before[them])
+    for i in range(p):
+        if i != them and after[i] < before[i]:
+            g += 0.5 * (before[i] - after[i])
+    return max(0.0, g)
+
+
+@njit(cache=True)
 def _tiki_harm(state, colour, harm):
     """harm[s]: how much a tiki on s is expected to save the colour's player, in points of margin.
 
@@ -430,19 +455,9 @@ def _tiki_harm(state, colour, harm):
                 gain[s] = 0.0
                 loss[s] = 0.0
             else:
-                if hut >= 0:
-                    bits[hut] &= ~(1 << s)
-                bits[o] |= 1 << s
-                _player_points(bits, n, p, after)
-                bits[o] &= ~(1 << s)
-                if hut >= 0:
-                    bits[hut] |= 1 << s
+                _points_if_built(state, bits, n, p, o, s, after)
                 loss[s] = max(0.0, base - _margin_of(after, me, p))
-                g = float(after[them] - before[them])
-                for i in range(p):
-                    if i != them and after[i] < before[i]:
-                        g += 0.5 * (before[i] - after[i])
-                gain[s] = max(0.0, g)
+                gain[s] = _gain_to(them, before, after, p)
             total += (1.0 + gain[s]) ** 3
         left = sus
         while left != 0:
@@ -782,9 +797,16 @@ ACTION_FEATURE_NAMES = (
     "tiki: opponents' hints pointing to the spot",
 )
 NUM_ACTION_FEATURES = len(ACTION_FEATURE_NAMES)
-FEATURE_NAMES = ACTION_FEATURE_NAMES
-FEATURE_SETS = {"haapii": NUM_ACTION_FEATURES}
+# A scorer may read three more (``_season_features``): the season played out by the rollout policy
+# after the best few candidates, on determinizations of what the others hide, which is what the search
+# does with its simulations: whose tikis land where once the hints are out, and what it leaves.
+SEASON_FEATURE_NAMES = ("season played out: margin change", "season played out: project carried out",
+                        "season played out")
+FEATURE_NAMES = ACTION_FEATURE_NAMES + SEASON_FEATURE_NAMES
+FEATURE_SETS = {"haapii": NUM_ACTION_FEATURES, "season": len(FEATURE_NAMES)}
 FEATURE_SET_SIZES = tuple(FEATURE_SETS.values())
+SEASON_CANDIDATES = 8    # the candidates played out, the best by ``_season_ranking``
+SEASON_PLAYOUTS = 8      # playouts of each, on the same determinizations (about 10 µs each)
 SCORER_VARIANTS = ("haapii",)   # Mao's decisions (cards one by one, denunciations) are not featured
 ROLLOUT_FEATURE = "the rollout policy's probability"   # its largest is the rollout policy's likeliest choice
 
@@ -816,36 +838,35 @@ def _suspect_weights(state, bits, occupied, colour, kind, weight):
         hut = state[core.HUT + s]
         if (kind == core.CONSTRUCT and hut >= 0) or (kind == core.TAKE_BACK and (hut < 0 or core.owner(state, hut) == me)):
             continue
-        if hut >= 0:
-            bits[hut] &= ~(1 << s)
-        bits[colour] |= 1 << s
-        _player_points(bits, n, p, after)
-        bits[colour] &= ~(1 << s)
-        if hut >= 0:
-            bits[hut] |= 1 << s
-        g = float(after[me] - before[me])
-        for i in range(p):
-            if i != me and after[i] < before[i]:
-                g += 0.5 * (before[i] - after[i])
-        weight[s] = (1.0 + max(0.0, g)) ** 3
+        _points_if_built(state, bits, n, p, colour, s, after)
+        weight[s] = (1.0 + _gain_to(me, before, after, p)) ** 3
 
 
 @njit(cache=True)
 def _check_rows(out, num_actions):
     """Numba does not check bounds: feature rows too short or too few would be written past."""
-    if out.shape[0] < num_actions or out.shape[1] != NUM_ACTION_FEATURES:
-        raise ValueError("action_features: out needs a row per action and 19 columns (FEATURE_SET_SIZES)")
+    if out.shape[0] < num_actions or (out.shape[1] != NUM_ACTION_FEATURES and out.shape[1] != len(FEATURE_NAMES)):
+        raise ValueError("action_features: out needs a row per action and 19 or 22 columns (FEATURE_SET_SIZES)")
 
 
 @njit(cache=True)
 def action_features(state, player, mask, out):
     """``out[a]`` for every action legal in ``mask``, zeros elsewhere (``ACTION_FEATURE_NAMES``), for
-    the colour to act, which ``player`` controls.  Reads only what that player knows: the board, the
-    revealed hints (``_hint``), last season's revealed projects and its own colours' projects."""
+    the colour to act, which ``player`` controls; and when ``out`` has ``len(FEATURE_NAMES)`` columns,
+    ``_season_features`` after them.  Reads only what that player knows: the board, the revealed
+    hints (``_hint``), last season's revealed projects and its own colours' projects (the season's
+    playouts run on determinizations of the rest)."""
     _check_rows(out, mask.shape[0])
     out[:, :] = 0.0
     if state[core.STATUS] != core.STATUS_RUNNING or state[core.VARIANT] != core.VARIANT_HAAPII:
         return
+    _one_step_features(state, player, mask, out)
+    if out.shape[1] > NUM_ACTION_FEATURES:
+        _season_features(state, player, mask, out)
+
+
+@njit(cache=True)
+def _one_step_features(state, player, mask, out):
     colour = state[core.TO_ACT]
     n = state[core.NUM_COLOURS]
     p = state[core.NUM_PLAYERS]
@@ -956,3 +977,53 @@ def action_features(state, player, mask, out):
         row[16] = 1.0 if hut == colour else 0.0
         row[17] = float((own >> s) & 1)
         row[18] = hinted[s]
+
+
+# the determinizations of every candidate's playouts: the same for all, so that candidates differ by
+# what they do, not by the luck of their draws
+SEASON_SEEDS = np.array([0x5EA5011 + 7919 * r for r in range(SEASON_PLAYOUTS)], dtype=np.int64)
+
+
+@njit(cache=True)
+def _season_ranking(row):
+    """Which candidates' seasons are played: a project by the margin it adds times the chance that the
+    others do not guess it (less a lot where it fails as the board stands), a tiki by its saving."""
+    if row[2] == 1.0:
+        return row[14]
+    return row[3] * (1.0 - row[5]) - 10.0 * row[4]
+
+
+@njit(cache=True)
+def _season_features(state, player, mask, out):
+    """``SEASON_FEATURE_NAMES`` into ``out[:, NUM_ACTION_FEATURES:]`` for the ``SEASON_CANDIDATES`` best
+    candidates by ``_season_ranking`` (the first of equal ones): on each of ``SEASON_PLAYOUTS``
+    determinizations (``determinize``, ``BELIEF_WEIGHTED``), the candidate is played and the rest of
+    the season by the rollout policy (``playout``); the margin change is ``evaluate``'s margin after
+    it less now, averaged, and for a project the share of the playouts in which it was carried out.
+    The other candidates keep zeros."""
+    p = state[core.NUM_PLAYERS]
+    colour = state[core.TO_ACT]
+    legal = np.flatnonzero(mask)
+    rank = np.empty(legal.size)
+    for i in range(legal.size):
+        rank[i] = _season_ranking(out[legal[i]])
+    played = legal[np.argsort(-rank, kind="mergesort")[:SEASON_CANDIDATES]]
+    vals = np.zeros(core.MAX_COLOURS)
+    evaluate(state, vals)
+    now = _margin_of(vals, player, p)
+    season = state[core.SEASON]
+    for a in played:
+        total = 0.0
+        built = 0.0
+        for r in range(SEASON_PLAYOUTS):
+            row = state.copy()
+            determinize(row, player, SEASON_SEEDS[r], BELIEF_WEIGHTED)
+            core.step(row, a)
+            playout(row, 200, season + 1)
+            evaluate(row, vals)
+            total += _margin_of(vals, player, p)
+            if a < core.TIKI_BASE and row[core.LAST_SUCCESS + colour] == 1:
+                built += 1.0
+        out[a, NUM_ACTION_FEATURES] = total / SEASON_PLAYOUTS - now
+        out[a, NUM_ACTION_FEATURES + 1] = built / SEASON_PLAYOUTS
+        out[a, NUM_ACTION_FEATURES + 2] = 1.0

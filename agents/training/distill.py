@@ -1,13 +1,13 @@
 """Distil the search agent into an action scorer (``agents.learned.scorer``): the shipped Mauna Kea policy.
 
     python -m agents.distill --game maunakea [--players 2] [--games 80] [--simulations 1000] \
-        [--opponent heuristic] [--out DIR] [--seed 0] [--workers 2] [--hidden 32] [--epochs 300]
+        [--opponent heuristic] [--features SET] [--out DIR] [--seed 0] [--workers 2] [--hidden 32] [--epochs 300]
 
 Top to bottom:
 1. Teacher games: ``--games`` games of the search agent (``mcts:--simulations``) against
    ``--opponent`` agents, seats rotated, on ``--workers`` processes.  At every decision the search
-   actually searched, the features of its candidate actions (``agents.search.<game>.action_features``)
-   its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
+   actually searched, the features of its candidate actions (``agents.search.<game>.action_features``,
+   the set ``--features`` of ``FEATURE_SETS``: the one-step features unless named), its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
    on them again).
 2. Fit: the scorer's logits, softmaxed over each decision's candidates, learn the search's visit
    shares (cross-entropy, Adam, full batch).  The last tenth of the games is held out: the printed
@@ -62,6 +62,8 @@ def parse_args(argv=None):
     add("--lr", type=float, default=1e-2, help="Adam's learning rate (default: %(default)s)")
     add("--final-games", type=int, default=200, help="tournament games per opponent at the end, 0 for "
                                                      "none (default: %(default)s)")
+    add("--features", default=None, help="the feature set the scorer reads (agents.search.<game>.FEATURE_SETS; "
+                                          "default: the first, the one-step features)")
     add("--reuse", action="store_true", help="fit on DIR/decisions.npz instead of playing teacher games")
     args = parser.parse_args(argv)
     if args.game not in SCORER_GAMES:
@@ -83,6 +85,9 @@ def parse_args(argv=None):
         ActionFeatures(game)                                       # and that the variant has features
     except ValueError as error:
         parser.error(str(error))
+    sets = features_module(args.game).FEATURE_SETS
+    if args.features is not None and args.features not in sets:
+        parser.error(f"--features: {args.game}'s scorers read {', '.join(sets)}, not {args.features!r}")
     try:
         make_agent(args.opponent, game)   # here, before any worker starts
     except (ValueError, ImportError, OSError) as error:
@@ -98,15 +103,16 @@ class Recorder(Agent):
 
     needs_state = True
 
-    def __init__(self, teacher):
+    def __init__(self, teacher, num_features=None):
         self.teacher = teacher
+        self.num_features = num_features
         self.name = teacher.name
         self.features, self.visits, self.chosen = [], [], []
 
     def reset(self, game, player, seed=None):
         super().reset(game, player, seed)
         self.teacher.reset(game, player, seed)
-        self.action_features = ActionFeatures(game)
+        self.action_features = ActionFeatures(game, self.num_features)
 
     def act(self, observation, action_mask, state=None):
         action = self.teacher.act(observation, action_mask, state)
@@ -122,20 +128,27 @@ class Recorder(Agent):
 
 
 def _teacher_game(task):
-    game_args, simulations, opponent, seed, index = task
+    game_args, simulations, opponent, seed, index, num_features = task
     game = game_info(*game_args)
-    teacher = Recorder(make_agent(f"mcts:{simulations}", game))
+    teacher = Recorder(make_agent(f"mcts:{simulations}", game), num_features)
     agents = [teacher] + [make_agent(opponent, game) for _ in range(game.num_players - 1)]
     seats = [(index + k) % game.num_players for k in range(game.num_players)]   # seats rotated
     result = play_game(game, agents, (seed, index), seats=seats)
     return index, (teacher.features, teacher.visits, teacher.chosen), result.win_shares[0]
 
 
+def feature_set_size(game_name, name):
+    """The number of features of the set ``name`` (None: the one-step features)."""
+    rules = features_module(game_name)
+    return rules.NUM_ACTION_FEATURES if name is None else rules.FEATURE_SETS[name]
+
+
 def teacher_games(game, args, log=print):
     """Play the teacher games; returns per game the lists of feature rows, of visit counts and of the
     candidates played, and the teacher's win share."""
     game_args = (game.name, game.num_players, game.variant, game.max_turns)
-    tasks = [(game_args, args.simulations, args.opponent, args.seed, i) for i in range(args.games)]
+    num_features = feature_set_size(game.name, args.features)
+    tasks = [(game_args, args.simulations, args.opponent, args.seed, i, num_features) for i in range(args.games)]
     games, shares = [None] * args.games, []
     start = time.perf_counter()
     for done, (index, record, share) in enumerate(pool_map(_teacher_game, tasks, args.workers), 1):
@@ -259,7 +272,7 @@ def main(argv=None):
     started = time.perf_counter()
     data_path = out / "decisions.npz"
     setting = dict(game=game.name, players=game.num_players, variant=game.variant,
-                   feature_names=list(features_module(game.name).ACTION_FEATURE_NAMES))
+                   feature_names=list(features_module(game.name).FEATURE_NAMES[:feature_set_size(game.name, args.features)]))
     if args.reuse:
         data, teacher_share = load_decisions(data_path, setting)
     else:
