@@ -867,6 +867,8 @@ def action_features(state, player, mask, out):
 
 @njit(cache=True)
 def _one_step_features(state, player, mask, out):
+    """``ACTION_FEATURE_NAMES`` into ``out[:, :NUM_ACTION_FEATURES]`` (zeroed by the caller): a
+    project's from the board and the suspects of its card, a tiki's from ``_tiki_harm``."""
     colour = state[core.TO_ACT]
     n = state[core.NUM_COLOURS]
     p = state[core.NUM_PLAYERS]
