@@ -53,6 +53,17 @@ def features_module(game_name):
     return importlib.import_module(f"agents.search.{game_name}")
 
 
+def feature_set_size(game_name, name=None):
+    """The number of features of the set ``name`` of the game's ``FEATURE_SETS`` (None: the one-step
+    features); an unknown name is a ValueError naming the sets there are."""
+    rules = features_module(game_name)
+    if name is None:
+        return rules.NUM_ACTION_FEATURES
+    if name not in rules.FEATURE_SETS:
+        raise ValueError(f"{game_name}'s scorers read {', '.join(rules.FEATURE_SETS)}, not {name!r}")
+    return rules.FEATURE_SETS[name]
+
+
 def feature_names(game_name, num_features):
     """The names of the features a scorer with ``num_features`` inputs reads: the first
     ``num_features`` of the game's ``FEATURE_NAMES``, where that is one of its ``FEATURE_SET_SIZES``."""

@@ -7,8 +7,8 @@ Top to bottom:
 1. Teacher games: ``--games`` games of the search agent (``mcts:--simulations``) against
    ``--opponent`` agents, seats rotated, on ``--workers`` processes.  At every decision the search
    actually searched, the features of its candidate actions (``agents.search.<game>.action_features``,
-   the set ``--features`` of ``FEATURE_SETS``: the one-step features unless named), its root visit counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits
-   on them again).
+   the set ``--features`` of ``FEATURE_SETS``: the one-step features unless named), its root visit
+   counts and the action it played are kept (``DIR/decisions.npz``; ``--reuse`` fits on them again).
 2. Fit: the scorer's logits, softmaxed over each decision's candidates, learn the search's visit
    shares (cross-entropy, Adam, full batch).  The last tenth of the games is held out: the printed
    agreement is how often the scorer, played greedily, plays the search's action on those decisions
@@ -35,7 +35,9 @@ from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info, run_label
 from ..learned.policy import TRAIN_EXTRA
-from ..learned.scorer import SCORER_GAMES, ActionFeatures, ScorerAgent, features_module, save_scorer
+from ..learned.scorer import (
+    SCORER_GAMES, ActionFeatures, ScorerAgent, feature_names, feature_set_size, features_module, save_scorer,
+)
 from ..registry import make_agent
 from ..workers import pool_map, sigterm_as_exit
 
@@ -85,9 +87,10 @@ def parse_args(argv=None):
         ActionFeatures(game)                                       # and that the variant has features
     except ValueError as error:
         parser.error(str(error))
-    sets = features_module(args.game).FEATURE_SETS
-    if args.features is not None and args.features not in sets:
-        parser.error(f"--features: {args.game}'s scorers read {', '.join(sets)}, not {args.features!r}")
+    try:
+        feature_set_size(args.game, args.features)
+    except ValueError as error:
+        parser.error(f"--features: {error}")
     try:
         make_agent(args.opponent, game)   # here, before any worker starts
     except (ValueError, ImportError, OSError) as error:
@@ -135,12 +138,6 @@ def _teacher_game(task):
     seats = [(index + k) % game.num_players for k in range(game.num_players)]   # seats rotated
     result = play_game(game, agents, (seed, index), seats=seats)
     return index, (teacher.features, teacher.visits, teacher.chosen), result.win_shares[0]
-
-
-def feature_set_size(game_name, name):
-    """The number of features of the set ``name`` (None: the one-step features)."""
-    rules = features_module(game_name)
-    return rules.NUM_ACTION_FEATURES if name is None else rules.FEATURE_SETS[name]
 
 
 def teacher_games(game, args, log=print):
@@ -272,7 +269,7 @@ def main(argv=None):
     started = time.perf_counter()
     data_path = out / "decisions.npz"
     setting = dict(game=game.name, players=game.num_players, variant=game.variant,
-                   feature_names=list(features_module(game.name).FEATURE_NAMES[:feature_set_size(game.name, args.features)]))
+                   feature_names=list(feature_names(game.name, feature_set_size(game.name, args.features))))
     if args.reuse:
         data, teacher_share = load_decisions(data_path, setting)
     else:

@@ -68,7 +68,7 @@ from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
-from ..learned.scorer import ActionFeatures, ScorerAgent, features_module, is_scorer_file, save_scorer
+from ..learned.scorer import ActionFeatures, ScorerAgent, feature_set_size, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_guide_path
 from ..workers import pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
@@ -179,12 +179,13 @@ def parse_args(argv=None):
     if args.features is not None:
         if not is_scorer_file(init):
             parser.error(f"--features: {init} is a policy network; only action scorers read feature sets")
-        sets = features_module(game.name).FEATURE_SETS
-        if args.features not in sets:
-            parser.error(f"--features: {game.name}'s scorers read {', '.join(sets)}, not {args.features!r}")
-        if sets[args.features] < ScorerAgent.load(init).num_features:
+        try:
+            width = feature_set_size(game.name, args.features)
+        except ValueError as error:
+            parser.error(f"--features: {error}")
+        if width < ScorerAgent.load(init).num_features:
             parser.error(f"--features: {init} reads {ScorerAgent.load(init).num_features} features, more than "
-                         f"{args.features!r}'s {sets[args.features]}; a scorer is only widened")
+                         f"{args.features!r}'s {width}; a scorer is only widened")
     if args.guide is not None:
         guide = Path(args.guide)
         if not guide.is_file():
@@ -542,7 +543,7 @@ def main(argv=None, log=print):
             log(f"--resume: no {state_path} yet, starting afresh")
         if args.features is not None:   # the scorer widened: the new inputs' weights zero
             start = ScorerAgent.load(args.init)
-            width = features_module(game.name).FEATURE_SETS[args.features]
+            width = feature_set_size(game.name, args.features)
             (w, b), rest = start.layers[0], start.layers[1:]
             wide = np.concatenate([w, np.zeros((w.shape[0], width - w.shape[1]))], axis=1)
             save_scorer(out / "current.npz", game.name, [(wide, b)] + rest, game.variant)
