@@ -219,6 +219,8 @@ def test_feature_rows_of_another_width_are_refused_not_written_past():
     for width in (16, 20, 23):
         with pytest.raises(ValueError, match="out needs a row per action and 19 or 22 columns"):
             rules.action_features(state, 0, mask, np.zeros((core.NUM_ACTIONS, width)))
+    with pytest.raises(ValueError, match="mask needs an entry per action"):
+        rules.action_features(state, 0, mask[:100], np.zeros((core.NUM_ACTIONS, K)))
 
 
 def test_a_scorer_plays_legal_games_and_guides_the_search(tmp_path):

@@ -845,3 +845,28 @@ def test_rewards_of_a_stalemate_in_score_modes(reward):
     scores = env.scores()
     assert scores == {a: 0 for a in env.possible_agents}
     assert final_rewards(env) == {a: 0 for a in env.possible_agents}
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_mask_offers_exactly_the_legal_actions_of_dominance_and_the_ceremonial_phase(num_players):
+    """Dominance Phase a, b, c and Ceremonial Phase a, b: at every decision of random games the mask
+    (written from tables of each territory's placements, eight cells at a time) offers exactly the
+    actions that ``is_legal`` (the rules checked one by one) accepts."""
+    from makemake_env import kernels
+
+    rng = np.random.default_rng(num_players)
+    state = np.zeros(kernels.STATE_SIZE, np.int64)
+    kernels.init(state, num_players, 0, 1000, num_players)
+    mask = np.zeros(kernels.NUM_ACTIONS, np.int8)
+    legal = np.zeros(kernels.NUM_ACTIONS, np.int8)
+    phases = set()
+    for _ in range(1500):
+        kernels.legal_action_mask(state, mask)
+        for a in range(kernels.NUM_ACTIONS):
+            legal[a] = kernels.is_legal(state, a)
+        assert np.array_equal(mask, legal)
+        phases.add(int(state[kernels.PHASE]))
+        kernels.step(state, kernels.random_action(state))
+        if state[kernels.STATUS] != kernels.STATUS_RUNNING:
+            kernels.init(state, num_players, 0, 1000, int(rng.integers(1 << 30)))
+    assert kernels.PHASE_DOMINANCE in phases

@@ -844,7 +844,10 @@ def _suspect_weights(state, bits, occupied, colour, kind, weight):
 
 @njit(cache=True)
 def _check_rows(out, num_actions):
-    """Numba does not check bounds: feature rows too short or too few would be written past."""
+    """Numba does not check bounds: a mask of fewer cells than Haapii's actions would be read past, and
+    feature rows too short or too few written past."""
+    if num_actions < core.NUM_ACTIONS:
+        raise ValueError("action_features: mask needs an entry per action (makabana_env.kernels.NUM_ACTIONS)")
     if out.shape[0] < num_actions or (out.shape[1] != NUM_ACTION_FEATURES and out.shape[1] != len(FEATURE_NAMES)):
         raise ValueError("action_features: out needs a row per action and 19 or 22 columns (FEATURE_SET_SIZES)")
 
