@@ -912,6 +912,7 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
                 plan_score, path, queue, inq):
     old_t = np.zeros(4, dtype=np.int64)
     old_c = np.zeros(4, dtype=np.int64)
+    turned = np.zeros(4)   # the worth of each rotation tried on the field, before its noise
     for h in range(hand_n):
         # tiles of the same kind give the same result: skip repeats
         dup = False
@@ -930,6 +931,22 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
                 a = C.LAY_BASE + 4 * (NUM_FIELDS * h + f) + r
                 if mask[a] == 0:
                     continue
+                # a rotation that puts the same terrain on the same squares as one tried (a tile with
+                # a symmetry) is worth exactly as much: only its noise differs
+                same = -1
+                for r2 in range(r):
+                    if mask[a - r + r2] != 0 and same < 0:
+                        same = r2
+                        for i in range(4):
+                            if hand_sq[h, TILE_ROTATION_SOURCE[r, i]] != hand_sq[h, TILE_ROTATION_SOURCE[r2, i]]:
+                                same = -1
+                if same >= 0:
+                    turned[r] = turned[same]
+                    v = turned[r] + noise[a]
+                    if v > best:
+                        best = v
+                        best_a = a
+                    continue
                 for i in range(4):
                     sq = FIELD_SQUARES[f, i]
                     old_t[i] = terrain[sq]
@@ -947,6 +964,7 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
                     sq = FIELD_SQUARES[f, i]
                     terrain[sq] = old_t[i]
                     cost[sq] = old_c[i]
+                turned[r] = v
                 v += noise[a]
                 if v > best:
                     best = v
