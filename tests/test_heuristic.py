@@ -213,3 +213,65 @@ def test_the_heuristics_play_is_pinned(name, variant):
                 digest.update(np.int64(action).tobytes())
                 core.step(state, int(action))
     assert digest.hexdigest()[:16] == PINNED_PLAY[name, variant]
+
+
+def test_mauna_kea_maps_brought_up_to_date_are_the_maps_computed_afresh():
+    """The heuristic tries each tile on a field by bringing its walking maps (``_forward`` from each
+    explorer, ``_backward`` to each landing) up to date from the board's, instead of computing them
+    again.  Against maps computed afresh, on squares of positions from random games changed to every
+    cost a square can have (impassable, jungle, water, bare, and those of an occupied square), the
+    squares of one field or a few anywhere, entry squares of the landings and explorers' squares
+    included: the same distances everywhere."""
+    from agents.baselines import maunakea as strategy
+
+    game = game_info("maunakea", 2)
+    core = game.core
+    squares = strategy.NUM_SQUARES
+    rng = np.random.default_rng(11)
+    queue = np.zeros(squares, dtype=np.int64)
+    inq = np.zeros(squares, dtype=np.bool_)
+    cleared = np.zeros(squares, dtype=np.int64)
+    mark = np.zeros(squares, dtype=np.bool_)
+    old, updated, fresh = (np.zeros(squares, dtype=np.int64) for _ in range(3))
+    capacity = np.ones(strategy.NUM_LANDINGS, dtype=np.int64)
+    entries = np.unique(strategy.LANDING_ENTRY_SQUARES)
+    obs, mask = _buffers(game)
+    compared = 0
+    for g in range(12):
+        state = _new_game(game, 300 + g)
+        for _ in range(int(rng.integers(8, 120))):
+            if state[core.STATUS] != core.STATUS_RUNNING:
+                break
+            core.step(state, core.random_action(state))
+        core.observe_player(state, int(core.player_to_act(state)), obs, mask)
+        terrain = np.zeros(squares, dtype=np.int64)
+        strategy._terrain(obs, terrain)
+        occupied = np.zeros(squares, dtype=np.bool_)
+        strategy._read_occupied(obs, 2, occupied)
+        base = np.zeros(squares, dtype=np.int64)
+        strategy._cost(terrain, occupied, base)
+        for trial in range(20):
+            if trial % 3 == 0:
+                changed = strategy.FIELD_SQUARES[rng.integers(strategy.NUM_FIELDS)].copy()
+            elif trial % 3 == 1:
+                changed = rng.choice(entries, size=2, replace=False).astype(np.int64)
+            else:
+                changed = rng.choice(squares, size=int(rng.integers(1, 5)), replace=False).astype(np.int64)
+            cost = base.copy()
+            cost[changed] = rng.choice([-1, 2, 4, 6, 6 + 4, 2 + 4], size=changed.size)
+            sources = list(rng.choice(np.flatnonzero(base >= 0), 2)) + [int(changed[0])]
+            for source in sources:
+                strategy._forward(base, source, old, queue, inq)
+                updated[:] = old
+                strategy._forward_update(base, cost, source, updated, changed, queue, inq, cleared, mark)
+                strategy._forward(cost, source, fresh, queue, inq)
+                assert np.array_equal(updated, fresh)
+            for landing in range(strategy.NUM_LANDINGS):
+                strategy._backward(base, landing, old, queue, inq, capacity)
+                updated[:] = old
+                strategy._backward_update(base, cost, landing, updated, changed, queue, inq, cleared, mark)
+                strategy._backward(cost, landing, fresh, queue, inq, capacity)
+                assert np.array_equal(updated, fresh)
+                compared += 1
+            assert not mark.any() and not inq.any()   # the scratch is left clean for the next map
+    assert compared == 12 * 20 * strategy.NUM_LANDINGS

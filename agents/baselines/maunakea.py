@@ -179,6 +179,153 @@ def _backward(cost, landing, dist, queue, inq, cap):
                         tail = 0
 
 
+# After a change of the costs of a few squares (a tile tried on a field), a map is brought up to date
+# from the old one instead of computed afresh: the squares whose distance may have rested on a square
+# that became dearer (or impassable) are found along the tight steps of the old map and cleared, and the
+# search resumes from them, from the squares that became cheaper and from their neighbours.  Shortest
+# distances are unique, so the map is exactly the one ``_forward`` / ``_backward`` compute.
+@njit(cache=True, inline="always")
+def _rose(old, new):
+    """Whether entering a square got dearer: impassable now, or passable at a higher cost."""
+    return old >= 0 and (new < 0 or new > old)
+
+
+@njit(cache=True)
+def _resume(cost, dist, queue, inq, head, tail, backward):
+    """The label-correcting search of ``_forward`` (``backward``: of ``_backward``) from the squares
+    queued in ``queue[head:tail]``."""
+    while head != tail:
+        x = queue[head]
+        head += 1
+        if head == NUM_SQUARES:
+            head = 0
+        inq[x] = False
+        if backward:
+            c = cost[x]
+            if c < 0:
+                continue
+            nd = dist[x] + c
+        for d in range(4):
+            y = SQUARE_NEIGHBOURS[x, d]
+            if y < 0:
+                continue
+            if not backward:
+                c = cost[y]
+                if c < 0:
+                    continue
+                nd = dist[x] + c
+            if nd < dist[y]:
+                dist[y] = nd
+                if not inq[y]:
+                    inq[y] = True
+                    queue[tail] = y
+                    tail += 1
+                    if tail == NUM_SQUARES:
+                        tail = 0
+
+
+@njit(cache=True)
+def _forward_update(old_cost, cost, source, dist, changed, queue, inq, cleared, mark):
+    """``_forward(cost, source, dist, ...)`` given ``dist`` computed for ``old_cost``, which differs
+    from ``cost`` only on the squares ``changed``."""
+    n = 0
+    for k in range(changed.shape[0]):
+        y = changed[k]
+        if y != source and dist[y] < INF and _rose(old_cost[y], cost[y]) and not mark[y]:
+            mark[y] = True
+            cleared[n] = y
+            n += 1
+    i = 0
+    while i < n:   # every square whose old shortest walk may pass a dearer square
+        x = cleared[i]
+        i += 1
+        for d in range(4):
+            y = SQUARE_NEIGHBOURS[x, d]
+            if y >= 0 and y != source and not mark[y] and dist[y] < INF and old_cost[y] >= 0 \
+                    and dist[y] == dist[x] + old_cost[y]:
+                mark[y] = True
+                cleared[n] = y
+                n += 1
+    for i in range(n):
+        dist[cleared[i]] = INF
+    tail = 0
+    for k in range(n + changed.shape[0]):
+        y = cleared[k] if k < n else changed[k - n]
+        if y == source or cost[y] < 0 or inq[y]:
+            continue
+        for d in range(4):
+            x = SQUARE_NEIGHBOURS[y, d]
+            if x >= 0 and dist[x] < INF and (x == source or cost[x] >= 0) and dist[x] + cost[y] < dist[y]:
+                dist[y] = dist[x] + cost[y]
+        if dist[y] < INF:
+            inq[y] = True
+            queue[tail] = y
+            tail += 1
+    for i in range(n):
+        mark[cleared[i]] = False
+    _resume(cost, dist, queue, inq, 0, tail, False)
+
+
+@njit(cache=True)
+def _backward_update(old_cost, cost, landing, dist, changed, queue, inq, cleared, mark):
+    """``_backward(cost, landing, dist, ...)`` (``landing`` >= 0) given ``dist`` computed for
+    ``old_cost``, which differs from ``cost`` only on the squares ``changed``."""
+    n = 0
+    for k in range(changed.shape[0]):
+        y = changed[k]
+        if dist[y] >= INF or not _rose(old_cost[y], cost[y]):
+            continue
+        if dist[y] == 0 and not mark[y]:   # an entry square that is no longer one
+            mark[y] = True
+            cleared[n] = y
+            n += 1
+        for d in range(4):                 # the squares whose walk went on through y
+            x = SQUARE_NEIGHBOURS[y, d]
+            if x >= 0 and not mark[x] and dist[x] == dist[y] + old_cost[y]:
+                mark[x] = True
+                cleared[n] = x
+                n += 1
+    i = 0
+    while i < n:
+        y = cleared[i]
+        i += 1
+        if old_cost[y] < 0:
+            continue
+        for d in range(4):
+            x = SQUARE_NEIGHBOURS[y, d]
+            if x >= 0 and not mark[x] and dist[x] < INF and dist[x] == dist[y] + old_cost[y]:
+                mark[x] = True
+                cleared[n] = x
+                n += 1
+    for i in range(n):
+        dist[cleared[i]] = INF
+    tail = 0
+    for i in range(n):
+        x = cleared[i]
+        best = INF
+        for j in range(4):
+            if LANDING_ENTRY_SQUARES[landing, j] == x and cost[x] >= 0:
+                best = 0
+        for d in range(4):
+            y = SQUARE_NEIGHBOURS[x, d]
+            if y >= 0 and cost[y] >= 0 and dist[y] < INF and dist[y] + cost[y] < best:
+                best = dist[y] + cost[y]
+        dist[x] = best
+    for k in range(n + changed.shape[0]):
+        y = cleared[k] if k < n else changed[k - n]
+        if k >= n:
+            for j in range(4):   # a square that became an entry of the landing
+                if LANDING_ENTRY_SQUARES[landing, j] == y and cost[y] >= 0:
+                    dist[y] = 0
+        if dist[y] < INF and cost[y] >= 0 and not inq[y]:
+            inq[y] = True
+            queue[tail] = y
+            tail += 1
+    for i in range(n):
+        mark[cleared[i]] = False
+    _resume(cost, dist, queue, inq, 0, tail, True)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Plans
 @njit(cache=True)
@@ -913,6 +1060,13 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
     old_t = np.zeros(4, dtype=np.int64)
     old_c = np.zeros(4, dtype=np.int64)
     turned = np.zeros(4)   # the worth of each rotation tried on the field, before its noise
+    # the maps of the board as it is, which each tile tried changes on four squares only
+    _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
+    F0 = F.copy()
+    D0 = D.copy()
+    cost0 = cost.copy()
+    cleared = np.empty(NUM_SQUARES, dtype=np.int64)
+    mark = np.zeros(NUM_SQUARES, dtype=np.bool_)
     for h in range(hand_n):
         # tiles of the same kind give the same result: skip repeats
         dup = False
@@ -957,7 +1111,15 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
                     if c > 0 and occupied[sq]:
                         c += COST_OCCUPIED
                     cost[sq] = c
-                _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
+                changed = FIELD_SQUARES[f]
+                for e in range(n_ex):
+                    if ex_sq[e] >= 0:
+                        F[e, :] = F0[e, :]
+                        _forward_update(cost0, cost, ex_sq[e], F[e], changed, queue, inq, cleared, mark)
+                for l in range(NUM_LANDINGS):
+                    if cap[l] > 0:
+                        D[l, :] = D0[l, :]
+                        _backward_update(cost0, cost, l, D[l], changed, queue, inq, cleared, mark)
                 v = _worth(cost, terrain, ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget,
                            pool, plan_e, plan_t, plan_l, plan_score, path) - base_v
                 for i in range(4):
