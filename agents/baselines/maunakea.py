@@ -106,34 +106,9 @@ def _forward(cost, source, dist, queue, inq):
         dist[s] = INF
         inq[s] = False
     dist[source] = 0
-    head = 0
-    tail = 0
-    queue[tail] = source
-    tail += 1
+    queue[0] = source
     inq[source] = True
-    while head != tail:
-        x = queue[head]
-        head += 1
-        if head == NUM_SQUARES:
-            head = 0
-        inq[x] = False
-        dx = dist[x]
-        for d in range(4):
-            y = SQUARE_NEIGHBOURS[x, d]
-            if y < 0:
-                continue
-            c = cost[y]
-            if c < 0:
-                continue
-            nd = dx + c
-            if nd < dist[y]:
-                dist[y] = nd
-                if not inq[y]:
-                    inq[y] = True
-                    queue[tail] = y
-                    tail += 1
-                    if tail == NUM_SQUARES:
-                        tail = 0
+    _resume(cost, dist, queue, inq, 0, 1, False)
 
 
 @njit(cache=True)
@@ -143,7 +118,6 @@ def _backward(cost, landing, dist, queue, inq, cap):
     for s in range(NUM_SQUARES):
         dist[s] = INF
         inq[s] = False
-    head = 0
     tail = 0
     for l in range(NUM_LANDINGS):
         if l != landing and (landing >= 0 or cap[l] == 0):
@@ -155,28 +129,7 @@ def _backward(cost, landing, dist, queue, inq, cap):
                 queue[tail] = t
                 tail += 1
                 inq[t] = True
-    while head != tail:
-        y = queue[head]
-        head += 1
-        if head == NUM_SQUARES:
-            head = 0
-        inq[y] = False
-        c = cost[y]
-        if c < 0:
-            continue
-        nd = dist[y] + c
-        for d in range(4):
-            x = SQUARE_NEIGHBOURS[y, d]
-            if x < 0:
-                continue
-            if nd < dist[x]:
-                dist[x] = nd
-                if not inq[x]:
-                    inq[x] = True
-                    queue[tail] = x
-                    tail += 1
-                    if tail == NUM_SQUARES:
-                        tail = 0
+    _resume(cost, dist, queue, inq, 0, tail, True)
 
 
 # After a change of the costs of a few squares (a tile tried on a field), a map is brought up to date
@@ -266,6 +219,21 @@ def _forward_update(old_cost, cost, source, dist, changed, queue, inq, cleared, 
     _resume(cost, dist, queue, inq, 0, tail, False)
 
 
+@njit(cache=True, inline="always")
+def _clear_walks_through(y, old_cost, dist, cleared, n, mark):
+    """Clear (append to ``cleared[:n]``) the squares whose shortest walk to the landing went on through
+    y, on the old map; the new count."""
+    if old_cost[y] < 0:
+        return n
+    for d in range(4):
+        x = SQUARE_NEIGHBOURS[y, d]
+        if x >= 0 and not mark[x] and dist[x] < INF and dist[x] == dist[y] + old_cost[y]:
+            mark[x] = True
+            cleared[n] = x
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def _backward_update(old_cost, cost, landing, dist, changed, queue, inq, cleared, mark):
     """``_backward(cost, landing, dist, ...)`` (``landing`` >= 0) given ``dist`` computed for
@@ -279,24 +247,11 @@ def _backward_update(old_cost, cost, landing, dist, changed, queue, inq, cleared
             mark[y] = True
             cleared[n] = y
             n += 1
-        for d in range(4):                 # the squares whose walk went on through y
-            x = SQUARE_NEIGHBOURS[y, d]
-            if x >= 0 and not mark[x] and dist[x] == dist[y] + old_cost[y]:
-                mark[x] = True
-                cleared[n] = x
-                n += 1
+        n = _clear_walks_through(y, old_cost, dist, cleared, n, mark)
     i = 0
     while i < n:
-        y = cleared[i]
+        n = _clear_walks_through(cleared[i], old_cost, dist, cleared, n, mark)
         i += 1
-        if old_cost[y] < 0:
-            continue
-        for d in range(4):
-            x = SQUARE_NEIGHBOURS[y, d]
-            if x >= 0 and not mark[x] and dist[x] < INF and dist[x] == dist[y] + old_cost[y]:
-                mark[x] = True
-                cleared[n] = x
-                n += 1
     for i in range(n):
         dist[cleared[i]] = INF
     tail = 0
