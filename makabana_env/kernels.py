@@ -26,7 +26,7 @@ The shown card is 0 for the beach card, 1 for the area card and 2 for the theme 
 import numpy as np
 from numba import njit
 
-from pacific_common.bits import nth_bit, popcount
+from pacific_common.bits import lowest_bit, nth_bit, popcount
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -885,7 +885,7 @@ def group_points(huts):
             grown = group
             rest = group
             while rest != 0:
-                grown |= NEIGHBOUR_BITS[popcount((rest & -rest) - 1)]
+                grown |= NEIGHBOUR_BITS[lowest_bit(rest)]
                 rest &= rest - 1
             grown &= left
             if grown == group:

@@ -48,4 +48,4 @@ def nth_bit(x, r):
     uniformly below ``popcount(x)``, a uniform member of the set."""
     for _ in range(r):
         x &= x - 1   # drop the lowest set bit until the chosen one is lowest
-    return _cttz(x)
+    return lowest_bit(x)

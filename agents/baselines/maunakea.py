@@ -146,7 +146,9 @@ def _rose(old, new):
 @njit(cache=True)
 def _resume(cost, dist, queue, inq, head, tail, backward):
     """The label-correcting search of ``_forward`` (``backward``: of ``_backward``) from the squares
-    queued in ``queue[head:tail]``."""
+    queued in ``queue[head:tail]``.  The queue is a ring of ``NUM_SQUARES`` entries holding each square
+    at most once (``inq``), and only passable squares are queued; the volcano never is, so the ring
+    never fills."""
     while head != tail:
         x = queue[head]
         head += 1
