@@ -312,50 +312,62 @@ def _plans(ex_sq, carried, n_ex, F, D, cap, art, art_sq, n_art, hit, esc, budget
     used_l = np.zeros(NUM_LANDINGS, dtype=np.bool_)
     used_t = np.zeros(n_art + 1, dtype=np.bool_)
     done = np.zeros(MAX_E, dtype=np.bool_)
+    # every plan's score, once: the rounds below only take the best one still free (-inf: no plan)
+    direct = np.full((MAX_E, NUM_LANDINGS), -np.inf)
+    via = np.full((MAX_E, NUM_LANDINGS, max(n_art, 1)), -np.inf)
+    for e in range(n_ex):
+        s = ex_sq[e]
+        if s < 0:
+            continue
+        w, g, b = carried[e, 0], carried[e, 1], carried[e, 2]
+        for l in range(NUM_LANDINGS):
+            if cap[l] == 0:
+                continue
+            d = D[l, s]
+            if d < INF:
+                cost = d + BOARD_COST
+                if cost <= budget:
+                    v = _boat_value(w, g, b, cap[l])
+                    direct[e, l] = v - MU * cost
+            if w + g + b >= 3:
+                continue
+            for i in range(n_art):
+                t = art_sq[i]
+                if F[e, t] >= INF or D[l, t] >= INF:
+                    continue
+                cost = F[e, t] + D[l, t] + BOARD_COST
+                if cost > budget:
+                    continue
+                c = _best_artifact(art, t)
+                ww, gg, bb = w, g, b
+                if c == 0:
+                    ww += 1
+                elif c == 1:
+                    gg += 1
+                else:
+                    bb += 1
+                v = _boat_value(ww, gg, bb, cap[l])
+                via[e, l, i] = v - ARTIFACT_VALUE[c] * hit[t] - MU * cost
     total = 0.0
     n_plans = 0
     for _round in range(n_ex):
+        # the plans in the order they were first scored in, the first of equal scores kept
         best = -1e18
         be, bt, bl = -1, -1, -1
         for e in range(n_ex):
-            s = ex_sq[e]
-            if s < 0 or done[e]:
+            if ex_sq[e] < 0 or done[e]:
                 continue
-            w, g, b = carried[e, 0], carried[e, 1], carried[e, 2]
+            few = carried[e, 0] + carried[e, 1] + carried[e, 2] < 3
             for l in range(NUM_LANDINGS):
                 if cap[l] == 0 or used_l[l]:
                     continue
-                d = D[l, s]
-                if d < INF:
-                    cost = d + BOARD_COST
-                    if cost <= budget:
-                        v = _boat_value(w, g, b, cap[l])
-                        score = v - MU * cost
-                        if score > best:
-                            best, be, bt, bl = score, e, -1, l
-                if w + g + b >= 3:
+                if direct[e, l] > best:
+                    best, be, bt, bl = direct[e, l], e, -1, l
+                if not few:
                     continue
                 for i in range(n_art):
-                    if used_t[i]:
-                        continue
-                    t = art_sq[i]
-                    if F[e, t] >= INF or D[l, t] >= INF:
-                        continue
-                    cost = F[e, t] + D[l, t] + BOARD_COST
-                    if cost > budget:
-                        continue
-                    c = _best_artifact(art, t)
-                    ww, gg, bb = w, g, b
-                    if c == 0:
-                        ww += 1
-                    elif c == 1:
-                        gg += 1
-                    else:
-                        bb += 1
-                    v = _boat_value(ww, gg, bb, cap[l])
-                    score = v - ARTIFACT_VALUE[c] * hit[t] - MU * cost
-                    if score > best:
-                        best, be, bt, bl = score, e, i, l
+                    if not used_t[i] and via[e, l, i] > best:
+                        best, be, bt, bl = via[e, l, i], e, i, l
         if be < 0:
             break
         done[be] = True
