@@ -160,18 +160,19 @@ def _progress(state, clan, p):
     return v - RISK_TOP * top - RISK_REST * rest
 
 
-# NEAR_GROUND_TABLE[36 x + 6 y + z]: which clans hold a ground "one move away" (two territories count
-# as theirs, the third is neutral; ``_progress``'s test) when its three territories are of kinds x, y,
-# z: a clan 0 … 3 (its owner), MOAI_KIND (a Moai counts for every clan) or NEUTRAL_KIND; one count per
-# clan, eight bits each.
+# NEAR_GROUND_TABLE[KINDS² x + KINDS y + z]: which clans hold a ground "one move away" (two
+# territories count as theirs, the third is neutral; ``_progress``'s test) when its three territories
+# are of kinds x, y, z: a clan 0 … 3 (its owner), MOAI_KIND (a Moai counts for every clan) or
+# NEUTRAL_KIND; one count per clan, eight bits each.
 MOAI_KIND = MAX_CLANS
 NEUTRAL_KIND = MAX_CLANS + 1
-NEAR_GROUND_TABLE = np.zeros(36 * (MAX_CLANS + 2), dtype=np.int64)
-for _kinds in np.ndindex(MAX_CLANS + 2, MAX_CLANS + 2, MAX_CLANS + 2):
+KINDS = MAX_CLANS + 2
+NEAR_GROUND_TABLE = np.zeros(KINDS ** 3, dtype=np.int64)
+for _kinds in np.ndindex(KINDS, KINDS, KINDS):
     if _kinds.count(NEUTRAL_KIND) == 1:
         for _clan in range(MAX_CLANS):
             if sum(k == _clan or k == MOAI_KIND for k in _kinds) == 2:
-                NEAR_GROUND_TABLE[36 * _kinds[0] + 6 * _kinds[1] + _kinds[2]] += 1 << (8 * _clan)
+                NEAR_GROUND_TABLE[KINDS * KINDS * _kinds[0] + KINDS * _kinds[1] + _kinds[2]] += 1 << (8 * _clan)
 
 
 @njit(cache=True)
@@ -192,8 +193,8 @@ def _progress_all(state, p, out, kinds):
     near = 0     # free grounds one move away, eight bits a clan
     for g in range(NUM_GROUNDS):
         if state[C.GROUND + g] < 0:
-            near += NEAR_GROUND_TABLE[36 * kinds[GROUND_TERRITORIES[g, 0]] + 6 * kinds[GROUND_TERRITORIES[g, 1]]
-                                      + kinds[GROUND_TERRITORIES[g, 2]]]
+            near += NEAR_GROUND_TABLE[KINDS * KINDS * kinds[GROUND_TERRITORIES[g, 0]]
+                                      + KINDS * kinds[GROUND_TERRITORIES[g, 1]] + kinds[GROUND_TERRITORIES[g, 2]]]
     for clan in range(p):
         manu = TANGATA_MANU_PER_CLAN - state[C.MANU_SUPPLY + clan]
         sac = (sacred >> (8 * clan)) & 255
