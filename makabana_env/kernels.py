@@ -339,7 +339,7 @@ def legal_action_mask(state, mask):
     if state[VARIANT] == VARIANT_MAO:
         base, bits = mao_choices(state)
         while bits != 0:
-            mask[base + popcount((bits & -bits) - 1)] = 1
+            mask[base + lowest_bit(bits)] = 1
             bits &= bits - 1
         return
     colour = state[TO_ACT]
@@ -1072,7 +1072,7 @@ def _observe_mao(state, view, obs):
         obs[OBS_M_REVEALED_NOW + k] = state[REVEALED_NOW + c]
         done = state[DONE_SPOTS + c]
         while done != 0:
-            obs[OBS_M_DONE + k * NUM_SPOTS + popcount((done & -done) - 1)] = 1
+            obs[OBS_M_DONE + k * NUM_SPOTS + lowest_bit(done)] = 1
             done &= done - 1
         obs[OBS_M_DENOUNCER + k] = 1 if c == state[DENOUNCER] else 0
         obs[OBS_M_DENOUNCED + k] = 1 if c == state[DENOUNCED] else 0
@@ -1683,7 +1683,7 @@ def _validate_mao(state, n, phase, running, decided):
     if popcount(done) != state[EXECUTED]:
         return BAD_DONE, DONE_SPOTS + to_act
     while done != 0:
-        if state[HUT + popcount((done & -done) - 1)] != to_act:
+        if state[HUT + lowest_bit(done)] != to_act:
             return BAD_DONE, DONE_SPOTS + to_act
         done &= done - 1
     left = state[PAINT_LEFT]

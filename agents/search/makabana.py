@@ -149,20 +149,20 @@ def _sample_spot(state, bits, colour, kind, spots, weighted):
     total = 0
     left = spots
     while left != 0:
-        s = core.popcount((left & -left) - 1)
+        s = core.lowest_bit(left)
         w = _worth(state, bits, colour, kind, s)
         total += w * w
         left &= left - 1
     r = draw(state, core.RNG, total)
     left = spots
     while left != 0:
-        s = core.popcount((left & -left) - 1)
+        s = core.lowest_bit(left)
         w = _worth(state, bits, colour, kind, s)
         r -= w * w
         if r < 0:
             return s
         left &= left - 1
-    return core.popcount((spots & -spots) - 1)
+    return core.lowest_bit(spots)
 
 
 @njit(cache=True)
@@ -447,7 +447,7 @@ def _tiki_harm(state, colour, harm):
         total = 0.0
         left = sus
         while left != 0:
-            s = core.popcount((left & -left) - 1)
+            s = core.lowest_bit(left)
             left &= left - 1
             hut = state[core.HUT + s]
             if (kind == core.CONSTRUCT and hut >= 0) or (
@@ -461,7 +461,7 @@ def _tiki_harm(state, colour, harm):
             total += (1.0 + gain[s]) ** 3
         left = sus
         while left != 0:
-            s = core.popcount((left & -left) - 1)
+            s = core.lowest_bit(left)
             left &= left - 1
             harm[s] += (1.0 + gain[s]) ** 3 / total * loss[s]
     for c in range(n):
@@ -691,7 +691,7 @@ def _mao_rollout_action(state, colour, bits, occupied):
     best = -1
     best_w = -1 << 40
     while spots != 0:
-        s = core.popcount((spots & -spots) - 1)
+        s = core.lowest_bit(spots)
         spots &= spots - 1
         if phase == core.PHASE_PAYBACK and state[core.PAINT_CASE] == core.CASE_NOT_MINDING:
             w = -_near(bits[colour], s)
@@ -756,7 +756,7 @@ def _mao_prior(state, player, colour, out):
             if hut < 0:
                 left = core.SPOT_CARDS[s]
                 while left != 0:
-                    card = core.popcount((left & -left) - 1)
+                    card = core.lowest_bit(left)
                     left &= left - 1
                     out[core.MAO_TOP_BASE + card] = max(out[core.MAO_TOP_BASE + card], g)
             else:
@@ -833,7 +833,7 @@ def _suspect_weights(state, bits, occupied, colour, kind, weight):
     weight[:] = 0.0
     left = good
     while left != 0:
-        s = core.popcount((left & -left) - 1)
+        s = core.lowest_bit(left)
         left &= left - 1
         hut = state[core.HUT + s]
         if (kind == core.CONSTRUCT and hut >= 0) or (kind == core.TAKE_BACK and (hut < 0 or core.owner(state, hut) == me)):
@@ -892,7 +892,7 @@ def _one_step_features(state, player, mask, out):
             for card in range(11):
                 left = CARD_SPOTS[card] & core.IN_PLAY_BITS[n]
                 while left != 0:
-                    s = core.popcount((left & -left) - 1)
+                    s = core.lowest_bit(left)
                     left &= left - 1
                     if weights[kind, s] > 0.0:
                         card_total[kind, card] += weights[kind, s]
@@ -954,7 +954,7 @@ def _one_step_features(state, player, mask, out):
         if kind != core.NO_PROJECT and card >= 0:
             left = CARD_SPOTS[card]
             while left != 0:
-                s = core.popcount((left & -left) - 1)
+                s = core.lowest_bit(left)
                 left &= left - 1
                 hinted[s] += 1.0
     # rollout_action's tiki: seven times in eight on the spot of most harm (the first of equal ones),
