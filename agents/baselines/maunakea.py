@@ -1029,8 +1029,8 @@ def _try_laying(mask, noise, best, best_a, base_v, hand_n, hand_sq, cand, n_cand
     old_t = np.zeros(4, dtype=np.int64)
     old_c = np.zeros(4, dtype=np.int64)
     turned = np.zeros(4)   # the worth of each rotation tried on the field, before its noise
-    # the maps of the board as it is, which each tile tried changes on four squares only
-    _maps(cost, ex_sq, n_ex, cap, F, D, queue, inq)
+    # F and D hold the maps of the board as it is (decide's, which the moves tried put back); each
+    # tile tried changes them on four squares only
     F0 = F.copy()
     D0 = D.copy()
     cost0 = cost.copy()
