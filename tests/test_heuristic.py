@@ -275,3 +275,46 @@ def test_mauna_kea_maps_brought_up_to_date_are_the_maps_computed_afresh():
                 compared += 1
             assert not mark.any() and not inq.any()   # the scratch is left clean for the next map
     assert compared == 12 * 20 * strategy.NUM_LANDINGS
+
+
+def test_mauna_kea_lava_risk_reads_the_squares_in_reach_of_a_boat_as_the_walking_map_has_them():
+    """The lava risk asks, for every sampled eruption, which squares can still reach a boat; it finds
+    them by a breadth-first search (``_reachable``) instead of the walking map ``_backward``, whose
+    distances it does not read.  On positions of random games, with boats gone from random landings
+    and random squares made impassable (lava) or dearer: the squares in reach are exactly those that
+    ``_backward`` gives a finite distance."""
+    from agents.baselines import maunakea as strategy
+
+    game = game_info("maunakea", 2)
+    core = game.core
+    squares = strategy.NUM_SQUARES
+    rng = np.random.default_rng(12)
+    queue = np.zeros(squares, dtype=np.int64)
+    inq = np.zeros(squares, dtype=np.bool_)
+    dist = np.zeros(squares, dtype=np.int64)
+    reach = np.zeros(squares, dtype=np.bool_)
+    obs, mask = _buffers(game)
+    cut_off = 0
+    for g in range(12):
+        state = _new_game(game, 400 + g)
+        for _ in range(int(rng.integers(8, 120))):
+            if state[core.STATUS] != core.STATUS_RUNNING:
+                break
+            core.step(state, core.random_action(state))
+        core.observe_player(state, int(core.player_to_act(state)), obs, mask)
+        terrain = np.zeros(squares, dtype=np.int64)
+        strategy._terrain(obs, terrain)
+        occupied = np.zeros(squares, dtype=np.bool_)
+        strategy._read_occupied(obs, 2, occupied)
+        base = np.zeros(squares, dtype=np.int64)
+        strategy._cost(terrain, occupied, base)
+        for trial in range(20):
+            cost = base.copy()
+            changed = rng.choice(squares, size=int(rng.integers(0, 120)), replace=False)
+            cost[changed] = rng.choice([-1, -1, 2, 4, 6], size=changed.size)
+            capacity = rng.integers(0, 2, size=strategy.NUM_LANDINGS) * rng.integers(1, 4, size=strategy.NUM_LANDINGS)
+            strategy._backward(cost, -1, dist, queue, inq, capacity)
+            strategy._reachable(cost, capacity, reach, queue)
+            assert np.array_equal(reach, dist < strategy.INF)
+            cut_off += int((~reach & (cost >= 0)).any())
+    assert cut_off > 12 * 20 // 2   # most trials leave some passable square out of every boat's reach

@@ -132,6 +132,36 @@ def _backward(cost, landing, dist, queue, inq, cap):
     _resume(cost, dist, queue, inq, 0, tail, True)
 
 
+@njit(cache=True)
+def _reachable(cost, cap, reach, queue):
+    """reach[x]: whether ``_backward(cost, -1, ...)`` gives x a finite distance -- the squares from
+    which a boat can be walked to, and the impassable squares beside them -- found by a plain
+    breadth-first search, for callers that read only whether a boat is in reach, not how far."""
+    for s in range(NUM_SQUARES):
+        reach[s] = False
+    tail = 0
+    for l in range(NUM_LANDINGS):
+        if cap[l] == 0:
+            continue
+        for i in range(4):
+            t = LANDING_ENTRY_SQUARES[l, i]
+            if cost[t] >= 0 and not reach[t]:
+                reach[t] = True
+                queue[tail] = t
+                tail += 1
+    head = 0
+    while head < tail:   # only passable squares are queued, each once: the queue never overflows
+        x = queue[head]
+        head += 1
+        for d in range(4):
+            y = SQUARE_NEIGHBOURS[x, d]
+            if y >= 0 and not reach[y]:
+                reach[y] = True
+                if cost[y] >= 0:
+                    queue[tail] = y
+                    tail += 1
+
+
 # After a change of the costs of a few squares (a tile tried on a field), a map is brought up to date
 # from the old one instead of computed afresh: the squares whose distance may have rested on a square
 # that became dearer (or impassable) are found along the tight steps of the old map and cleared, and the
@@ -685,11 +715,10 @@ def _lava_risk(obs, cost, cap, n_players, samples, hit, trap):
     _branch_ends(obs, lava_now, tile_lava, ends, n_ends, b_open, b_len, b_dir)
 
     queue = np.zeros(NUM_SQUARES, dtype=np.int64)
-    inq = np.zeros(NUM_SQUARES, dtype=np.bool_)
-    base = np.zeros(NUM_SQUARES, dtype=np.int64)
-    dist = np.zeros(NUM_SQUARES, dtype=np.int64)
+    reach_now = np.zeros(NUM_SQUARES, dtype=np.bool_)
+    reach = np.zeros(NUM_SQUARES, dtype=np.bool_)
     cost_s = np.zeros(NUM_SQUARES, dtype=np.int64)
-    _backward(cost, -1, base, queue, inq, cap)
+    _reachable(cost, cap, reach_now, queue)
     lava_s = np.zeros(NUM_FIELDS, dtype=np.bool_)
     covered = np.zeros(NUM_FIELDS, dtype=np.bool_)
     s_end = np.zeros((NUM_LAVA_FLOWS, 2), dtype=np.int64)
@@ -710,11 +739,11 @@ def _lava_risk(obs, cost, cap, n_players, samples, hit, trap):
             if covered[f]:
                 for i in range(4):
                     cost_s[FIELD_SQUARES[f, i]] = -1
-        _backward(cost_s, -1, dist, queue, inq, cap)
+        _reachable(cost_s, cap, reach, queue)
         for s in range(NUM_SQUARES):
             if covered[SQUARE_FIELD[s]]:
                 hit[s] += weight
-            elif base[s] < INF and dist[s] >= INF:
+            elif reach_now[s] and not reach[s]:
                 trap[s] += weight
 
 
