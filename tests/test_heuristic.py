@@ -215,30 +215,15 @@ def test_the_heuristics_play_is_pinned(name, variant):
     assert digest.hexdigest()[:16] == PINNED_PLAY[name, variant]
 
 
-def test_mauna_kea_maps_brought_up_to_date_are_the_maps_computed_afresh():
-    """The heuristic tries each tile on a field by bringing its walking maps (``_forward`` from each
-    explorer, ``_backward`` to each landing) up to date from the board's, instead of computing them
-    again.  Against maps computed afresh, on squares of positions from random games changed to every
-    cost a square can have (impassable, jungle, water, bare, and those of an occupied square), the
-    squares of one field or a few anywhere, entry squares of the landings and explorers' squares
-    included: the same distances everywhere."""
-    from agents.baselines import maunakea as strategy
-
+def _mauna_kea_walking_costs(strategy, rng, first_seed, games=12):
+    """The Mauna Kea heuristic's walking costs (``_cost``) at one position of each of ``games`` random
+    two-player games seeded from ``first_seed``, each played a number of moves that ``rng`` draws."""
     game = game_info("maunakea", 2)
     core = game.core
     squares = strategy.NUM_SQUARES
-    rng = np.random.default_rng(11)
-    queue = np.zeros(squares, dtype=np.int64)
-    inq = np.zeros(squares, dtype=np.bool_)
-    cleared = np.zeros(squares, dtype=np.int64)
-    mark = np.zeros(squares, dtype=np.bool_)
-    old, updated, fresh = (np.zeros(squares, dtype=np.int64) for _ in range(3))
-    capacity = np.ones(strategy.NUM_LANDINGS, dtype=np.int64)
-    entries = np.unique(strategy.LANDING_ENTRY_SQUARES)
     obs, mask = _buffers(game)
-    compared = 0
-    for g in range(12):
-        state = _new_game(game, 300 + g)
+    for g in range(games):
+        state = _new_game(game, first_seed + g)
         for _ in range(int(rng.integers(8, 120))):
             if state[core.STATUS] != core.STATUS_RUNNING:
                 break
@@ -250,6 +235,29 @@ def test_mauna_kea_maps_brought_up_to_date_are_the_maps_computed_afresh():
         strategy._read_occupied(obs, 2, occupied)
         base = np.zeros(squares, dtype=np.int64)
         strategy._cost(terrain, occupied, base)
+        yield base
+
+
+def test_mauna_kea_maps_brought_up_to_date_are_the_maps_computed_afresh():
+    """The heuristic tries each tile on a field by bringing its walking maps (``_forward`` from each
+    explorer, ``_backward`` to each landing) up to date from the board's, instead of computing them
+    again.  Against maps computed afresh, on squares of positions from random games changed to every
+    cost a square can have (impassable, jungle, water, bare, and those of an occupied square), the
+    squares of one field or a few anywhere, entry squares of the landings and explorers' squares
+    included: the same distances everywhere."""
+    from agents.baselines import maunakea as strategy
+
+    squares = strategy.NUM_SQUARES
+    rng = np.random.default_rng(11)
+    queue = np.zeros(squares, dtype=np.int64)
+    inq = np.zeros(squares, dtype=np.bool_)
+    cleared = np.zeros(squares, dtype=np.int64)
+    mark = np.zeros(squares, dtype=np.bool_)
+    old, updated, fresh = (np.zeros(squares, dtype=np.int64) for _ in range(3))
+    capacity = np.ones(strategy.NUM_LANDINGS, dtype=np.int64)
+    entries = np.unique(strategy.LANDING_ENTRY_SQUARES)
+    compared = 0
+    for base in _mauna_kea_walking_costs(strategy, rng, 300):
         for trial in range(20):
             if trial % 3 == 0:
                 changed = strategy.FIELD_SQUARES[rng.integers(strategy.NUM_FIELDS)].copy()
@@ -285,29 +293,14 @@ def test_mauna_kea_lava_risk_reads_the_squares_in_reach_of_a_boat_as_the_walking
     ``_backward`` gives a finite distance."""
     from agents.baselines import maunakea as strategy
 
-    game = game_info("maunakea", 2)
-    core = game.core
     squares = strategy.NUM_SQUARES
     rng = np.random.default_rng(12)
     queue = np.zeros(squares, dtype=np.int64)
     inq = np.zeros(squares, dtype=np.bool_)
     dist = np.zeros(squares, dtype=np.int64)
     reach = np.zeros(squares, dtype=np.bool_)
-    obs, mask = _buffers(game)
     cut_off = 0
-    for g in range(12):
-        state = _new_game(game, 400 + g)
-        for _ in range(int(rng.integers(8, 120))):
-            if state[core.STATUS] != core.STATUS_RUNNING:
-                break
-            core.step(state, core.random_action(state))
-        core.observe_player(state, int(core.player_to_act(state)), obs, mask)
-        terrain = np.zeros(squares, dtype=np.int64)
-        strategy._terrain(obs, terrain)
-        occupied = np.zeros(squares, dtype=np.bool_)
-        strategy._read_occupied(obs, 2, occupied)
-        base = np.zeros(squares, dtype=np.int64)
-        strategy._cost(terrain, occupied, base)
+    for base in _mauna_kea_walking_costs(strategy, rng, 400):
         for trial in range(20):
             cost = base.copy()
             changed = rng.choice(squares, size=int(rng.integers(0, 120)), replace=False)
