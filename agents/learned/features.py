@@ -6,12 +6,13 @@ weigh alike.  Checkpoints name this class, so it must stay importable as
 ``agents.learned.features.LogFeatures`` (older ones: ``agents.features``); ``agents.learned.network.squash``
 is the same function for numpy.
 
-Beside it: the Skip and Scorer policies, and ``OneCopyRolloutBuffer``, the main job's rollout buffer
-(checkpoints name these classes too).
+Beside it: the Skip, Scorer and plain MLP policies, which sample their actions by ``InverseCdfCategorical``,
+and ``OneCopyRolloutBuffer``, the main job's rollout buffer (checkpoints name these classes too).
 """
 import numpy as np
 import torch
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from torch import nn
@@ -49,7 +50,48 @@ class SkipMlpExtractor(nn.Module):
         return self.value_net(features)
 
 
-class SkipPolicy(MaskableActorCriticPolicy):
+class InverseCdfCategorical(MaskableCategorical):
+    """MaskablePPO's masked categorical distribution, sampled with one uniform number per row: the
+    first action whose cumulative probability exceeds it.  torch's ``Categorical.sample`` draws an
+    exponential number for every action of every row (``torch.multinomial``), which for Mauna Kea's
+    2,040 actions in 256 games took 18 ms a step on one thread, against 0.65 ms this way.  The same
+    distribution; masked actions (probability 0) are never drawn."""
+
+    def sample(self, sample_shape=torch.Size()):
+        if sample_shape != torch.Size():
+            return super().sample(sample_shape)
+        cumulative = self.probs.double().cumsum(-1)
+        total = cumulative[..., -1:].contiguous()
+        u = torch.rand(total.shape, dtype=cumulative.dtype, device=cumulative.device) * total
+        action = torch.searchsorted(cumulative, u, right=True)
+        # u may round up to the total: then the last action with a probability, the first whose
+        # cumulative probability reaches the total
+        last = torch.searchsorted(cumulative, total, right=False)
+        return torch.minimum(action, last).squeeze(-1)
+
+
+class InverseCdfCategoricalDistribution(MaskableCategoricalDistribution):
+    """``MaskableCategoricalDistribution`` over ``InverseCdfCategorical``."""
+
+    def proba_distribution(self, action_logits):
+        self.distribution = InverseCdfCategorical(logits=action_logits.view(-1, self.action_dim))
+        return self
+
+
+class InverseCdfSampling:
+    """A ``MaskableActorCriticPolicy`` mixin: the policy samples its actions by ``InverseCdfCategorical``
+    (the action head built by the parent is the same linear layer)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.action_dist = InverseCdfCategoricalDistribution(int(self.action_space.n))
+
+
+class MlpPolicy(InverseCdfSampling, MaskableActorCriticPolicy):
+    """MaskablePPO's ``"MlpPolicy"`` (``--skip 0``), sampling by ``InverseCdfCategorical``."""
+
+
+class SkipPolicy(InverseCdfSampling, MaskableActorCriticPolicy):
     """MaskablePPO's MLP policy with a linear path from the (squashed) observation to the action
     logits.  Many decisions hinge on one input per action -- is the spot of this construction free,
     is this territory mine -- which a linear weight learns at once, while the hidden layers have to
@@ -113,7 +155,7 @@ class ScorerExtractor(nn.Module):
         return self.value_net(torch.sign(x) * torch.log1p(torch.abs(x)))
 
 
-class ScorerPolicy(MaskableActorCriticPolicy):
+class ScorerPolicy(InverseCdfSampling, MaskableActorCriticPolicy):
     """MaskablePPO's policy as an action scorer (``agents.learned.scorer``): the logit of each action
     is the scorer's output for that action's features, so the actor is a scorer file as it stands
     (``agents.learned.network.save_snapshot`` writes it as one) and plays like the shipped Mauna Kea

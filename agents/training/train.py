@@ -508,7 +508,7 @@ def _learner(args, envs, out, checkpoint):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import LinearSchedule
 
-    from ..learned.features import LogFeatures, OneCopyRolloutBuffer, ScorerInputs, ScorerPolicy, SkipPolicy
+    from ..learned.features import LogFeatures, MlpPolicy, OneCopyRolloutBuffer, ScorerInputs, ScorerPolicy, SkipPolicy
 
     if checkpoint is not None:
         return MaskablePPO.load(checkpoint, env=envs, device="cpu", tensorboard_log=str(out / "tb"))
@@ -520,7 +520,7 @@ def _learner(args, envs, out, checkpoint):
                                                    activation_fn=torch.nn.ReLU, features_extractor_class=ScorerInputs,
                                                    features_extractor_kwargs=inputs)
     else:
-        policy = SkipPolicy if args.skip else "MlpPolicy"
+        policy = SkipPolicy if args.skip else MlpPolicy
         policy_kwargs = dict(net_arch=dict(pi=[args.net, args.net], vf=[args.net, args.net]),
                              activation_fn=torch.nn.ReLU, features_extractor_class=LogFeatures)
     return MaskablePPO(
