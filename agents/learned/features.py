@@ -54,8 +54,8 @@ class InverseCdfCategorical(MaskableCategorical):
     """MaskablePPO's masked categorical distribution, sampled with one uniform number per row: the
     first action whose cumulative probability exceeds it.  torch's ``Categorical.sample`` draws an
     exponential number for every action of every row (``torch.multinomial``), which for Mauna Kea's
-    2,040 actions in 256 games took 18 ms a step on one thread, against 0.65 ms this way.  The same
-    distribution; masked actions (probability 0) are never drawn."""
+    2,040 actions in 256 games took about 19 ms a step on one thread, against 1 ms this way
+    (docs/training.md).  The same distribution; masked actions (probability 0) are never drawn."""
 
     def sample(self, sample_shape=torch.Size()):
         if sample_shape != torch.Size():
