@@ -53,9 +53,10 @@ class SkipMlpExtractor(nn.Module):
 class InverseCdfCategorical(MaskableCategorical):
     """MaskablePPO's masked categorical distribution, sampled with one uniform number per row: the
     first action whose cumulative probability exceeds it.  torch's ``Categorical.sample`` draws an
-    exponential number for every action of every row (``torch.multinomial``), which for Mauna Kea's
-    2,040 actions in 256 games took about 19 ms a step on one thread, against 1 ms this way
-    (docs/training.md).  The same distribution; masked actions (probability 0) are never drawn."""
+    exponential number for every action of every row (``torch.multinomial``): a random number and a
+    logarithm for each of Mauna Kea's 2,040 actions in every game at every step (docs/training.md
+    measures the rollouts with both).  The same distribution; masked actions (probability 0) are
+    never drawn."""
 
     def sample(self, sample_shape=torch.Size()):
         if sample_shape != torch.Size():
