@@ -1,6 +1,8 @@
 """Learner steps per second of self-play training, the old path and the batched one side by side in one run.
 
-    python -m benchmarks.training_speed [--quick] [--json PATH] [--games makabana,makemake,maunakea]
+    python -m benchmarks.training_speed [--quick] [--repeats N] [--json PATH] [--write PAGE ...]
+                                        [--games makabana,makemake,maunakea]
+    python -m benchmarks.training_speed --report PATH --write README.md --write docs/training.md   # no measuring
 
 For each game (2 players) both paths train the same MaskablePPO learner, built as the main job builds it
 (``agents.training.train``'s defaults: minibatches of 1024 (Maka Bana 256), 4 epochs, 128 x 128, the update on
@@ -22,13 +24,24 @@ the snapshots' (``BatchedSelfPlayEnv.network_seconds``) -- and reports their sha
 (``network_share``); the rest is stepping, masks, observations, the Numba opponents, the rollout buffer
 and bookkeeping.
 
-JSON: a list of rows ``{"game", "path", "phase", "learner_steps_per_second"}``, the batched rollout
-rows with ``network_share``, every row with the seconds and steps measured.  The targets of issue 21
-are printed beside the figures: batched rollout >= 4x the old, its network share >= 0.85, the whole
-PPO iteration >= 2x the old.
+On a shared machine these figures move by half from one run to the next, so the run measures both
+paths ``--repeats`` times (3 by default, 1 with ``--quick``), back to back within each repeat and in
+alternating order, and judges the targets on the median over the repeats of each repeat's ratio (the
+two paths of one repeat measured within a minute or two of each other), with the lowest and highest
+beside it.
+
+JSON: a list of rows ``{"game", "path", "phase", "repeat", "learner_steps_per_second"}``, the batched
+rollout rows with ``network_share``, every row with the seconds and steps measured and the machine
+(``meta``: processor, load average at the start and end of the run).  The targets of issue 21 are
+printed beside the figures: batched rollout >= 4x the old, its network share >= 0.85, the whole PPO
+iteration >= 2x the old.  ``--write PAGE`` (as often as needed) writes the summary table between the
+``<!-- training-speed:start -->`` and ``<!-- training-speed:end -->`` lines of PAGE, and ``--report
+PATH`` rebuilds it from a run's JSON without measuring; the tests compare the README and
+docs/training.md with ``docs/training_speed.json``.
 """
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -38,6 +51,9 @@ from pathlib import Path
 import numpy as np
 
 GAMES = ("makabana", "makemake", "maunakea")
+NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
+TARGETS = {"rollout": 4.0, "network_share": 0.85, "ppo": 2.0}
+TABLE_START, TABLE_END = "<!-- training-speed:start -->", "<!-- training-speed:end -->"
 
 
 def build(game_name, path, pool, args, folder):
@@ -133,7 +149,7 @@ def measure(model, envs, iterations, warmup, update_threads=1):
                 steps=iterations * model.n_steps * model.n_envs, envs=model.n_envs, n_steps=model.n_steps)
 
 
-def run_game(game_name, args):
+def run_game(game_name, args, order=("per-game", "batched")):
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -147,13 +163,14 @@ def run_game(game_name, args):
         folder = Path(folder)
         # the snapshot opponent: a fresh learner's network, as big as the learner's
         probe = VecMonitor(BatchedSelfPlayEnv(game_name, 1, 2, opponents=["random"], seed=0))
-        for path in ("per-game", "batched"):
+        snapshot = None
+        for path in order:
             # each path at the main job's defaults for it (agents.training.train.VEC_DEFAULTS)
             # the MLP over the observation on both paths (Mauna Kea's default action scorer is batched only)
             train_args = parse_args(["--game", game_name, "--players", "2", "--seed", str(args.seed),
                                      "--vec-env", "batched" if path == "batched" else "dummy", "--policy", "mlp"]
                                     + (["--envs", str(args.envs)] if args.envs else []))
-            if path == "per-game":
+            if snapshot is None:
                 snapshot = str(save_snapshot(_learner(train_args, probe, folder, None), folder / "snapshot_0.npz"))
             model, envs = build(game_name, path, snapshot, train_args, folder)
             threads = args.update_threads or train_args.update_threads
@@ -163,10 +180,10 @@ def run_game(game_name, args):
     return results
 
 
-def rows_of(game_name, results):
+def rows_of(game_name, results, repeat=0):
     rows = []
     for path, r in results.items():
-        shape = dict(envs=r["envs"], n_steps=r["n_steps"], update_threads=r["update_threads"])
+        shape = dict(repeat=repeat, envs=r["envs"], n_steps=r["n_steps"], update_threads=r["update_threads"])
         rollout = dict(game=game_name, path=path, phase="rollout", **shape,
                        learner_steps_per_second=r["steps"] / r["collect"], seconds=r["collect"], steps=r["steps"])
         if path == "batched":
@@ -180,26 +197,122 @@ def rows_of(game_name, results):
     return rows
 
 
-def print_table(rows):
-    print(f"\n{'game':<10} {'path':<9} {'games x steps':>13} {'rollout/s':>10} {'update/s':>9} {'ppo/s':>8} "
-          f"{'net share':>9}")
-    by = {(r["game"], r["path"], r["phase"]): r for r in rows}
+def summary(rows):
+    """Per game: each repeat's figures and ratios, and their medians, lowest and highest."""
+    by = {(r["game"], r["path"], r["phase"], r.get("repeat", 0)): r for r in rows}
+    out = {}
     for game in dict.fromkeys(r["game"] for r in rows):
-        for path in ("per-game", "batched"):
-            rollout, ppo = by[(game, path, "rollout")], by[(game, path, "ppo")]
-            update = ppo["steps"] / ppo["update_seconds"]
-            share = f"{rollout['network_share']:.2f}" if "network_share" in rollout else ""
-            shape = f"{rollout['envs']} x {rollout['n_steps']}"
-            print(f"{game:<10} {path:<9} {shape:>13} {rollout['learner_steps_per_second']:>10,.0f} {update:>9,.0f} "
-                  f"{ppo['learner_steps_per_second']:>8,.0f} {share:>9}")
-        old_r, new_r = by[(game, "per-game", "rollout")], by[(game, "batched", "rollout")]
-        old_p, new_p = by[(game, "per-game", "ppo")], by[(game, "batched", "ppo")]
-        speedup_r = new_r["learner_steps_per_second"] / old_r["learner_steps_per_second"]
-        speedup_p = new_p["learner_steps_per_second"] / old_p["learner_steps_per_second"]
-        print(f"{'':<10} targets: rollout x{speedup_r:.1f} (>= 4: {'met' if speedup_r >= 4 else 'missed'}), "
-              f"network share {new_r['network_share']:.2f} (>= 0.85: "
-              f"{'met' if new_r['network_share'] >= 0.85 else 'missed'}), ppo x{speedup_p:.1f} "
-              f"(>= 2: {'met' if speedup_p >= 2 else 'missed'})")
+        repeats = sorted({k[3] for k in by if k[0] == game})
+        per = {key: [] for key in ("old_rollout", "new_rollout", "old_update", "new_update", "old_ppo", "new_ppo",
+                                   "rollout", "network_share", "ppo")}
+        for i in repeats:
+            old_r, new_r = by[(game, "per-game", "rollout", i)], by[(game, "batched", "rollout", i)]
+            old_p, new_p = by[(game, "per-game", "ppo", i)], by[(game, "batched", "ppo", i)]
+            per["old_rollout"].append(old_r["learner_steps_per_second"])
+            per["new_rollout"].append(new_r["learner_steps_per_second"])
+            per["old_update"].append(old_p["steps"] / old_p["update_seconds"])
+            per["new_update"].append(new_p["steps"] / new_p["update_seconds"])
+            per["old_ppo"].append(old_p["learner_steps_per_second"])
+            per["new_ppo"].append(new_p["learner_steps_per_second"])
+            per["rollout"].append(new_r["learner_steps_per_second"] / old_r["learner_steps_per_second"])
+            per["network_share"].append(new_r["network_share"])
+            per["ppo"].append(new_p["learner_steps_per_second"] / old_p["learner_steps_per_second"])
+        old, new = (by[(game, path, "rollout", repeats[0])] for path in ("per-game", "batched"))
+        out[game] = dict(repeats=len(repeats), shape_old=(old["envs"], old["n_steps"]),
+                         shape_new=(new["envs"], new["n_steps"]),
+                         **{key: (float(np.median(v)), min(v), max(v), v) for key, v in per.items()})
+    return out
+
+
+def _spread(figure, fmt):
+    median, low, high, values = figure
+    return fmt(median) if len(values) == 1 else f"{fmt(median)} [{fmt(low)}, {fmt(high)}]"
+
+
+def _verdict(figure, target):
+    median, _, _, values = figure
+    met = sum(v >= target for v in values)
+    return ("met" if median >= target else "missed") + ("" if len(values) == 1 else f", {met} of {len(values)}")
+
+
+def print_table(rows):
+    print(f"\n{'game':<10} {'path':<9} {'games x steps':>13} {'rollout/s':>10} {'update/s':>9} {'ppo/s':>8}"
+          f"   (medians over the repeats)")
+    for game, s in summary(rows).items():
+        for path, key, shape in (("per-game", "old", s["shape_old"]), ("batched", "new", s["shape_new"])):
+            print(f"{game:<10} {path:<9} {f'{shape[0]} x {shape[1]}':>13} {s[key + '_rollout'][0]:>10,.0f} "
+                  f"{s[key + '_update'][0]:>9,.0f} {s[key + '_ppo'][0]:>8,.0f}")
+        ratio = lambda x: f"x{x:.2f}"  # noqa: E731
+        share = lambda x: f"{x:.2f}"  # noqa: E731
+        print(f"{'':<10} targets over {s['repeats']} repeat(s), median [lowest, highest]: "
+              f"rollout {_spread(s['rollout'], ratio)} (>= 4: {_verdict(s['rollout'], TARGETS['rollout'])}), "
+              f"network share {_spread(s['network_share'], share)} "
+              f"(>= 0.85: {_verdict(s['network_share'], TARGETS['network_share'])}), "
+              f"ppo {_spread(s['ppo'], ratio)} (>= 2: {_verdict(s['ppo'], TARGETS['ppo'])})")
+
+
+def summary_table(rows):
+    """The pages' table (README, docs/training.md): per game, the medians over the repeats and their spread, and the targets."""
+    stats = summary(rows)
+    games = [g for g in NAMES if g in stats]
+    meta = rows[0].get("meta", {})
+    repeats = max(s["repeats"] for s in stats.values())
+
+    def line(label, cell):
+        return f"| {label} | " + " | ".join(cell(stats[g]) for g in games) + " |"
+
+    def ratio(x):
+        return f"{x:.1f}×"
+
+    def share(x):
+        return f"{x:.2f}"
+
+    head = (f"| one run of `python -m benchmarks.training_speed` ({repeats} repeat{'s' if repeats > 1 else ''}, "
+            f"{meta.get('cores', '?')} cores, load {meta.get('load_at_start', '?')} at its start and "
+            f"{meta.get('load_at_end', '?')} at its end; median [lowest, highest] of the repeats) | "
+            + " | ".join(NAMES[g] for g in games) + " |")
+    return "\n".join([
+        head,
+        "|---" * (len(games) + 1) + "|",
+        line("learner steps/s collecting rollouts, old path / batched (games x steps: "
+             + ", ".join(f"{NAMES[g]} {stats[g]['shape_old'][0]} x {stats[g]['shape_old'][1]} / "
+                         f"{stats[g]['shape_new'][0]} x {stats[g]['shape_new'][1]}" for g in games) + ")",
+             lambda s: f"{s['old_rollout'][0]:,.0f} / {s['new_rollout'][0]:,.0f}"),
+        line("batched rollout against the old (target ≥ 4×)",
+             lambda s: f"{_spread(s['rollout'], ratio)}: {_verdict(s['rollout'], TARGETS['rollout'])}"),
+        line("the networks' share of the batched rollout (target ≥ 0.85)",
+             lambda s: f"{_spread(s['network_share'], share)}: {_verdict(s['network_share'], TARGETS['network_share'])}"),
+        line("learner steps/s of the update, old path / batched",
+             lambda s: f"{s['old_update'][0]:,.0f} / {s['new_update'][0]:,.0f}"),
+        line("learner steps/s of whole PPO iterations (rollout and update), old path / batched",
+             lambda s: f"{s['old_ppo'][0]:,.0f} / {s['new_ppo'][0]:,.0f}"),
+        line("whole PPO iteration, batched against the old (target ≥ 2×)",
+             lambda s: f"{_spread(s['ppo'], ratio)}: {_verdict(s['ppo'], TARGETS['ppo'])}"),
+    ])
+
+
+def write_page(path, text):
+    from benchmarks.report import write
+
+    write(path, text, TABLE_START, TABLE_END)
+
+
+def _load():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def machine_meta():
+    meta = dict(machine=platform.machine(), python=platform.python_version(), cores=os.cpu_count(),
+                cpu=platform.processor() or platform.machine(), load_at_start=_load())
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    meta["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return meta
 
 
 def main(argv=None):
@@ -207,8 +320,15 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--quick", action="store_true",
                         help="2 measured iterations per path instead of 6, after 64 warm-up steps per game "
-                             "instead of 160")
+                             "instead of 160, and 1 repeat unless --repeats says otherwise")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="measurements of both paths per game, back to back, alternating which goes "
+                             "first (default: 3, or 1 with --quick)")
     parser.add_argument("--json", type=Path, help="write the rows to this file")
+    parser.add_argument("--write", type=Path, metavar="PAGE", action="append", default=[],
+                        help="write the summary table between the training-speed markers of PAGE (repeatable)")
+    parser.add_argument("--report", type=Path, metavar="PATH",
+                        help="measure nothing: print (and with --write write) the tables of this run's JSON")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all three)")
     parser.add_argument("--envs", type=int, default=None,
                         help="games at once on both paths (default: each path's main-job default)")
@@ -216,6 +336,12 @@ def main(argv=None):
     parser.add_argument("--update-threads", type=int, default=None,
                         help="torch threads of the update on both paths (default: the main job's)")
     args = parser.parse_args(argv)
+    if args.report:
+        rows = json.loads(args.report.read_text())
+        print_table(rows)
+        for page in args.write:
+            write_page(page, summary_table(rows))
+        return
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
@@ -224,6 +350,9 @@ def main(argv=None):
         parser.error(f"--update-threads must be a positive integer, got {args.update_threads}")
     if args.envs is not None and args.envs < 1:
         parser.error(f"--envs must be a positive integer, got {args.envs}")
+    if args.repeats is not None and args.repeats < 1:
+        parser.error(f"--repeats must be a positive integer, got {args.repeats}")
+    repeats = args.repeats or (1 if args.quick else 3)
     args.iterations = 2 if args.quick else 6
     args.warmup = 64 if args.quick else 160
     from agents.training.train import quiet_openmp_waits
@@ -236,17 +365,26 @@ def main(argv=None):
     import makemake_env.core  # noqa: F401
     import maunakea_env.core  # noqa: F401
 
+    meta = dict(machine_meta(), iterations=args.iterations, warmup_steps_per_game=args.warmup, repeats=repeats)
     rows = []
-    for game in games:
-        started = time.perf_counter()
-        rows += rows_of(game, run_game(game, args))
-        print(f"{game}: measured in {time.perf_counter() - started:.0f} s", flush=True)
+    for repeat in range(repeats):
+        # the paths alternate which goes first, so that a machine growing busier or quieter over the
+        # run does not favour one of them
+        order = ("per-game", "batched") if repeat % 2 == 0 else ("batched", "per-game")
+        for game in games:
+            started = time.perf_counter()
+            rows += rows_of(game, run_game(game, args, order), repeat)
+            print(f"{game}, repeat {repeat + 1} of {repeats}: measured in {time.perf_counter() - started:.0f} s",
+                  flush=True)
+    meta["load_at_end"] = _load()
+    rows = [dict(r, meta=meta) for r in rows]
     print_table(rows)
     if args.json:
-        meta = dict(machine=platform.machine(), python=platform.python_version(), iterations=args.iterations,
-                    warmup_steps_per_game=args.warmup)
-        args.json.write_text(json.dumps([dict(r, **{"meta": meta}) for r in rows], indent=1))
+        args.json.write_text(json.dumps(rows, indent=1))
         print(f"wrote {args.json}")
+    for page in args.write:
+        write_page(page, summary_table(rows))
+        print(f"wrote the table into {page}")
 
 
 if __name__ == "__main__":

@@ -142,16 +142,60 @@ def test_training_speed_times_both_paths_side_by_side(tmp_path):
     the batched rollout's network share (issue 21's JSON rows)."""
     pytest.importorskip("sb3_contrib")
     out = tmp_path / "training.json"
+    page = tmp_path / "page.md"
+    page.write_text("top\n<!-- training-speed:start -->\nstale\n<!-- training-speed:end -->\nbottom\n")
     result = subprocess.run([sys.executable, "-m", "benchmarks.training_speed", "--quick", "--games", "makemake",
-                             "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                             "--repeats", "2", "--json", str(out), "--write", str(page)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     rows = json.loads(out.read_text())
-    assert sorted((r["game"], r["path"], r["phase"]) for r in rows) == [
-        ("makemake", "batched", "ppo"), ("makemake", "batched", "rollout"),
-        ("makemake", "per-game", "ppo"), ("makemake", "per-game", "rollout")]
+    assert sorted((r["game"], r["path"], r["phase"], r["repeat"]) for r in rows) == [
+        ("makemake", path, phase, repeat) for path in ("batched", "per-game") for phase in ("ppo", "rollout")
+        for repeat in (0, 1)]
     assert all(r["learner_steps_per_second"] > 0 for r in rows)
     shares = [r["network_share"] for r in rows if (r["path"], r["phase"]) == ("batched", "rollout")]
-    assert len(shares) == 1 and 0 < shares[0] < 1
+    assert len(shares) == 2 and all(0 < share < 1 for share in shares)
     assert all("network_share" not in r for r in rows if (r["path"], r["phase"]) != ("batched", "rollout"))
+    assert all("load_at_start" in r["meta"] and "load_at_end" in r["meta"] for r in rows)
+    assert "targets over 2 repeat(s)" in result.stdout
+    # the page's table is the run's, between its markers, the rest of the page kept
+    text = page.read_text()
+    assert text.startswith("top\n") and text.endswith("bottom\n") and "stale" not in text
+    assert "| batched rollout against the old (target ≥ 4×) |" in text and "2 repeats" in text
+    again = subprocess.run([sys.executable, "-m", "benchmarks.training_speed", "--report", str(out)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "targets over 2 repeat(s)" in again.stdout, again.stderr
     assert "--games takes names from" in refusal("benchmarks.training_speed", "--games", "chess")
     assert "--envs must be a positive integer" in refusal("benchmarks.training_speed", "--envs", "0")
+    assert "--repeats must be a positive integer" in refusal("benchmarks.training_speed", "--repeats", "0")
+
+
+def test_training_speed_summary_takes_medians_of_paired_ratios():
+    """Each repeat's ratio pairs the two paths measured in that repeat; the table shows the median of
+    those ratios, the lowest and the highest, and counts the repeats that met each target."""
+    from benchmarks.training_speed import summary, summary_table
+
+    def rows(repeat, old, new, share):
+        common = dict(game="makemake", repeat=repeat, envs=32, n_steps=64, steps=2048)
+        return [dict(common, path="per-game", phase="rollout", learner_steps_per_second=old),
+                dict(common, path="batched", phase="rollout", learner_steps_per_second=new, network_share=share),
+                dict(common, path="per-game", phase="ppo", learner_steps_per_second=old / 2, update_seconds=1.0),
+                dict(common, path="batched", phase="ppo", learner_steps_per_second=new / 2, update_seconds=1.0)]
+
+    run = rows(0, 1000, 5000, 0.9) + rows(1, 2000, 4000, 0.5) + rows(2, 1000, 3000, 0.86)
+    s = summary(run)["makemake"]
+    assert s["rollout"][:3] == (3.0, 2.0, 5.0) and s["network_share"][:3] == (0.86, 0.5, 0.9)
+    table = summary_table(run)
+    assert "3.0× [2.0×, 5.0×]: missed, 1 of 3" in table
+    assert "0.86 [0.50, 0.90]: met, 2 of 3" in table
+
+
+def test_the_pages_training_speed_tables_are_those_of_the_kept_run():
+    """README.md and docs/training.md show the table ``benchmarks.training_speed`` writes from
+    docs/training_speed.json."""
+    from benchmarks.training_speed import TABLE_END, TABLE_START, summary_table
+
+    text = summary_table(json.loads((ROOT / "docs" / "training_speed.json").read_text()))
+    for page in ("README.md", "docs/training.md"):
+        shown = (ROOT / page).read_text().split(TABLE_START, 1)[1].split(TABLE_END, 1)[0]
+        assert shown.strip() == text.strip(), f"{page} is not the table of docs/training_speed.json"
