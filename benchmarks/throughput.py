@@ -239,21 +239,28 @@ def peer_rows(timer, batch_sizes, say):
 
 
 # ---------------------------------------------------------------------------------------------------
+def cpu_name():
+    """The processor's model name where Linux tells it, else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def load_average():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def machine():
     import numba
 
     info = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
             "cores": os.cpu_count(), "numba_threads": numba.get_num_threads(),
-            "platform": platform.platform(), "cpu": platform.processor() or platform.machine(),
-            "load_at_start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    info["cpu"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+            "platform": platform.platform(), "cpu": cpu_name(), "load_at_start": load_average()}
     for name in ("pettingzoo", "pyspiel", "pgx", "jax"):
         try:
             module = __import__(name)
@@ -390,7 +397,7 @@ def main(argv=None):
     info = machine()
     print("machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
     rows, compile_times = run(args.quick)
-    info["load_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    info["load_at_end"] = load_average()
     print(table(rows))
     print("Numba compile (first call, excluded above): "
           + ", ".join(f"{k} {v:.2f}s" for k, v in compile_times.items()))

@@ -297,22 +297,11 @@ def write_page(path, text):
     write(path, text, TABLE_START, TABLE_END)
 
 
-def _load():
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def machine_meta():
-    meta = dict(machine=platform.machine(), python=platform.python_version(), cores=os.cpu_count(),
-                cpu=platform.processor() or platform.machine(), load_at_start=_load())
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    meta["cpu"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return meta
+    from benchmarks.throughput import cpu_name, load_average
+
+    return dict(machine=platform.machine(), python=platform.python_version(), cores=os.cpu_count(), cpu=cpu_name(),
+                load_at_start=load_average())
 
 
 def main(argv=None):
@@ -376,7 +365,9 @@ def main(argv=None):
             rows += rows_of(game, run_game(game, args, order), repeat)
             print(f"{game}, repeat {repeat + 1} of {repeats}: measured in {time.perf_counter() - started:.0f} s",
                   flush=True)
-    meta["load_at_end"] = _load()
+    from benchmarks.throughput import load_average
+
+    meta["load_at_end"] = load_average()
     rows = [dict(r, meta=meta) for r in rows]
     print_table(rows)
     if args.json:
