@@ -326,7 +326,14 @@ def main(argv=None):
                         help="torch threads of the update on both paths (default: the main job's)")
     args = parser.parse_args(argv)
     if args.report:
-        rows = json.loads(args.report.read_text())
+        try:
+            rows = json.loads(args.report.read_text())
+            if not isinstance(rows, list) or not rows:
+                raise ValueError("no list of rows")
+            summary(rows)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+            parser.error(f"--report takes the JSON a run wrote with --json; {args.report} is not one "
+                         f"({type(error).__name__}: {error})")
         print_table(rows)
         for page in args.write:
             write_page(page, summary_table(rows))

@@ -168,6 +168,11 @@ def test_training_speed_times_both_paths_side_by_side(tmp_path):
     assert "--games takes names from" in refusal("benchmarks.training_speed", "--games", "chess")
     assert "--envs must be a positive integer" in refusal("benchmarks.training_speed", "--envs", "0")
     assert "--repeats must be a positive integer" in refusal("benchmarks.training_speed", "--repeats", "0")
+    assert "--report takes the JSON a run wrote" in refusal("benchmarks.training_speed", "--report",
+                                                            str(tmp_path / "missing.json"))
+    (tmp_path / "other.json").write_text('{"rows": []}')
+    assert "--report takes the JSON a run wrote" in refusal("benchmarks.training_speed", "--report",
+                                                            str(tmp_path / "other.json"))
 
 
 def test_training_speed_summary_takes_medians_of_paired_ratios():
