@@ -73,7 +73,7 @@ def _flag(text):
 # those of GuidedMCTSAgent.  The agents check the values themselves (trees, belief, value_mix).
 SETTINGS = dict(c=_number, rollout_depth=int, horizon=int, value_scale=_number, value_weight=_number,
                 trees=str, belief=str, max_depth=int, pw_k=_number, pw_alpha=_number, bias=_number,
-                halving=int)
+                puct=_flag, halving=int)
 GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number, scorer_after=int, root=str)
 ROOT_GUIDES = ("guide", "shipped")   # what ``@root=`` may name: the guide itself, or the shipped policy
 WHAT = {_number: "a number", int: "a whole number", str: "a value", _flag: "true, false, 1 or 0"}

@@ -1007,3 +1007,47 @@ def test_halving_is_checked_and_the_plain_search_halves_too():
     agent.reset(game, int(game.core.player_to_act(state)), 0)
     action = agent.search(state.copy(), 60, 0)
     assert np.count_nonzero(agent.last_visits) == 4 and agent.last_visits[action] == agent.last_visits.max()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_puct_keeps_the_root_prior_in_play_as_the_visits_grow(name):
+    """With ``puct`` the root's progressive bias grows with the square root of the root's visits (the
+    form of AlphaZero's PUCT), where without it the bias of a child fades with its own visits alone: a
+    guide sure of one action sends more of the root's visits to it."""
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info(name, num_players=2)
+    favoured = {False: 0, True: 0}
+    for i, state in enumerate(random_positions(game, 4, seed=40)):
+        player = int(game.core.player_to_act(state))
+        obs = np.zeros(game.obs_size, dtype=np.int8)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        game.core.observe_player(state, player, obs, mask)
+        if np.count_nonzero(mask) < 3:
+            continue
+        guide = FavouriteGuide(1)
+        action = int(np.flatnonzero(mask)[1])
+        for puct in (False, True):
+            agent = GuidedMCTSAgent(guide, simulations=200, bias=1.0, puct=puct, in_tree=False)
+            agent.reset(game, player, i)
+            assert mask[agent.act(obs, mask.copy(), state.copy())] == 1
+            assert agent.last_visits.sum() == 200
+            favoured[puct] += int(agent.last_visits[action])
+    assert favoured[True] > favoured[False] > 0
+
+
+def test_puct_is_checked_and_named_like_the_other_settings():
+    from agents.registry import make_agent
+
+    game = game_info("makemake", num_players=2)
+    for bad in ("yes", 2, None.__class__):
+        with pytest.raises(ValueError, match="puct is true or false"):
+            MCTSAgent(puct=bad).reset(game, 0, 0)
+    agent = make_agent("mcts:16@puct=1", game)
+    agent.reset(game, 0, 0)
+    assert agent.settings["puct"] is True and MCTSAgent().options["puct"] is None
+    plain = MCTSAgent()
+    plain.reset(game, 0, 0)
+    assert plain.settings["puct"] is False
+    with pytest.raises(ValueError, match="puct"):
+        make_agent("mcts@puct=2", game)

@@ -286,11 +286,12 @@ def _root_prior(game, root, player, mask, rs, na, policy):
 
 
 @njit(cache=True)
-def _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt, visits, avail, value):
+def _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt, visits, avail, value,
+               root_scale):
     """The child of ``node`` with the best UCB among those legal now (their mask entries set to 2, their
     availability counted): ``(child or -1, children legal now, legal actions)``.  The progressive bias
-    reads the root's ``prior`` at the root and the guide's ``net_prior`` of the child below it (zero
-    in an unguided search)."""
+    reads the root's ``prior`` at the root, times ``root_scale``, and the guide's ``net_prior`` of the
+    child below it (zero in an unguided search)."""
     nlegal = 0
     for a in range(na):
         nlegal += mask[a]
@@ -308,7 +309,7 @@ def _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, n
                 u = 1e300
             else:
                 u = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
-                u += bias * (prior[k] if at_root else net_prior[ch]) / (visits[ch] + 1)
+                u += bias * (prior[k] * root_scale if at_root else net_prior[ch]) / (visits[ch] + 1)
             if u > best_u:
                 best_u = u
                 best = ch
@@ -562,7 +563,7 @@ def _halving_step(root_node, target, q, na, mask, order, next_root, used, room, 
 
 @njit(cache=True)
 def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon, max_depth, belief,
-           scale, weight, pw_k, pw_alpha, bias, halving, key, first, nxt, visits, avail, value, mover, net_prior,
+           scale, weight, pw_k, pw_alpha, bias, puct, halving, key, first, nxt, visits, avail, value, mover, net_prior,
            root_visits, root_policy, net, vnet, value_mix, scorer, scorer_after):
     """Run ``sims`` simulations from ``root`` for ``player`` and return the chosen action; the visit
     count of every root action is written into ``root_visits``.
@@ -574,8 +575,10 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
     ``max(1, pw_k * (n + 1) ** pw_alpha)`` children (all legal actions when ``pw_k <= 0``).  The
     root's actions are expanded in the order of the game's ``prior`` (or of ``root_policy``, where it
     has an entry per action; an empty array otherwise) and get the progressive bias
-    ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); deeper nodes expand the action the
-    rollout policy proposes, or a uniformly random untried one.
+    ``bias * prior / (visits + 1)`` (prior scaled to [0, 1]); with ``puct`` that bias grows with the
+    square root of the root's visits, as in AlphaZero's PUCT, so that a prior worth trusting keeps its
+    say however long the search runs.  Deeper nodes expand the action the rollout policy proposes, or a
+    uniformly random untried one.
 
     Guided below the root (``net``: a policy network packed by ``agents.search.prior.pack``; empty
     for none): a node expands the untried action that the network, reading the observation of the
@@ -666,7 +669,8 @@ def search(game, root, player, num_trees, seed, sims, c, rollout_depth, horizon,
                 a = key[child]
             else:
                 best, tried, nlegal = _ucb_child(node, at_root, mask, na, c, bias, prior, net_prior, key, first, nxt,
-                                                 visits, avail, value)
+                                                 visits, avail, value,
+                                                 np.sqrt(visits[node]) if puct and at_root else 1.0)
                 limit = nlegal
                 if pw_k > 0:
                     limit = min(nlegal, max(1, int(pw_k * (visits[node] + 1) ** pw_alpha)))

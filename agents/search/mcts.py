@@ -59,18 +59,19 @@ from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
 # and ``simulations_per_second``): simulations per decision, exploration constant, rollout steps and
 # horizon (seasons / turns; 0: none) before the evaluation, value scale (points of margin change
 # worth a full +-1), weight of the sign term, tree mode ("multi": one tree per player, "single": one
-# shared tree), belief about hidden projects, tree depth cap, progressive widening and bias, and the
+# shared tree), belief about hidden projects, tree depth cap, progressive widening and bias (growing with
+# the square root of the root's visits with ``puct``, as in AlphaZero), and the
 # root's sequential halving (0: the UCB root; with 16, Mauna Kea's guided search won 61.4% of 400
 # games against plain mcts, no more than with UCB: docs/training.md).
 DEFAULTS = {
     "makabana": dict(simulations=2000, c=0.7, rollout_depth=1000, horizon=2, value_scale=10.0, value_weight=0.1,
-                     trees="multi", belief="weighted", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5,
+                     trees="multi", belief="weighted", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5, puct=False,
                      halving=0),
     "makemake": dict(simulations=3000, c=0.7, rollout_depth=8, horizon=0, value_scale=20.0, value_weight=0.0,
-                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5,
+                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5, puct=False,
                      halving=0),
     "maunakea": dict(simulations=1000, c=0.7, rollout_depth=60, horizon=1, value_scale=8.0, value_weight=0.1,
-                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5,
+                     trees="single", belief="uniform", max_depth=40, pw_k=2.0, pw_alpha=0.5, bias=0.5, puct=False,
                      halving=0),
 }
 # What differs when a policy network guides the tree below the root (GuidedMCTSAgent), measured
@@ -122,11 +123,11 @@ class MCTSAgent(Agent):
 
     def __init__(self, simulations=None, c=None, seed=None, rollout_depth=None, horizon=None, value_scale=None,
                  value_weight=None, trees=None, belief=None, max_depth=None, pw_k=None, pw_alpha=None,
-                 bias=None, halving=None):
+                 bias=None, puct=None, halving=None):
         self.options = dict(simulations=simulations, c=c, rollout_depth=rollout_depth, horizon=horizon,
                             value_scale=value_scale, value_weight=value_weight, trees=trees,
                             belief=belief, max_depth=max_depth, pw_k=pw_k, pw_alpha=pw_alpha, bias=bias,
-                            halving=halving)
+                            puct=puct, halving=halving)
         self.default_seed = seed
         self.last_visits = None
         self._arrays = None
@@ -149,6 +150,9 @@ class MCTSAgent(Agent):
                 not np.isfinite(halving) or halving != int(halving) or halving < 0:
             raise ValueError(f"halving is how many of the root's actions sequential halving considers, a "
                              f"whole number (0: the UCB root), got {settings['halving']!r}")
+        if settings["puct"] not in (True, False):
+            raise ValueError(f"puct is true or false (the root's bias growing with the square root of its "
+                             f"visits), got {settings['puct']!r}")
         self.settings = settings
         search = _search_module()
         self._rules = importlib.import_module(f"agents.search.{game.name}")
@@ -213,7 +217,7 @@ class MCTSAgent(Agent):
             self._game_id, state, int(self.player), self._num_trees, seed, simulations, float(st["c"]),
             int(st["rollout_depth"]), int(st["horizon"]), int(st["max_depth"]), BELIEFS[st["belief"]], float(st["value_scale"]),
             float(st["value_weight"]), float(st["pw_k"]), float(st["pw_alpha"]), float(st["bias"]),
-            int(st["halving"]), *self._arrays, self._visits,
+            bool(st["puct"]), int(st["halving"]), *self._arrays, self._visits,
             NO_POLICY if root_policy is None else np.ascontiguousarray(root_policy, dtype=np.float64),
             self.tree_network(), *self.leaf_value(), *self.tree_scorer())
         self.last_visits = self._visits.copy()
