@@ -247,7 +247,7 @@ def test_a_scorer_guided_search_name_carries_scorer_after():
 
 @pytest.mark.parametrize("spec,message", [
     ("mcts@foo=1", r"unknown setting 'foo' in 'mcts@foo=1': a search takes c, rollout_depth, horizon, "
-                   r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias, halving; "
+                   r"value_scale, value_weight, trees, belief, max_depth, pw_k, pw_alpha, bias, puct, halving; "
                    r"a guided search \(mcts\+<policy>\) also in_tree, value_mix"),
     ("mcts:20@value_mix=0", r"'value_mix' applies only to a guided search \(mcts\+<policy>\).*a search takes c,"),
     ("mcts@in_tree=false", r"'in_tree' applies only to a guided search \(mcts\+<policy>\)"),
