@@ -50,8 +50,10 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.report import NAMES, write
+from benchmarks.throughput import cpu_name, load_average
+
 GAMES = ("makabana", "makemake", "maunakea")
-NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
 TARGETS = {"rollout": 4.0, "network_share": 0.85, "ppo": 2.0}
 TABLE_START, TABLE_END = "<!-- training-speed:start -->", "<!-- training-speed:end -->"
 
@@ -198,7 +200,8 @@ def rows_of(game_name, results, repeat=0):
 
 
 def summary(rows):
-    """Per game: each repeat's figures and ratios, and their medians, lowest and highest."""
+    """Per game: the number of repeats, each path's games x steps, and every figure and ratio as the list
+    of its values, one per repeat."""
     by = {(r["game"], r["path"], r["phase"], r.get("repeat", 0)): r for r in rows}
     out = {}
     for game in dict.fromkeys(r["game"] for r in rows):
@@ -219,20 +222,24 @@ def summary(rows):
             per["ppo"].append(new_p["learner_steps_per_second"] / old_p["learner_steps_per_second"])
         old, new = (by[(game, path, "rollout", repeats[0])] for path in ("per-game", "batched"))
         out[game] = dict(repeats=len(repeats), shape_old=(old["envs"], old["n_steps"]),
-                         shape_new=(new["envs"], new["n_steps"]),
-                         **{key: (float(np.median(v)), min(v), max(v), v) for key, v in per.items()})
+                         shape_new=(new["envs"], new["n_steps"]), **per)
     return out
 
 
-def _spread(figure, fmt):
-    median, low, high, values = figure
-    return fmt(median) if len(values) == 1 else f"{fmt(median)} [{fmt(low)}, {fmt(high)}]"
+def _median(values):
+    return float(np.median(values))
 
 
-def _verdict(figure, target):
-    median, _, _, values = figure
+def _spread(values, fmt):
+    """The median of a figure's values, with the lowest and highest beside it when there are several."""
+    median = fmt(_median(values))
+    return median if len(values) == 1 else f"{median} [{fmt(min(values))}, {fmt(max(values))}]"
+
+
+def _verdict(values, target):
     met = sum(v >= target for v in values)
-    return ("met" if median >= target else "missed") + ("" if len(values) == 1 else f", {met} of {len(values)}")
+    return ("met" if _median(values) >= target else "missed") + ("" if len(values) == 1 else
+                                                                 f", {met} of {len(values)}")
 
 
 def print_table(rows):
@@ -240,8 +247,8 @@ def print_table(rows):
           f"   (medians over the repeats)")
     for game, s in summary(rows).items():
         for path, key, shape in (("per-game", "old", s["shape_old"]), ("batched", "new", s["shape_new"])):
-            print(f"{game:<10} {path:<9} {f'{shape[0]} x {shape[1]}':>13} {s[key + '_rollout'][0]:>10,.0f} "
-                  f"{s[key + '_update'][0]:>9,.0f} {s[key + '_ppo'][0]:>8,.0f}")
+            print(f"{game:<10} {path:<9} {f'{shape[0]} x {shape[1]}':>13} {_median(s[key + '_rollout']):>10,.0f} "
+                  f"{_median(s[key + '_update']):>9,.0f} {_median(s[key + '_ppo']):>8,.0f}")
         ratio = lambda x: f"x{x:.2f}"  # noqa: E731
         share = lambda x: f"{x:.2f}"  # noqa: E731
         print(f"{'':<10} targets over {s['repeats']} repeat(s), median [lowest, highest]: "
@@ -252,7 +259,8 @@ def print_table(rows):
 
 
 def summary_table(rows):
-    """The pages' table (README, docs/training.md): per game, the medians over the repeats and their spread, and the targets."""
+    """The pages' table (README, docs/training.md): per game, the medians over the repeats, their
+    spread, and the targets."""
     stats = summary(rows)
     games = [g for g in NAMES if g in stats]
     meta = rows[0].get("meta", {})
@@ -267,6 +275,9 @@ def summary_table(rows):
     def share(x):
         return f"{x:.2f}"
 
+    def judged(s, key, fmt):
+        return f"{_spread(s[key], fmt)}: {_verdict(s[key], TARGETS[key])}"
+
     head = (f"| one run of `python -m benchmarks.training_speed` ({repeats} repeat{'s' if repeats > 1 else ''}, "
             f"{meta.get('cores', '?')} cores, load {meta.get('load_at_start', '?')} at its start and "
             f"{meta.get('load_at_end', '?')} at its end; median [lowest, highest] of the repeats) | "
@@ -277,29 +288,23 @@ def summary_table(rows):
         line("learner steps/s collecting rollouts, old path / batched (games x steps: "
              + ", ".join(f"{NAMES[g]} {stats[g]['shape_old'][0]} x {stats[g]['shape_old'][1]} / "
                          f"{stats[g]['shape_new'][0]} x {stats[g]['shape_new'][1]}" for g in games) + ")",
-             lambda s: f"{s['old_rollout'][0]:,.0f} / {s['new_rollout'][0]:,.0f}"),
-        line("batched rollout against the old (target ≥ 4×)",
-             lambda s: f"{_spread(s['rollout'], ratio)}: {_verdict(s['rollout'], TARGETS['rollout'])}"),
+             lambda s: f"{_median(s['old_rollout']):,.0f} / {_median(s['new_rollout']):,.0f}"),
+        line("batched rollout against the old (target ≥ 4×)", lambda s: judged(s, "rollout", ratio)),
         line("the networks' share of the batched rollout (target ≥ 0.85)",
-             lambda s: f"{_spread(s['network_share'], share)}: {_verdict(s['network_share'], TARGETS['network_share'])}"),
+             lambda s: judged(s, "network_share", share)),
         line("learner steps/s of the update, old path / batched",
-             lambda s: f"{s['old_update'][0]:,.0f} / {s['new_update'][0]:,.0f}"),
+             lambda s: f"{_median(s['old_update']):,.0f} / {_median(s['new_update']):,.0f}"),
         line("learner steps/s of whole PPO iterations (rollout and update), old path / batched",
-             lambda s: f"{s['old_ppo'][0]:,.0f} / {s['new_ppo'][0]:,.0f}"),
-        line("whole PPO iteration, batched against the old (target ≥ 2×)",
-             lambda s: f"{_spread(s['ppo'], ratio)}: {_verdict(s['ppo'], TARGETS['ppo'])}"),
+             lambda s: f"{_median(s['old_ppo']):,.0f} / {_median(s['new_ppo']):,.0f}"),
+        line("whole PPO iteration, batched against the old (target ≥ 2×)", lambda s: judged(s, "ppo", ratio)),
     ])
 
 
 def write_page(path, text):
-    from benchmarks.report import write
-
     write(path, text, TABLE_START, TABLE_END)
 
 
 def machine_meta():
-    from benchmarks.throughput import cpu_name, load_average
-
     return dict(machine=platform.machine(), python=platform.python_version(), cores=os.cpu_count(), cpu=cpu_name(),
                 load_at_start=load_average())
 
@@ -372,8 +377,6 @@ def main(argv=None):
             rows += rows_of(game, run_game(game, args, order), repeat)
             print(f"{game}, repeat {repeat + 1} of {repeats}: measured in {time.perf_counter() - started:.0f} s",
                   flush=True)
-    from benchmarks.throughput import load_average
-
     meta["load_at_end"] = load_average()
     rows = [dict(r, meta=meta) for r in rows]
     print_table(rows)
