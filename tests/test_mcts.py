@@ -882,22 +882,28 @@ def test_scorer_after_is_a_positive_whole_number():
 
 
 def test_a_scorer_in_the_tree_takes_the_guided_defaults():
-    """Mauna Kea's scorer in the tree narrows it as measured (``GUIDED_TREE_DEFAULTS``); at the root
-    only, or in the advanced game, where no setting was measured, the game's widening stays."""
+    """Mauna Kea's scorer in the tree narrows it and plays its playouts a turn further, as measured
+    (``GUIDED_TREE_DEFAULTS``); at the root only, or in the advanced game, where no setting was
+    measured, the game's widening and horizon stay."""
     from agents.registry import make_agent
     from agents.search.mcts import GUIDED_TREE_DEFAULTS, GuidedMCTSAgent
 
-    widths = {}
+    settings = {}
     for variant in ("basic", "advanced"):
         game = game_info("maunakea", num_players=2, variant=variant)
         for in_tree in (True, False):
             agent = GuidedMCTSAgent(make_agent("shipped", game), in_tree=in_tree)
             agent.reset(game, 0, 0)
-            widths[variant, in_tree] = agent.settings["pw_k"]
-    plain = DEFAULTS["maunakea"]["pw_k"]
-    assert widths == {("basic", True): GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"], ("basic", False): plain,
-                      ("advanced", True): plain, ("advanced", False): plain}
-    assert GUIDED_TREE_DEFAULTS[("maunakea", "basic")]["pw_k"] != plain
+            settings[variant, in_tree] = agent.settings["pw_k"], agent.settings["horizon"]
+    guided = GUIDED_TREE_DEFAULTS[("maunakea", "basic")]
+    plain = DEFAULTS["maunakea"]["pw_k"], DEFAULTS["maunakea"]["horizon"]
+    assert settings == {("basic", True): (guided["pw_k"], guided["horizon"]), ("basic", False): plain,
+                        ("advanced", True): plain, ("advanced", False): plain}
+    assert guided["pw_k"] != plain[0] and guided["horizon"] != plain[1]
+    # a setting given in the name still wins over the guided tree's
+    agent = GuidedMCTSAgent(make_agent("shipped", game_info("maunakea", num_players=2)), horizon=1)
+    agent.reset(game_info("maunakea", num_players=2), 0, 0)
+    assert agent.settings["horizon"] == 1
 
 
 def test_a_scorer_whose_layers_do_not_chain_is_refused_before_any_search():
