@@ -900,10 +900,11 @@ def test_a_scorer_in_the_tree_takes_the_guided_defaults():
     assert settings == {("basic", True): (guided["pw_k"], guided["horizon"]), ("basic", False): plain,
                         ("advanced", True): plain, ("advanced", False): plain}
     assert guided["pw_k"] != plain[0] and guided["horizon"] != plain[1]
-    # a setting given in the name still wins over the guided tree's
-    agent = GuidedMCTSAgent(make_agent("shipped", game_info("maunakea", num_players=2)), horizon=1)
-    agent.reset(game_info("maunakea", num_players=2), 0, 0)
-    assert agent.settings["horizon"] == 1
+    # a horizon given in the name still wins over the guided tree's
+    game = game_info("maunakea", num_players=2)
+    agent = make_agent("mcts+shipped@horizon=1", game)
+    agent.reset(game, 0, 0)
+    assert agent.settings["horizon"] == 1 and agent.settings["pw_k"] == guided["pw_k"]
 
 
 def test_a_scorer_whose_layers_do_not_chain_is_refused_before_any_search():
