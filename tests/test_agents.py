@@ -200,7 +200,7 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
     ("mcts@c=0.5", dict(c=0.5)),
     ("mcts:1000@pw_k=1@pw_alpha=0.4", dict(simulations=1000, pw_k=1.0, pw_alpha=0.4)),
     ("mcts@rollout_depth=3@horizon=40@max_depth=12", dict(rollout_depth=3, horizon=40, max_depth=12)),
-    ("mcts@value_scale=2.5@value_weight=-1e-1@bias=0", dict(value_scale=2.5, value_weight=-0.1, bias=0.0)),
+    ("mcts@value_scale=2.5@value_weight=1e-1@bias=0", dict(value_scale=2.5, value_weight=0.1, bias=0.0)),
     ("mcts:7@trees=single@belief=uniform", dict(simulations=7, trees="single", belief="uniform")),
     ("mcts:300@halving=8", dict(simulations=300, halving=8))])
 def test_a_search_name_carries_its_settings(spec, options):

@@ -124,6 +124,13 @@ def test_a_bad_setting_in_a_name_fails_before_any_game(capsys, no_games):
     assert "setting 'c' is given twice in 'mcts:20@c=1@c=2'" in fails(tournament.main, argv, capsys)
 
 
+def test_a_setting_the_search_cannot_use_fails_before_any_game(capsys, no_games):
+    argv = SMALL[:]
+    argv[argv.index("--agents") + 1] = "mcts:20@max_depth=0,random"
+    assert "max_depth is the tree's depth cap: a whole number from 1 to 100000; got 0" in fails(
+        tournament.main, argv, capsys)
+
+
 def test_tournament_record_writes_one_record_per_game_that_plays_back(tmp_path, capsys):
     """Issue 25 item 3: "agents.tournament --record DIR writes one record per game"."""
     folder = tmp_path / "new" / "records"

@@ -178,6 +178,8 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--rounds", "0"], "--rounds must be a positive integer"),
     (["--temperature", "-1"], "--temperature in [0, 100)"),
     (["--gate-simulations", "0"], "--gate-simulations must be a positive integer"),
+    (["--simulations", "2000000"], "--simulations is at most 1000000, got 2000000"),   # the search's own limit
+    (["--measure-simulations", "1000001"], "--measure-simulations is at most 1000000"),
     (["--init", "nowhere.npz"], "--init: no network at nowhere.npz"),
     (["--players", "7"], "players"),
     (["--measure-games", "-1"], "--measure-games must be non-negative"),

@@ -1004,6 +1004,43 @@ def test_sequential_halving_visits_the_guides_favourites_and_plays_the_most_visi
         assert all(high[action] >= low[a] for a in q if visits[a] == top)
 
 
+@pytest.mark.parametrize("setting,bad,allowed", [
+    ("max_depth", 0, "a whole number from 1 to 100000"),       # chose no action at all: "action -1"
+    ("max_depth", 10**9, "a whole number from 1 to 100000"),
+    ("value_scale", 0.0, "a number above 0"),                   # divided by zero at the first leaf
+    ("value_scale", -5.0, "a number above 0"),
+    ("c", -1.0, "a number of at least 0"),
+    ("rollout_depth", -1, "a whole number of at least 0"),
+    ("horizon", -1, "a whole number of at least 0"),            # was taken silently as no limit
+    ("horizon", 1.5, "a whole number of at least 0"),
+    ("value_weight", 1.5, "a number from 0 to 1"),
+    ("pw_k", -1.0, "a number of at least 0"),
+    ("pw_alpha", 2.0, "a number from 0 to 1"),
+    ("bias", float("nan"), "a number of at least 0"),
+    ("bias", "0.5", "a number of at least 0"),
+    ("simulations", 10**7, "a whole number from 1 to 1000000"),
+])
+def test_every_numeric_setting_is_checked_before_a_search(setting, bad, allowed):
+    """A setting the search cannot use is a ValueError, when the agent is made, that names it and says
+    what it may be: not a search that plays nonsense, ignores it or fails inside."""
+    game = game_info("makabana", num_players=2)
+    with pytest.raises(ValueError, match=rf"^{setting} is .*: {allowed}; got {bad!r}$"):
+        MCTSAgent(**{setting: bad}).reset(game, 0, 0)
+
+
+def test_the_settings_edges_are_allowed_and_play():
+    game = game_info("makemake", num_players=2)
+    state = random_positions(game, 1, seed=5)[0]
+    player = int(game.core.player_to_act(state))
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    game.core.observe_player(state, player, obs, mask)
+    agent = MCTSAgent(simulations=20, c=0, rollout_depth=0, horizon=0, value_weight=1, max_depth=1, pw_k=0,
+                      pw_alpha=0, bias=0, halving=0)
+    agent.reset(game, player, 0)
+    assert mask[agent.act(obs, mask.copy(), state.copy())] == 1
+
+
 def test_halving_is_checked_and_the_plain_search_halves_too():
     game = game_info("makemake", num_players=2)
     for bad in (-1, 2.5, "4", True, float("nan")):

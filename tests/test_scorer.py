@@ -477,6 +477,7 @@ def test_tiny_distillation_run(tmp_path):
     (["--game", "maunakea", "--players", "7"], "num_players"),
     (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
     (["--game", "maunakea", "--games", "1"], "at least 2"),
+    (["--game", "maunakea", "--simulations", "2000000"], "--simulations is at most 1000000"),
     (["--game", "maunakea", "--lr", "0"], "--lr a positive number"),
     (["--game", "maunakea", "--lr", "inf"], "--lr a positive number"),
     (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed in 0"),

@@ -48,6 +48,7 @@ Every variant is searched: Maka Bana Mao (``agents.search.makabana``) and Mauna 
 advanced players (the other players' cards determinized, ``agents.search.maunakea``).
 """
 import importlib
+import math
 import time
 
 import numpy as np
@@ -106,6 +107,51 @@ NO_POLICY = np.zeros(0, dtype=np.float64)   # the search's root_policy when the 
 NODES_PER_SIMULATION = 8
 
 
+MAX_SIMULATIONS = 1_000_000   # a search's tree takes about 330 bytes a simulation
+MAX_DEPTH = 100_000
+
+# What each numeric setting is, and what it may be: (what, whole number?, lowest, highest, lowest allowed?).
+# A value outside would not fail in the search: it would play nonsense (a negative exploration
+# constant), ignore itself (a negative horizon is none) or choose no action at all (a depth of 0).
+NUMERIC_SETTINGS = {
+    "simulations": ("the number of simulations per decision", True, 1, MAX_SIMULATIONS, True),
+    "c": ("the exploration constant", False, 0, math.inf, True),
+    "rollout_depth": ("the most steps a playout takes (0: the leaf is evaluated as it is)", True, 0, math.inf, True),
+    "horizon": ("the seasons or turns a playout may go past the root's (0: no limit)", True, 0, math.inf, True),
+    "value_scale": ("the points of margin worth a full +-1", False, 0, math.inf, False),
+    "value_weight": ("the sign term's share of a leaf's value", False, 0, 1, True),
+    "max_depth": ("the tree's depth cap", True, 1, MAX_DEPTH, True),
+    "pw_k": ("the progressive widening's factor (0: every legal action)", False, 0, math.inf, True),
+    "pw_alpha": ("the progressive widening's exponent", False, 0, 1, True),
+    "bias": ("the weight of the prior's progressive bias", False, 0, math.inf, True),
+    "halving": ("how many of the root's actions sequential halving considers (0: the UCB root)", True, 0, math.inf,
+                True),
+}
+
+
+def check_settings(settings):
+    """Raise a ValueError naming the first of the search's ``settings`` (a dict of some or all of them)
+    that the search cannot use, and what it may be."""
+    if settings.get("trees", "multi") not in ("multi", "single"):
+        raise ValueError(f"trees must be 'multi' or 'single', got {settings['trees']!r}")
+    if settings.get("belief", "uniform") not in BELIEFS:
+        raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {settings['belief']!r}")
+    if settings.get("puct", False) not in (True, False):
+        raise ValueError(f"puct is true or false (the root's bias growing with the square root of its "
+                         f"visits), got {settings['puct']!r}")
+    for key, (what, whole, low, high, low_allowed) in NUMERIC_SETTINGS.items():
+        if key not in settings:
+            continue
+        value = settings[key]
+        number = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
+        if number and np.isfinite(value) and (value == int(value) or not whole) and \
+                (low <= value if low_allowed else low < value) and value <= high:
+            continue
+        allowed = ("a whole number" if whole else "a number") + (
+            f" from {low} to {high}" if high < math.inf else f" of at least {low}" if low_allowed else f" above {low}")
+        raise ValueError(f"{key} is {what}: {allowed}; got {value!r}")
+
+
 _SEARCH = None
 
 
@@ -131,6 +177,7 @@ class MCTSAgent(Agent):
                             value_scale=value_scale, value_weight=value_weight, trees=trees,
                             belief=belief, max_depth=max_depth, pw_k=pw_k, pw_alpha=pw_alpha, bias=bias,
                             puct=puct, halving=halving)
+        check_settings({k: v for k, v in self.options.items() if v is not None})  # before any game
         self.default_seed = seed
         self.last_visits = None
         self._arrays = None
@@ -142,20 +189,7 @@ class MCTSAgent(Agent):
             raise ValueError(f"MCTSAgent does not know the game {game.name!r}")
         settings = dict(DEFAULTS[game.name])
         settings.update({k: v for k, v in self.options.items() if v is not None})
-        if settings["trees"] not in ("multi", "single"):
-            raise ValueError(f"trees must be 'multi' or 'single', got {settings['trees']!r}")
-        if settings["belief"] not in BELIEFS:
-            raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {settings['belief']!r}")
-        if int(settings["simulations"]) < 1:
-            raise ValueError(f"simulations must be at least 1, got {settings['simulations']!r}")
-        halving = settings["halving"]
-        if isinstance(halving, bool) or not isinstance(halving, (int, float, np.integer, np.floating)) or \
-                not np.isfinite(halving) or halving != int(halving) or halving < 0:
-            raise ValueError(f"halving is how many of the root's actions sequential halving considers, a "
-                             f"whole number (0: the UCB root), got {settings['halving']!r}")
-        if settings["puct"] not in (True, False):
-            raise ValueError(f"puct is true or false (the root's bias growing with the square root of its "
-                             f"visits), got {settings['puct']!r}")
+        check_settings(settings)
         self.settings = settings
         search = _search_module()
         self._rules = importlib.import_module(f"agents.search.{game.name}")

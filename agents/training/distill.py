@@ -39,6 +39,7 @@ from ..learned.scorer import (
     SCORER_GAMES, ActionFeatures, ScorerAgent, feature_names, feature_set_size, features_module, save_scorer,
 )
 from ..registry import make_agent
+from ..search.mcts import MAX_SIMULATIONS
 from ..workers import pool_map, sigterm_as_exit
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
@@ -76,6 +77,8 @@ def parse_args(argv=None):
             parser.error(f"--{name} must be a positive integer, got {getattr(args, name)}")
     if args.games < 2:
         parser.error("--games must be at least 2 (one game is held out to measure the fit)")
+    if args.simulations > MAX_SIMULATIONS:
+        parser.error(f"--simulations is at most {MAX_SIMULATIONS}, got {args.simulations}")
     if args.final_games < 0 or not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
         parser.error("--final-games must be non-negative, --seed in 0 … 2**63 - 1 and --lr a positive number")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before the teacher games

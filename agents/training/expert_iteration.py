@@ -70,6 +70,7 @@ from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, ScorerAgent, feature_set_size, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_guide_path
+from ..search.mcts import MAX_SIMULATIONS
 from ..workers import pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
 
@@ -158,6 +159,9 @@ def parse_args(argv=None):
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
     if args.measure_games < 0 or (args.measure_simulations is not None and args.measure_simulations < 1):
         parser.error("--measure-games must be non-negative and --measure-simulations positive")
+    for name in ("simulations", "gate_simulations", "measure_simulations"):
+        if (getattr(args, name) or 0) > MAX_SIMULATIONS:
+            parser.error(f"--{name.replace('_', '-')} is at most {MAX_SIMULATIONS}, got {getattr(args, name)}")
     if not 0 < args.lr < 1 or not 0 <= args.temperature < 100 or not 0 <= args.keep < 1 or not 0 <= args.seed < 2 ** 63:
         parser.error("--lr must be in (0, 1), --temperature in [0, 100), --keep in [0, 1) and --seed in "
                      "0 … 2**63 - 1")
