@@ -273,6 +273,27 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     assert parse_args(["--game", "makabana", "--envs", "128"]).envs == 128
 
 
+@pytest.mark.parametrize("args,message", [
+    (["--gamma", "1.5"], "--gamma must be in [0, 1], got 1.5"),
+    (["--ent-coef", "-1"], "--ent-coef must be a non-negative number, got -1.0"),
+    (["--lr", "0"], "--lr must be in (0, 1), got 0.0"),
+    (["--lr", "nan"], "--lr must be in (0, 1), got nan"),
+    (["--lr-end", "-1"], "--lr-end must be in [0, 1), got -1.0"),
+    (["--imitate-lr", "0"], "--imitate-lr must be in (0, 1), got 0.0"),
+    (["--shaping", "-2"], "--shaping must be a non-negative number, got -2.0"),
+    (["--baseline-share", "2"], "--baseline-share must be in [0, 1], got 2.0"),
+])
+def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys):
+    """A discount above 1 or a negative entropy bonus trained without a word, and a negative shaping
+    failed with a traceback once the games were built: each is now a usage error, at once."""
+    pytest.importorskip("sb3_contrib")
+    from agents.training import train
+
+    with pytest.raises(SystemExit):
+        train.parse_args(["--game", "makemake", *args])
+    assert message in capsys.readouterr().err
+
+
 def test_update_threads(tmp_path, monkeypatch, capsys):
     """PPO's update runs on ``--update-threads`` torch threads, the rollouts (every step of the training
     games) on one; the option takes positive integers only."""

@@ -44,6 +44,7 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -201,6 +202,15 @@ def parse_args(argv=None):
                 "net", "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
+    for key, allowed, ok in (
+            ("lr", "in (0, 1)", lambda v: 0 < v < 1), ("lr_end", "in [0, 1)", lambda v: 0 <= v < 1),
+            ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),
+            ("ent_coef", "a non-negative number", lambda v: 0 <= v < math.inf),
+            ("shaping", "a non-negative number", lambda v: 0 <= v < math.inf),
+            ("baseline_share", "in [0, 1]", lambda v: 0 <= v <= 1)):
+        value = getattr(args, key)
+        if value is not None and not ok(value):   # nan fails every comparison, so it is refused too
+            parser.error(f"--{key.replace('_', '-')} must be {allowed}, got {value}")
     if args.policy == "scorer" and (args.game not in BATCHED_FEATURE_GAMES or args.vec_env != "batched"):
         parser.error(f"--policy scorer: action features of a batch exist for {', '.join(BATCHED_FEATURE_GAMES)} only, and "
                      f"are computed on the batched engine (--vec-env batched)")
