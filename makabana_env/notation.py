@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pacific_common import checked
+
 from . import core, kernels
 from .board import CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_NAMES
 
@@ -386,6 +388,7 @@ def _card_set(reader, key, text):
     return bits, paint
 
 
+@checked.reads_text
 def from_text(text):
     """The state row (int64) a notation text describes; ``ValueError`` naming the line for a text
     that cannot be read or a position the validator refuses.  Lines may be omitted where RULES.md

@@ -254,6 +254,7 @@ class _Reader:
         return index[matches[0]]
 
 
+@checked.reads_text
 def from_text(text):
     """The int64 row of a position written as ``to_text`` writes it; lines may be omitted where RULES.md
     (Notation) gives a default.  A wrong text is a ``ValueError`` naming the line and the field."""

@@ -111,12 +111,22 @@ def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, writ
 
 
 @njit(cache=True, parallel=True)
-def batch_play_random(states, num_steps):
+def batch_play_random(states, num_steps, autoreset, write_masks, observe, observations, masks, agent_to_act):
     """Play ``num_steps`` random legal decisions in every game, entirely inside Numba, starting new
-    games as they end.  Returns the number of finished games per row."""
+    games as they end (with ``autoreset``; else a game that ends stays finished), then write the
+    outputs of the positions reached.  Returns the number of games finished per row."""
     finished = np.zeros(states.shape[0], dtype=np.int64)
     for g in prange(states.shape[0]):
-        finished[g] = kernels.play_random_games(states[g], num_steps)
+        state = states[g]
+        if autoreset:
+            finished[g] = kernels.play_random_games(state, num_steps)
+        else:
+            for _ in range(num_steps):
+                if state[kernels.STATUS] != kernels.STATUS_RUNNING:
+                    break
+                kernels.step(state, kernels.random_action(state))
+                finished[g] += state[kernels.STATUS] != kernels.STATUS_RUNNING
+        _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act)
     return finished
 
 

@@ -1991,6 +1991,8 @@ def validate(state):
         if supply == 2 and (triggered != 1 or reason != END_BY_SUPPLY):
             return BAD_SUPPLY, SUPPLY_OUT
     # -- last, with every entry in range: a running game must ask for something -------------------
-    if running and _walk_legal(state, state, False, 0)[0] < 0:   # the walk stops at the first legal action
+    # the walk stops at the first legal action; it writes nothing, but a row being checked may be
+    # read-only (a memory-mapped file), so the mask argument is an array of its own
+    if running and _walk_legal(state, np.zeros(1, np.int8), False, 0)[0] < 0:
         return BAD_NO_MOVE, PHASE
     return 0, 0

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pacific_common import checked
 from pacific_common.checked import field_name
 
 from . import core
@@ -405,6 +406,7 @@ def _list(text):
     return [] if text == "none" else [part.strip() for part in text.split(";")]
 
 
+@checked.reads_text
 def from_text(text):
     """The int64 row of a position written by ``to_text`` (or by hand, with the defaults RULES.md
     lists).  A wrong text raises ``ValueError`` naming the line (number and key) and the entry."""

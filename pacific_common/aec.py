@@ -184,6 +184,13 @@ class CheckedEnv(wrappers.BaseWrapper):
             EnvLogger.error_state_before_reset()
         return self.env.state()
 
+    def set_state(self, state):
+        """The raw environment's ``set_state``; the mask kept for the illegal-move check belonged to
+        the position replaced, and a game ended by an illegal move is over no longer."""
+        self.env.set_state(state)
+        self._prev_obs = None
+        self._terminated = False
+
     def __str__(self):
         return str(self.env)
 
@@ -212,9 +219,9 @@ def checked_row(env, state):
     core = env.core
     if isinstance(state, (list, tuple)):  # a row written out, e.g. a game record's final state
         state = np.asarray(state)
-    if not isinstance(state, np.ndarray) or state.shape != (core.STATE_SIZE,) or not np.issubdtype(
-            state.dtype, np.integer):
-        what = (f"a {state.dtype} array of shape {state.shape}" if isinstance(state, np.ndarray)
+    if not isinstance(state, np.ndarray) or isinstance(state, np.ma.MaskedArray) or \
+            state.shape != (core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
+        what = (f"a {state.dtype} array of shape {state.shape}" if type(state) is np.ndarray
                 else type(state).__name__)
         raise ValueError(f"state must be an integer numpy array of shape ({core.STATE_SIZE},) as state() "
                          f"returns, got {what}")

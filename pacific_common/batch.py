@@ -289,6 +289,9 @@ class CoreBatchEnv:
             out = np.empty(self.num_envs, dtype=np.int64)
         else:
             array("out", out, np.int64, self.num_envs, writeable=True)
+            if any(np.may_share_memory(out, own) for own in (self.states, self.observations, self.action_masks)):
+                raise ValueError("out must be an array of its own, not a view of the batch's states, observations "
+                                 "or masks, which the actions would overwrite")
         if self.threads.parallel:
             self.kernels.batch_random_actions(self.states, out)
         else:
@@ -297,9 +300,17 @@ class CoreBatchEnv:
 
     def play_random(self, num_steps):
         """Play ``num_steps`` random decisions in every game inside Numba, starting new games as they
-        end; returns the number of games finished."""
+        end (with ``autoreset``; without it, a game that ends stays finished); returns the number of
+        games finished.  The observations, masks and ``agent_to_act`` are then those of the positions
+        reached, written as ``outputs`` says, and the rewards and flags are cleared: they belong to
+        no step."""
         num_steps = integer("num_steps", num_steps, 0, np.iinfo(np.int64).max)
-        return int(self.kernels.batch_play_random(self.states, num_steps).sum())
+        finished = self.kernels.batch_play_random(self.states, num_steps, self.autoreset, self._write_masks,
+                                                  self._observe_default, self.observations, self.action_masks,
+                                                  self.agent_to_act)
+        for output in self._outputs:
+            output[:] = 0
+        return int(finished.sum())
 
     # -- one game of the batch ------------------------------------------------------------------------
     def _game(self, game_index):

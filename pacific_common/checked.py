@@ -6,9 +6,23 @@ reads and writes outside the arrays and can kill the interpreter.  So every publ
 its arguments through these functions first, and each bad value becomes a ``ValueError`` that names
 the argument, what it was and what is allowed.
 """
+import functools
 import numbers
 
 import numpy as np
+
+
+def reads_text(read):
+    """``read(text)``, a notation reader, with the errors of a line it could not take apart (an item
+    missing, a number too large for a row) turned into the ``ValueError`` of any other wrong text."""
+    @functools.wraps(read)
+    def checked_read(text):
+        try:
+            return read(text)
+        except (IndexError, AttributeError, OverflowError) as error:
+            raise ValueError(f"the text cannot be read: a line is incomplete or holds a number too large for "
+                             f"the state row ({type(error).__name__}: {error})") from None
+    return checked_read
 
 
 def integer(name, value, low, high):
@@ -30,11 +44,11 @@ def array(name, value, dtype, size=None, *, writeable=False):
     (any size for ``None``), writeable where the kernel writes into it."""
     if (isinstance(value, np.ndarray) and value.dtype == dtype and value.ndim == 1
             and (size is None or value.shape[0] == size) and value.flags.c_contiguous
-            and (value.flags.writeable or not writeable)):
+            and (value.flags.writeable or not writeable) and not isinstance(value, np.ma.MaskedArray)):
         return value   # the common case, checked without building a message
     dtype = np.dtype(dtype)
     wanted = f"a 1-D C-contiguous numpy array of {dtype}" + ("" if size is None else f" with {size} entries")
-    if not isinstance(value, np.ndarray):
+    if not isinstance(value, np.ndarray) or isinstance(value, np.ma.MaskedArray):  # a mask the kernels would not see
         raise ValueError(f"{name} must be {wanted}, got {type(value).__name__}")
     if value.dtype != dtype or value.ndim != 1 or (size is not None and value.shape[0] != size):
         raise ValueError(f"{name} must be {wanted}, got a {value.dtype} array of shape {value.shape}")

@@ -332,3 +332,102 @@ def test_fuzzed_actions_options_and_seeds_in_a_subprocess(name):
                           timeout=900)
     assert done.returncode == 0, f"exit status {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert f"{name}: every property held" in done.stdout
+
+
+# -- found by probing every public surface again -----------------------------------------------------
+@pytest.mark.parametrize("name", PACKAGES)
+def test_set_state_through_env_forgets_the_mask_of_the_position_replaced(name):
+    """``env()``'s illegal-move check keeps the mask the acting agent was shown; after ``set_state`` it
+    belonged to another position, and a move legal in the new one ended the game as illegal."""
+    import warnings
+
+    package = PACKAGES[name]
+    source = package.raw_env(num_players=2)
+    source.reset(seed=5)
+    earlier = legal_actions(source)
+    for _ in range(40):
+        source.step(int(legal_actions(source)[-1]))
+        later_legal = set(legal_actions(source)) - set(earlier)
+        if later_legal and source.agents:
+            break
+    assert later_legal, "no position with a move the first one lacks"
+    later = source.state()
+    env = package.env(num_players=2)
+    env.reset(seed=5)
+    env.last()                              # the acting agent is shown its mask
+    env.set_state(later)
+    agent = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # "Illegal move made" would be a warning
+        env.step(int(min(later_legal)))
+    assert not any(env.unwrapped.terminations.values()) or env.unwrapped.rewards[agent] != -1
+
+
+def test_a_read_only_mauna_kea_row_is_read_like_the_others():
+    """Mauna Kea's validation walked the legal actions with the row itself as a dummy mask, which Numba
+    cannot compile for a read-only array (``np.load(..., mmap_mode="r")``)."""
+    env = maunakea_env.raw_env(num_players=2)
+    env.reset(seed=3)
+    row = env.state()
+    row.flags.writeable = False
+    maunakea_env.core.check_state(row)
+    assert maunakea_env.core.player_to_act(row) == 0
+    assert maunakea_env.from_text(maunakea_env.to_text(row)).tolist() == row.tolist()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_a_masked_array_is_refused_as_a_state(name):
+    """The kernels would not see the mask (Numba refused the subclass with its own error)."""
+    package = PACKAGES[name]
+    env = package.raw_env(num_players=2)
+    env.reset(seed=1)
+    before = env.state()
+    with pytest.raises(ValueError, match="got MaskedArray"):
+        env.set_state(np.ma.array(before))
+    assert env.state().tolist() == before.tolist()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_play_random_leaves_the_outputs_of_the_positions_it_reached(name):
+    """``play_random`` moved the rows on and left the masks, observations and ``agent_to_act`` of the
+    old positions, so the next step's legal move was refused; without autoreset it restarted games."""
+    package = PACKAGES[name]
+    batch = package.BatchEnv(3, seed=1, num_players=2)
+    batch.play_random(7)
+    fresh = package.BatchEnv(3, seed=1, num_players=2, outputs="observations")
+    for g in range(3):
+        fresh.set_state(g, batch.state(g))   # writes the outputs of that row
+    np.testing.assert_array_equal(batch.action_masks, fresh.action_masks)
+    np.testing.assert_array_equal(batch.observations, fresh.observations)
+    np.testing.assert_array_equal(batch.agent_to_act, fresh.agent_to_act)
+    assert not batch.terminated.any() and not batch.rewards.any()
+    batch.step(np.array([np.flatnonzero(m)[0] for m in batch.action_masks]))
+
+    finished = package.BatchEnv(2, seed=1, num_players=2, autoreset=False)
+    assert finished.play_random(100_000) == 2          # each game once, then it stays over
+    assert (finished.states[:, package.kernels.STATUS] != package.kernels.STATUS_RUNNING).all()
+    assert (finished.agent_to_act == -1).all() and not finished.action_masks.any()
+    assert finished.play_random(10) == 0
+    finished.step(np.array([-1, -1]))                   # what a finished game accepts
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_random_actions_out_may_not_be_the_batchs_own_array(name):
+    batch = PACKAGES[name].BatchEnv(4, seed=0, num_players=2)
+    before = batch.states.copy()
+    with pytest.raises(ValueError, match="out must be an array of its own"):
+        batch.random_actions(out=batch.states[0, :4])
+    np.testing.assert_array_equal(batch.states, before)
+
+
+@pytest.mark.parametrize("package,text", [
+    (maunakea_env, "game: Mauna Kea\nplayers: 2\nremoved artifacts: 9223372036854775808 white\n"),
+    (maunakea_env, "game: Mauna Kea\nplayers: 2\nplayer_0 explorer 1:\n"),
+    (makemake_env, "game: Make Make\nplayers: 2\nceremonies: ,\n"),
+    (makemake_env, "game: Make Make\nplayers: 2\nterritories: ,\n"),
+])
+def test_a_position_text_that_cannot_be_taken_apart_is_a_value_error(package, text):
+    """Lines the readers split or matched without a check ended in IndexError, AttributeError or
+    OverflowError."""
+    with pytest.raises(ValueError, match="the text cannot be read"):
+        package.from_text(text)
