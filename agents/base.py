@@ -7,6 +7,7 @@ PettingZoo environment hands them out.  Search agents may also read the full cor
 it directly: they determinize (sample the hidden parts again, consistently with what the player has
 observed) before searching.
 """
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -43,14 +44,68 @@ class Agent:
 
     name = "agent"
     needs_state = False  # True for search agents, which are also given the core state row
+    reads_observation = True   # False for agents that play from the state row alone (any observation will do)
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         """A new game starts, in which this agent plays ``player``; ``seed`` makes its own randomness
         reproducible.  Forget everything from earlier games here: the tournament plays games in any
         order on any worker and must get the same results."""
+        if not _is_whole(player) or not 0 <= player < game.num_players:
+            raise ValueError(f"player is the agent's seat, an integer from 0 to {game.num_players - 1} in this "
+                             f"{game.num_players}-player game, got {player!r}")
+        seeds = seed if isinstance(seed, (tuple, list)) and seed else [seed]   # (tournament seed, game)
+        if seed is not None and not all(_is_whole(s) and s >= 0 for s in seeds):
+            raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
         self.game = game
-        self.player = player
+        self.player = int(player)
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: np.ndarray = None) -> int:
         raise NotImplementedError
+
+    def legal_actions(self, observation, action_mask, state=None):
+        """The legal actions of a decision, after checking what ``act`` was given against the game of
+        the last ``reset``: an observation (where the agent reads it) and a mask of the game's sizes,
+        a legal action, and for an agent that reads the state row, a valid row in which its player is
+        to act.  A ValueError says what is wrong; an agent never reads past an array or searches a row
+        that is no position."""
+        game = getattr(self, "game", None)
+        if game is not None:
+            obs_size, num_actions, where = game.obs_size, game.num_actions, f"in {game.name} ({game.variant})"
+        elif self.sizes_without_a_game() is not None:
+            (obs_size, num_actions), where = self.sizes_without_a_game(), f"for {self.name}"
+        else:
+            raise ValueError(f"{self.name} must be reset(game, player) before it acts")
+        for what, array, size in (("observation", observation, obs_size),
+                                  ("action_mask", action_mask, num_actions))[not self.reads_observation:]:
+            if not isinstance(array, np.ndarray) or array.shape != (size,) or array.dtype == object:
+                got = f"{array.dtype} {array.shape}" if isinstance(array, np.ndarray) else type(array).__name__
+                raise ValueError(f"{what} must be a numpy array of shape ({size},) {where}, got {got}")
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        if self.needs_state:
+            if state is None:
+                raise ValueError(f"{self.name} needs the state row (needs_state = True)")
+            checked = importlib.import_module(game.core.__name__.rpartition(".")[0] + ".core")
+            checked.check_state(state)   # the game's own validation: a ValueError naming the bad entry
+            row = np.ascontiguousarray(state, dtype=np.int64)
+            core = game.core
+            if (row[core.NUM_PLAYERS], row[core.VARIANT]) != (game.num_players, game.variant_id):
+                raise ValueError(f"the state row is a {row[core.NUM_PLAYERS]}-player game of variant "
+                                 f"{row[core.VARIANT]}, not the {game.num_players}-player {game.variant} game "
+                                 f"{self.name} was reset for")
+            to_act = int(core.player_to_act(row))
+            if to_act != self.player:
+                raise ValueError(f"{self.name} plays player {self.player}, but the state row has player {to_act} "
+                                 f"to act")
+        return legal
+
+    def sizes_without_a_game(self):
+        """``(observation size, number of actions)`` for an agent that may act before any ``reset``
+        (a network knows them from its layers); None: it must be reset first."""
+        return None
+
+
+def _is_whole(value):
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer))

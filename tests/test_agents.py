@@ -652,3 +652,96 @@ def test_agents_may_answer_with_numpy_0d_arrays():
     as_arrays = play_game(game, [ArrayAnswers(), ArrayAnswers()], seed=4)
     as_ints = play_game(game, [RandomAgent(), RandomAgent()], seed=4)
     assert as_arrays.actions == as_ints.actions and len(as_arrays.actions) > 0
+
+
+# -- what an agent is given is checked before it reads it ---------------------------------------------
+def _decision(game, seed=0):
+    """A position of ``game`` after a few random moves: the state row, the player to act, and what
+    that player is shown."""
+    from agents.search.mcts import random_positions
+
+    state = random_positions(game, 1, seed=seed)[0]
+    player = int(game.core.player_to_act(state))
+    obs = np.zeros(game.obs_size, dtype=np.int8)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    game.core.observe_player(state, player, obs, mask)
+    return state, player, obs, mask
+
+
+AGENT_KINDS = [("makabana", "random"), ("makemake", "heuristic"), ("maunakea", "heuristic"),
+               ("makabana", "shipped"), ("maunakea", "shipped"), ("makemake", "mcts:8"),
+               ("makabana", "mcts:8+shipped")]
+
+
+@pytest.mark.parametrize("name,spec", AGENT_KINDS)
+def test_an_agent_refuses_a_seat_or_seed_outside_the_game(name, spec):
+    """``reset(game, 99)`` made a search hang or crash, and a scorer play another player's move."""
+    game = game_info(name, 2)
+    agent = agents.make_agent(spec, game)
+    for player in (2, -1, 1.0, True, None):
+        with pytest.raises(ValueError, match="player is the agent's seat, an integer from 0 to 1"):
+            agent.reset(game, player, 0)
+    for seed in (-1, 1.5, "7", (1, -2)):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer, a tuple of them or None"):
+            agent.reset(game, 0, seed)
+
+
+@pytest.mark.parametrize("name,spec", AGENT_KINDS)
+def test_an_agent_refuses_an_observation_mask_or_row_it_cannot_read(name, spec):
+    """A heuristic read past a short observation (and played another move), a short row crashed the
+    search and the scorer, a list for a mask failed in numpy: each is now a ValueError first."""
+    game = game_info(name, 2)
+    state, player, obs, mask = _decision(game)
+    agent = agents.make_agent(spec, game)
+    if agent.sizes_without_a_game() is None:   # a network may act before any reset: it knows its sizes
+        with pytest.raises(ValueError, match="must be reset"):
+            agent.act(obs, mask, state)
+    agent.reset(game, player, 0)
+    bad_calls = [
+        ((obs, list(mask), state), r"action_mask must be a numpy array of shape \(%d,\)" % game.num_actions),
+        ((obs, mask[:-1], state), "action_mask must be a numpy array"),
+        ((obs, np.zeros_like(mask), state), "no legal action in the mask")]
+    if agent.reads_observation:   # the scorer and the plain search play from the row: any observation will do
+        bad_calls += [((obs[:3], mask, state), r"observation must be a numpy array of shape \(%d,\)" % game.obs_size),
+                      ((obs[None], mask, state), "observation must be a numpy array")]
+    else:
+        assert mask[agent.act(None, mask, state)] == 1
+    if agent.needs_state:
+        other = _decision(game_info(name, 3))[0]
+        bad_calls += [((obs, mask, state[:10].copy()), "state must be"),
+                      ((obs, mask, None), "needs the state row"),
+                      ((obs, mask, other), "the state row is a 3-player game")]
+    for args, message in bad_calls:
+        with pytest.raises(ValueError, match=message):
+            agent.act(*args)
+    if agent.needs_state:
+        agent.reset(game, 1 - player, 0)
+        wrong_seat = f"plays player {1 - player}, but the state row has player {player} to act"
+        with pytest.raises(ValueError, match=wrong_seat):
+            agent.act(obs, mask, state)
+        agent.reset(game, player, 0)
+    assert mask[agent.act(obs, mask, state)] == 1   # and the good call still plays
+
+
+@pytest.mark.parametrize("layers,message", [
+    ([(np.full((8, 935), np.nan), np.zeros(8)), (np.zeros((273, 8)), np.zeros(273))], "not finite"),
+    ([(np.zeros((8, 935)), np.zeros(8)), (np.zeros((273, 9)), np.zeros(273))], "layer 1 takes 9 inputs, but"),
+    ([(np.zeros((8, 935)), np.zeros(3)), (np.zeros((273, 8)), np.zeros(273))], "one bias per row")])
+def test_a_network_file_that_cannot_play_is_refused_when_loaded(tmp_path, layers, message):
+    """Such files loaded, then failed at the first move with a numpy shape error or played the first
+    legal action on every move (weights that are not finite)."""
+    from agents.learned.network import write_network
+
+    game = game_info("makabana", 2)
+    path = tmp_path / "net.npz"
+    write_network(path, layers, "tanh", "none", False)
+    with pytest.raises(ValueError, match=rf"snapshot '{path}': the policy network.*{message}"):
+        agents.make_agent(str(path), game)
+
+
+@pytest.mark.parametrize("seed", [1.5, None, True, "7", -1, (1, -2), ()])
+def test_play_game_refuses_a_seed_that_is_not_one(seed):
+    """A float or None failed with "'float' object is not iterable"; a float in a tuple was truncated."""
+    game = game_info("makemake", 2)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer or a tuple of them"):
+        play_game(game, [RandomAgent(), RandomAgent()], seed=seed)

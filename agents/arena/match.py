@@ -72,7 +72,10 @@ def win_shares(ranks):
 
 def game_seeds(seed, num_players):
     """The core's seed and one seed per seat, all derived from ``seed`` (an int or a tuple of ints)."""
-    entropy = [int(seed)] if is_integer(seed) else [int(s) for s in seed]
+    entropy = [seed] if is_integer(seed) else list(seed) if isinstance(seed, (tuple, list)) else None
+    if not entropy or not all(is_integer(s) and s >= 0 for s in entropy):
+        raise ValueError(f"seed must be a non-negative integer or a tuple of them, got {seed!r}")
+    entropy = [int(s) for s in entropy]
     words = np.random.SeedSequence(entropy).generate_state(num_players + 1, dtype=np.uint64)
     return [int(w) & 0x7FFFFFFFFFFFFFFF for w in words]  # the cores take non-negative int64 seeds
 

@@ -58,9 +58,7 @@ class HeuristicAgent(Agent):
         self._strategy = _strategy(game.name, game.variant)
 
     def act(self, observation, action_mask, state=None):
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        legal = self.legal_actions(observation, action_mask, state)
         if legal.size == 1:
             return int(legal[0])
         noise = self.rng.random(action_mask.shape[0]) * TIE_NOISE

@@ -11,7 +11,5 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, observation, action_mask, state=None):
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        legal = self.legal_actions(observation, action_mask, state)
         return int(legal[self.rng.integers(legal.size)])

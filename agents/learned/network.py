@@ -112,6 +112,28 @@ def check_sizes(layers, game, what):
                          f"{game.name} ({game.variant}) has {game.obs_size} and {game.num_actions}")
 
 
+def check_chain(layers, skip, what):
+    """Refuse layers ``[(w (out, in), b (out,)), …]`` that do not chain from the observation to the
+    head (with ``skip``, the head also reads the observation), or that hold weights that are not
+    finite: numpy would fail at the first move with a shape error, or play nonsense."""
+    if not layers:
+        raise ValueError(f"{what} has no layers")
+    width = None
+    for i, (w, b) in enumerate(layers):
+        w, b = np.asarray(w), np.asarray(b)
+        if w.ndim != 2 or b.shape != (w.shape[0],):
+            raise ValueError(f"{what}: layer {i} has weights {w.shape} and bias {b.shape}; a layer's weights "
+                             f"are 2-D, with one bias per row")
+        takes = None if width is None else width + (np.shape(layers[0][0])[1] if skip and i == len(layers) - 1 else 0)
+        if takes is not None and w.shape[1] != takes:
+            raise ValueError(f"{what}: layer {i} takes {w.shape[1]} inputs, but the layers before it give {takes}; "
+                             f"the layers do not chain")
+        if not (np.issubdtype(w.dtype, np.floating) and np.issubdtype(b.dtype, np.floating)
+                and np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"{what}: layer {i} holds weights that are not finite floating-point numbers")
+        width = w.shape[0]
+
+
 class SnapshotAgent(Agent):
     """A snapshot of the learner's policy (``save_snapshot``) as an agent: samples its action from the
     masked policy distribution (``deterministic=False``, the default: opponents that vary), or plays
@@ -121,6 +143,13 @@ class SnapshotAgent(Agent):
 
     def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
                  deterministic=False, value=None):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
+        if features not in FEATURES.values():
+            raise ValueError(f"features must be one of {', '.join(FEATURES.values())}, got {features!r}")
+        check_chain(layers, bool(skip), "the policy network")
+        if value is not None:
+            check_chain(value, False, "the value network")
         self.layers = layers
         self.value_layers = value   # a value network (``read_value``), which only a guided search reads
         self.activation_name = activation
@@ -137,10 +166,16 @@ class SnapshotAgent(Agent):
         if not path.is_file():
             raise ValueError(f"no snapshot file at {str(path)!r}")
         (layers, activation, features, skip), value = _read_snapshot(path)
-        snapshot = cls(layers, activation, features, skip, value=value, **{"name": path.stem, **kwargs})
+        try:
+            snapshot = cls(layers, activation, features, skip, value=value, **{"name": path.stem, **kwargs})
+        except ValueError as error:   # the file's layers or settings: say which file
+            raise ValueError(f"snapshot {str(path)!r}: {error}") from None
         if game is not None:
             snapshot.check_game(game, f"snapshot {str(path)!r}")
         return snapshot
+
+    def sizes_without_a_game(self):
+        return self.layers[0][0].shape[1], self.layers[-1][0].shape[0]   # a policy is usable before reset
 
     def check_game(self, game, what=None):
         """Refuse ``game`` if its observation or actions are not the network's sizes (or its value
@@ -182,18 +217,14 @@ class SnapshotAgent(Agent):
     def action_probabilities(self, observation, action_mask, state=None):
         """The policy's probability of every action (zero where the mask says illegal): what a guided
         search (``agents.search.mcts.GuidedMCTSAgent``) takes as its root prior."""
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked about a position with no legal action in the mask")
+        legal = self.legal_actions(observation, action_mask, state)
         logits = self.logits(observation)[legal].astype(np.float64)
         out = np.zeros(len(action_mask), dtype=np.float64)
         out[legal] = np.exp(logits - logits.max())
         return out / out.sum()
 
     def act(self, observation, action_mask, state=None):
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        legal = self.legal_actions(observation, action_mask, state)
         logits = self.logits(observation)[legal]
         if self.deterministic:
             return int(legal[np.argmax(logits)])

@@ -21,6 +21,7 @@ class PolicyAgent(Agent):
             self.name = name
 
     def act(self, observation, action_mask, state=None):
+        self.legal_actions(observation, action_mask, state)
         action, _ = self.model.predict(observation, action_masks=action_mask.astype(bool),
                                        deterministic=self.deterministic)
         return int(np.asarray(action).reshape(-1)[0])
@@ -37,7 +38,11 @@ def load_policy(path, game, name=None):
         from sb3_contrib import MaskablePPO
     except ImportError as error:
         raise ImportError(f"loading the checkpoint {str(path)!r} needs sb3_contrib: {TRAIN_EXTRA}") from error
-    model = MaskablePPO.load(str(path), device="cpu")
+    try:
+        model = MaskablePPO.load(str(path), device="cpu")
+    except Exception as error:   # torch's unpickling, SB3's archive reading: any of their errors
+        raise ValueError(f"{str(path)!r} holds 'data' and 'policy.pth' but is not a MaskablePPO checkpoint "
+                         f"that can be read ({type(error).__name__}: {str(error).splitlines()[0][:120]})") from error
     from .network import scorer_layers
 
     scorer = scorer_layers(model.policy)

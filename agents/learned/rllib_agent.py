@@ -57,6 +57,7 @@ class RLlibAgent(Agent):
             self.name = name
 
     def act(self, observation, action_mask, state=None):
+        self.legal_actions(observation, action_mask, state)
         return self.module.greedy_action(observation, action_mask)
 
 
@@ -74,7 +75,11 @@ def load_rllib_policy(path, game, module_id=MAIN, name=None) -> RLlibAgent:
     except ImportError as error:
         raise ImportError(f"loading the RLlib checkpoint {str(path)!r} needs Ray RLlib and torch: "
                           f"{DISTRIBUTED_EXTRA}") from error
-    module = RLModule.from_checkpoint(folder.resolve())
+    try:
+        module = RLModule.from_checkpoint(folder.resolve())
+    except Exception as error:   # Ray's unpickling of the module's files: any of its errors
+        raise ValueError(f"RLlib checkpoint {str(path)!r}: policy {module_id!r} cannot be read "
+                         f"({type(error).__name__}: {str(error).splitlines()[0][:120]})") from error
     if not hasattr(module, "greedy_action"):
         raise ValueError(f"the policy in {str(folder)!r} is a {type(module).__name__}, not the masked "
                          f"policy agents.training.train_rllib trains")

@@ -159,6 +159,7 @@ class ScorerAgent(Agent):
 
     name = "scorer"
     needs_state = True
+    reads_observation = False   # its features come from the state row
 
     def __init__(self, layers, game_name, variant="basic", name=None, deterministic=True):
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
@@ -215,21 +216,18 @@ class ScorerAgent(Agent):
     def logits(self, x):
         return scorer_logits(self.layers, x)
 
-    def _candidates(self, action_mask, state):
-        if state is None:
-            raise ValueError("ScorerAgent needs the state row (needs_state = True)")
+    def _candidates(self, observation, action_mask, state):
+        mask_legal = self.legal_actions(observation, action_mask, state)
         row = np.ascontiguousarray(state, dtype=np.int64)
         legal = self._features.candidates(row)
         if legal.size == 0 or not np.all(action_mask[legal]):
-            legal = np.flatnonzero(action_mask)   # never expected: the search's mask is the legal one, pruned
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+            legal = mask_legal   # never expected: the search's mask is the legal one, pruned
         return row, legal
 
     def action_probabilities(self, observation, action_mask, state=None):
         """The scorer's softmax over its candidate actions, zero for every other action: what a guided
         search (``agents.search.mcts.GuidedMCTSAgent``) takes as its root prior."""
-        row, legal = self._candidates(action_mask, state)
+        row, legal = self._candidates(observation, action_mask, state)
         out = np.zeros(len(action_mask), dtype=np.float64)
         if legal.size == 1:
             out[legal] = 1.0
@@ -239,7 +237,7 @@ class ScorerAgent(Agent):
         return out / out.sum()
 
     def act(self, observation, action_mask, state=None):
-        row, legal = self._candidates(action_mask, state)
+        row, legal = self._candidates(observation, action_mask, state)
         if legal.size == 1:
             return int(legal[0])
         logits = self.logits(self._features.rows(row, int(self.player), legal))

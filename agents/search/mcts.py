@@ -143,8 +143,9 @@ def check_settings(settings):
         if key not in settings:
             continue
         value = settings[key]
-        number = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-        if number and np.isfinite(value) and (value == int(value) or not whole) and \
+        whole_number = not isinstance(value, bool) and isinstance(value, (int, np.integer))
+        number = whole_number or (isinstance(value, (float, np.floating)) and math.isfinite(value))
+        if number and (whole_number or not whole or value == int(value)) and \
                 (low <= value if low_allowed else low < value) and value <= high:
             continue
         allowed = ("a whole number" if whole else "a number") + (
@@ -169,6 +170,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     needs_state = True
+    reads_observation = False   # the plain search reads the state row; a guided one, what its guide reads
 
     def __init__(self, simulations=None, c=None, seed=None, rollout_depth=None, horizon=None, value_scale=None,
                  value_weight=None, trees=None, belief=None, max_depth=None, pw_k=None, pw_alpha=None,
@@ -205,11 +207,7 @@ class MCTSAgent(Agent):
         self.last_visits = None
 
     def act(self, observation, action_mask, state=None):
-        if state is None:
-            raise ValueError("MCTSAgent needs the state row (needs_state = True)")
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError(f"{self.name} was asked to act with no legal action in the mask")
+        legal = self.legal_actions(observation, action_mask, state)
         if legal.size == 1:
             self.last_visits = None
             return int(legal[0])
@@ -357,6 +355,10 @@ class GuidedMCTSAgent(MCTSAgent):
                 self._value = pack_value(guide.value_layers, activation, features)
         elif in_tree and hasattr(guide, "game_name"):         # an action scorer (ScorerAgent)
             self._scorer = pack_scorer(guide.layers, guide.num_features)
+
+    @property
+    def reads_observation(self):
+        return self.root_guide.reads_observation   # the root's prior reads the observation, the tree a row
 
     def tree_network(self):
         return super().tree_network() if self._network is None else self._network
