@@ -192,6 +192,11 @@ def _observe(env, state, seat):
     (dict(truncation="maybe"), "truncation must be one of"),
     (dict(shaping=-1.0), "shaping must be a non-negative number"),
     (dict(reward="points"), "reward must be one of"),
+    (dict(shaping=True), "shaping must be a non-negative number"),   # not 1.0
+    (dict(seed=-1), "seed must be an integer from 0"),               # was refused only at the first reset
+    (dict(seed=1.5), "seed must be an integer from 0"),
+    (dict(first_seats=[0.5, 1.7]), "first_seats must give"),        # was truncated to [0, 1]
+    (dict(first_seats=[True, False]), "first_seats must give"),
 ])
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):

@@ -35,7 +35,7 @@ from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from pacific_common.batch import PARALLEL_FROM, ThreadChoice
-from pacific_common.options import REWARD_MODES, is_integer
+from pacific_common.options import REWARD_MODES, check_seed, is_integer
 from pacific_common.rng import seed_rng
 
 from ..base import GameInfo
@@ -161,6 +161,7 @@ class BatchedSelfPlayEnv(VecEnv):
                  reward="win_loss", shaping=0.0, truncation="draw", variant=None, max_turns=None, seed=None,
                  first_seats=None, autoreset=True):
         _check_options(num_envs, seat, reward, truncation, shaping)
+        seed = check_seed(seed)   # here, not at the first reset
         if autoreset not in (True, False):
             raise ValueError(f"autoreset must be True or False, got {autoreset!r}")
         self.autoreset = autoreset
@@ -174,7 +175,8 @@ class BatchedSelfPlayEnv(VecEnv):
         self.num_players = n
         if first_seats is not None:
             first_seats = np.asarray(first_seats)
-            if seat != "rotate" or first_seats.shape != (g,) or not ((0 <= first_seats) & (first_seats < n)).all():
+            if seat != "rotate" or first_seats.shape != (g,) or not np.issubdtype(first_seats.dtype, np.integer) \
+                    or not ((0 <= first_seats) & (first_seats < n)).all():
                 raise ValueError(f"first_seats must give, with seat='rotate', one seat from 0 to {n - 1} for "
                                  f"each of the {g} games, got {first_seats!r} with seat={seat!r}")
         self._first_seats = first_seats

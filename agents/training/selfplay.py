@@ -126,7 +126,7 @@ def check_options(seat, reward, truncation, shaping):
         raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
     if truncation not in TRUNCATION_MODES:
         raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
-    if not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+    if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
         raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
 
 

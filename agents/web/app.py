@@ -153,6 +153,8 @@ async def json_body(request, keys):
         body = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError):
         raise BadRequest("the request body must be a JSON object") from None
+    except RecursionError:
+        raise BadRequest("the request body must be a JSON object, not nested that deeply") from None
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
     unknown = sorted(set(body) - set(keys))
@@ -230,9 +232,12 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
     async def new_game(request):
         body = await json_body(request, ("game", "variant", "players", "seat", "against", "max_turns"))
         game = body.get("game", default_game)
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise BadRequest(f"unknown game {game!r}; choose one of {', '.join(sorted(GAMES))}")
-        variant = body.get("variant") or None
+        variant = body.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise BadRequest(f"variant must be the name of one of the game's variants, got {variant!r}")
+        variant = variant or None   # "" too: the game's default
         players = optional_integer(body, "players", 1, 99)
         max_turns = optional_integer(body, "max_turns", 1, MAX_TURNS_LIMIT)
         try:
