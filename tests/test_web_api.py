@@ -81,11 +81,19 @@ def play_until(client, game_id, stop):
     ({"game": "makemake", "against": "mcts:50+shipped@c=many"}, "setting 'c' takes a number"),
     ({"game": "makemake", "against": "mcts@scorer_after=4"}, "applies only to a guided search"),
     ({"game": "makemake", "colour": "red"}, "unknown field 'colour'"),
+    ({"game": ["makabana"]}, "unknown game ['makabana']"),                          # was a 500
+    ({"game": "makabana", "variant": False}, "variant must be the name of one"),     # was the default variant
+    ({"game": "makemake", "against": "mcts@max_depth=0"}, "max_depth is the tree's depth cap"),
 ])
 def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
     answer = client.post("/api/games", json={"players": 2, **options})
     assert answer.status_code == 400
     assert words in answer.json()["error"]
+
+
+def test_a_body_nested_too_deeply_is_a_4xx_answer(client):
+    answer = client.post("/api/games", content="[" * 100_000 + "]" * 100_000)   # was a 500
+    assert answer.status_code == 400 and "not nested that deeply" in answer.json()["error"]
 
 
 @pytest.mark.parametrize("game, variant", [("makabana", "haapii"), ("makabana", "mao"), ("makemake", None),
