@@ -745,3 +745,10 @@ def test_play_game_refuses_a_seed_that_is_not_one(seed):
     game = game_info("makemake", 2)
     with pytest.raises(ValueError, match="seed must be a non-negative integer or a tuple of them"):
         play_game(game, [RandomAgent(), RandomAgent()], seed=seed)
+
+
+def test_a_network_refuses_a_game_of_other_sizes_at_reset():
+    """It failed at the first move, with numpy's shape error."""
+    agent = agents.make_agent("shipped", game_info("makabana", 2))
+    with pytest.raises(ValueError, match="takes observations of size 935 and has 273 actions; makemake"):
+        agent.reset(game_info("makemake", 2), 0, 0)

@@ -177,6 +177,10 @@ class SnapshotAgent(Agent):
     def sizes_without_a_game(self):
         return self.layers[0][0].shape[1], self.layers[-1][0].shape[0]   # a policy is usable before reset
 
+    def reset(self, game, player, seed=None):
+        self.check_game(game)   # a game of other sizes failed at the first move, in numpy's words
+        super().reset(game, player, seed)
+
     def check_game(self, game, what=None):
         """Refuse ``game`` if its observation or actions are not the network's sizes (or its value
         network's input is not the observation, or it has more than one output)."""

@@ -358,7 +358,8 @@ class GuidedMCTSAgent(MCTSAgent):
 
     @property
     def reads_observation(self):
-        return self.root_guide.reads_observation   # the root's prior reads the observation, the tree a row
+        # the root's prior reads the observation, the tree a row; a guide is anything with action_probabilities
+        return getattr(self.root_guide, "reads_observation", True)
 
     def tree_network(self):
         return super().tree_network() if self._network is None else self._network
