@@ -221,8 +221,8 @@ def checked_row(env, state):
         state = np.asarray(state)
     if not isinstance(state, np.ndarray) or isinstance(state, np.ma.MaskedArray) or \
             state.shape != (core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
-        what = (f"a {state.dtype} array of shape {state.shape}" if type(state) is np.ndarray
-                else type(state).__name__)
+        plain = isinstance(state, np.ndarray) and not isinstance(state, np.ma.MaskedArray)
+        what = f"a {state.dtype} array of shape {state.shape}" if plain else type(state).__name__
         raise ValueError(f"state must be an integer numpy array of shape ({core.STATE_SIZE},) as state() "
                          f"returns, got {what}")
     if state.dtype == np.uint64 and int(state.max()) > np.iinfo(np.int64).max:
