@@ -317,6 +317,14 @@ def test_checkpoint_and_shipped_policy(tmp_path, monkeypatch):
     assert result.decisions > 0  # every policy move was legal (play_game checks)
     with pytest.raises(ValueError, match="was trained on observations"):
         agents.make_agent(str(tmp_path / "tiny.zip"), game_info("makabana"))
+    agent.reset(game, 0, 0)
+    with pytest.raises(ValueError, match="no legal action in the mask"):   # it played action 0
+        agent.act(np.zeros(game.obs_size, np.int8), np.zeros(game.num_actions, np.int8))
+    with zipfile.ZipFile(tmp_path / "junk.zip", "w") as archive:   # the names of a checkpoint, not its contents
+        archive.writestr("data", "{}")
+        archive.writestr("policy.pth", b"x" * 16)
+    with pytest.raises(ValueError, match="holds 'data' and 'policy.pth' but is not a MaskablePPO checkpoint"):
+        agents.make_agent(str(tmp_path / "junk.zip"), game)
 
 
 def test_shipped_policy_is_a_numpy_network_loaded_by_name(tmp_path, monkeypatch):
