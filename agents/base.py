@@ -70,12 +70,11 @@ class Agent:
         to act.  A ValueError says what is wrong; an agent never reads past an array or searches a row
         that is no position."""
         game = getattr(self, "game", None)
-        if game is not None:
-            obs_size, num_actions, where = game.obs_size, game.num_actions, f"in {game.name} ({game.variant})"
-        elif self.sizes_without_a_game() is not None:
-            (obs_size, num_actions), where = self.sizes_without_a_game(), f"for {self.name}"
-        else:
+        sizes = self.sizes_without_a_game() if game is None else (game.obs_size, game.num_actions)
+        if sizes is None:
             raise ValueError(f"{self.name} must be reset(game, player) before it acts")
+        obs_size, num_actions = sizes
+        where = f"for {self.name}" if game is None else f"in {game.name} ({game.variant})"
         for what, array, size in (("observation", observation, obs_size),
                                   ("action_mask", action_mask, num_actions))[not self.reads_observation:]:
             if not isinstance(array, np.ndarray) or array.shape != (size,) or array.dtype == object:

@@ -733,7 +733,7 @@ def test_an_agent_refuses_an_observation_mask_or_row_it_cannot_read(name, spec):
 
 @pytest.mark.parametrize("layers,message", [
     ([(np.full((8, 935), np.nan), np.zeros(8)), (np.zeros((273, 8)), np.zeros(273))], "not finite"),
-    ([(np.zeros((8, 935)), np.zeros(8)), (np.zeros((273, 9)), np.zeros(273))], "layer 1 takes 9 inputs, but"),
+    ([(np.zeros((8, 935)), np.zeros(8)), (np.zeros((273, 9)), np.zeros(273))], r"layer 1 has weights \(273, 9\) and bias \(273,\), but takes 8 inputs"),
     ([(np.zeros((8, 935)), np.zeros(3)), (np.zeros((273, 8)), np.zeros(273))], "one bias per row")])
 def test_a_network_file_that_cannot_play_is_refused_when_loaded(tmp_path, layers, message):
     """Such files loaded, then failed at the first move with a numpy shape error or played the first

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Agent
+from ..search.prior import check_layers
 from .scorer import ScorerAgent, is_scorer_file, save_scorer
 
 
@@ -112,28 +113,6 @@ def check_sizes(layers, game, what):
                          f"{game.name} ({game.variant}) has {game.obs_size} and {game.num_actions}")
 
 
-def check_chain(layers, skip, what):
-    """Refuse layers ``[(w (out, in), b (out,)), …]`` that do not chain from the observation to the
-    head (with ``skip``, the head also reads the observation), or that hold weights that are not
-    finite: numpy would fail at the first move with a shape error, or play nonsense."""
-    if not layers:
-        raise ValueError(f"{what} has no layers")
-    width = None
-    for i, (w, b) in enumerate(layers):
-        w, b = np.asarray(w), np.asarray(b)
-        if w.ndim != 2 or b.shape != (w.shape[0],):
-            raise ValueError(f"{what}: layer {i} has weights {w.shape} and bias {b.shape}; a layer's weights "
-                             f"are 2-D, with one bias per row")
-        takes = None if width is None else width + (np.shape(layers[0][0])[1] if skip and i == len(layers) - 1 else 0)
-        if takes is not None and w.shape[1] != takes:
-            raise ValueError(f"{what}: layer {i} takes {w.shape[1]} inputs, but the layers before it give {takes}; "
-                             f"the layers do not chain")
-        if not (np.issubdtype(w.dtype, np.floating) and np.issubdtype(b.dtype, np.floating)
-                and np.isfinite(w).all() and np.isfinite(b).all()):
-            raise ValueError(f"{what}: layer {i} holds weights that are not finite floating-point numbers")
-        width = w.shape[0]
-
-
 class SnapshotAgent(Agent):
     """A snapshot of the learner's policy (``save_snapshot``) as an agent: samples its action from the
     masked policy distribution (``deterministic=False``, the default: opponents that vary), or plays
@@ -147,9 +126,9 @@ class SnapshotAgent(Agent):
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
         if features not in FEATURES.values():
             raise ValueError(f"features must be one of {', '.join(FEATURES.values())}, got {features!r}")
-        check_chain(layers, bool(skip), "the policy network")
+        check_layers(layers, None, "the policy network", outputs=None, skip=bool(skip))
         if value is not None:
-            check_chain(value, False, "the value network")
+            check_layers(value, None, "the value network", outputs=None)
         self.layers = layers
         self.value_layers = value   # a value network (``read_value``), which only a guided search reads
         self.activation_name = activation

@@ -174,18 +174,31 @@ def policy(net, obs, mask, out):
 
 # ---------------------------------------------------------------------------------------------------
 # An action scorer (``agents.learned.scorer``) inside Numba: Mauna Kea's guide below the root.
-def check_layers(layers, num_features, where):
-    """Layers must chain ``num_features`` inputs to 1 logit, with finite weights."""
-    width = num_features
+def check_layers(layers, inputs, where, outputs=1, skip=False):
+    """Layers ``[(w (out, in), b (out,)), …]`` must chain ``inputs`` numbers (None: as many as the first
+    layer takes) to ``outputs`` (1 logit for a scorer; None: any number), the last layer also reading
+    the inputs with ``skip``, with finite floating-point weights: Numba indexes by these widths
+    unchecked, and numpy would fail at the first move or play nonsense."""
+    if not layers:
+        raise ValueError(f"{where} has no layers")
+    if inputs is None and np.ndim(layers[0][0]) == 2:
+        inputs = np.shape(layers[0][0])[1]
+    width = inputs
     for i, (w, b) in enumerate(layers):
-        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
-            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}, but takes "
-                             f"{width} inputs; the layers must chain {num_features} features to 1 logit")
-        if not (np.isfinite(w).all() and np.isfinite(b).all()):
-            raise ValueError(f"{where}: layer {i} holds weights that are not finite")
+        w, b = np.asarray(w), np.asarray(b)
+        if w.ndim != 2 or b.shape != (w.shape[0],):
+            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}; a layer's weights "
+                             f"are 2-D, with one bias per row")
+        takes = width + (inputs if skip and 0 < i == len(layers) - 1 else 0)
+        if w.shape[1] != takes:
+            raise ValueError(f"{where}: layer {i} has weights {w.shape} and bias {b.shape}, but takes {takes} "
+                             f"inputs; the layers must chain {inputs} inputs to the last layer")
+        if not (np.issubdtype(w.dtype, np.floating) and np.issubdtype(b.dtype, np.floating)
+                and np.isfinite(w).all() and np.isfinite(b).all()):
+            raise ValueError(f"{where}: layer {i} holds weights that are not finite floating-point numbers")
         width = w.shape[0]
-    if not layers or width != 1:
-        raise ValueError(f"{where}: the last layer must give 1 logit, got {width}")
+    if outputs is not None and width != outputs:
+        raise ValueError(f"{where}: the last layer must give {'1 logit' if outputs == 1 else outputs}, got {width}")
 
 
 def pack_scorer(layers, num_features):
