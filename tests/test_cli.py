@@ -353,6 +353,40 @@ def test_resume_needs_the_json_of_a_tournament(tmp_path, capsys, no_games):
         assert message in fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
 
 
+@pytest.mark.parametrize("edit,message", [
+    (lambda records: records[1]["agents"].reverse(), "its agents are ['heuristic', 'random'], not "
+                                                    "['random', 'heuristic']; it was changed after --json wrote it"),
+    (lambda records: records.append(dict(records[0])), "holds game 0 twice"),
+    (lambda records: records[2].update(scores=["12", 3]), "its 'scores' are not 2 numbers"),
+    (lambda records: records[2].update(win_shares=[1.0, 1.0]), "its ranks or win shares are not those of a game"),
+    (lambda records: records[0].update(truncated="no"), "its 'truncated' is not true or false"),
+    (lambda records: records[0].update(agent_seconds=[0.1]), "its 'agent_seconds' are not 2 numbers"),
+])
+def test_resume_refuses_a_record_changed_after_it_was_written(tmp_path, capsys, resumable_report, no_games,
+                                                              edit, message):
+    """The report is computed from the kept records, so an edited one would be reported as played."""
+    report = json.loads(json.dumps(resumable_report))
+    edit(report["records"])
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(report))
+    assert message in fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
+
+
+@pytest.fixture(scope="module")
+def resumable_report(tmp_path_factory):
+    """Three games of the RESUMABLE tournament, as --json writes them."""
+    path = tmp_path_factory.mktemp("resumable") / "t.json"
+    tournament.main(RESUMABLE + ["--json", str(path), "--games", "3"])
+    return json.loads(path.read_text())
+
+
+def test_a_long_tournament_is_planned_without_listing_it():
+    """Two hundred agents at four seats make 64,684,950 groups; game g's seats are found directly."""
+    assert tournament.seating_cycle(200, 4) == 258_739_800
+    assert tournament.seating(10**9 - 1, 200, 4) == (81, 187, 48, 28)
+    assert tournament.schedule(5, 3, 300) == [tournament.seating(g, 5, 3) for g in range(300)]
+
+
 @pytest.mark.parametrize("argv,option", [(["--seed", "-3"], "--seed"), (["--seat", "9"], "--seat"),
                                          (["--seat", "-1"], "--seat"), (["--players", "7"], "--players"),
                                          (["--max-turns", "0"], "--max-turns")])

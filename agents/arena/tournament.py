@@ -41,11 +41,13 @@ within a second (``agents.workers``).
 """
 import argparse
 import json
+import math
 import os
 import sys
 import time
 from collections import Counter
-from itertools import combinations, permutations
+from itertools import islice
+from math import comb, factorial
 from pathlib import Path
 
 from pacific_common.checked import integer
@@ -85,21 +87,45 @@ def agent_labels(specs):
 
 def seating_cycle(num_agents, num_players):
     """Games until seats are balanced: every group of agents once per seat rotation."""
-    return len(list(combinations(range(num_agents), num_players))) * num_players
+    return comb(num_agents, num_players) * num_players
+
+
+def _group(rank, num_agents, size):
+    """The ``rank``-th of the groups of ``size`` agents in ``combinations(range(num_agents), size)``'s
+    order, found without listing them: two hundred agents have 64 million groups of four."""
+    group, first = [], 0
+    for left in range(size, 0, -1):
+        while comb(num_agents - first - 1, left - 1) <= rank:  # not in a group that starts at ``first``
+            rank -= comb(num_agents - first - 1, left - 1)
+            first += 1
+        group.append(first)
+        first += 1
+    return tuple(group)
+
+
+def seating(game, num_agents, num_players):
+    """The agent index in each seat of game ``game`` (see the module docstring)."""
+    n, groups = num_players, comb(num_agents, num_players)
+    group = _group(game % groups, num_agents, n)
+    rotation = (game // groups) % n
+    orders = factorial(n - 1)  # every order up to rotation: (0,) + a permutation of the others
+    order = (0,) + _nth_permutation(game // (groups * n) % orders, range(1, n))
+    return tuple(group[order[(seat - rotation) % n]] for seat in range(n))
+
+
+def _nth_permutation(rank, items):
+    """``list(permutations(items))[rank]`` without the list."""
+    items, chosen = list(items), []
+    while items:
+        block = factorial(len(items) - 1)
+        chosen.append(items.pop(rank // block))
+        rank %= block
+    return tuple(chosen)
 
 
 def schedule(num_agents, num_players, games):
-    """For each game, the agent index in each seat (see the module docstring)."""
-    n = num_players
-    groups = list(combinations(range(num_agents), n))
-    orders = [(0,) + rest for rest in permutations(range(1, n))]  # every order up to rotation
-    seatings = []
-    for g in range(games):
-        group = groups[g % len(groups)]
-        rotation = (g // len(groups)) % n
-        order = orders[g // (len(groups) * n) % len(orders)]
-        seatings.append(tuple(group[order[(seat - rotation) % n]] for seat in range(n)))
-    return seatings
+    """For each game, the agent index in each seat (a list; ``seating`` gives one game's)."""
+    return [seating(g, num_agents, num_players) for g in range(games)]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -183,12 +209,13 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     table = Table(game_args, specs, labels, record_dir)  # also checks every spec before any worker starts
 
     header = dict(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed, specs=specs)
-    kept = {} if done is None else {r["game"]: r for r in _same_tournament(done, header, games)}
+    kept = {} if done is None else {r["game"]: r for r in _same_tournament(done, header, games, labels)}
     earlier = 0.0 if done is None else float(done.get("seconds", 0.0))
-    plan = [(g, seating) for g, seating in enumerate(schedule(len(specs), n, games)) if g not in kept]
-    size = max(1, min(25, len(plan) // (50 * workers)))  # small batches: a stopped run loses little
-    chunks = [(seed, plan[i:i + size]) for i in range(0, len(plan), size)]
-    workers = max(1, min(workers, len(chunks)))
+    # the plan is made as it is played, never listed: a long tournament's would not fit in memory
+    plan = ((g, seating(g, len(specs), n)) for g in range(games) if g not in kept)
+    size = max(1, min(25, (games - len(kept)) // (50 * workers)))  # small batches: a stopped run loses little
+    chunks = ((seed, batch) for batch in _batches(plan, size))
+    workers = max(1, min(workers, -(-(games - len(kept)) // size)))
     anchor = next((label for label, spec in zip(labels, specs) if spec == "random"), None)
     start = time.perf_counter()
     records = list(kept.values())
@@ -215,8 +242,9 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
                 add(table.play(*chunk))
         else:
             with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
-                for chunk_records in pool.imap(_play_chunk, chunks):
-                    add(chunk_records)
+                for window in _batches(chunks, 64 * workers):  # imap would queue every chunk at once
+                    for chunk_records in pool.imap(_play_chunk, window):
+                        add(chunk_records)
     except BaseException:  # stopped (Ctrl-C, SIGTERM) or failed: a stopped run loses no game it finished
         if on_progress is not None and len(records) > len(kept):
             save()
@@ -227,13 +255,21 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     return report
 
 
+def _batches(items, size):
+    """``items`` in lists of ``size`` (the last may be shorter), taken from the iterator as needed."""
+    items = iter(items)
+    while batch := list(islice(items, size)):
+        yield batch
+
+
 class ResumeError(ValueError):
     """The ``--json`` file given to ``--resume`` holds another tournament, or none."""
 
 
-def _same_tournament(done, header, games):
-    """The records of ``done`` if it is a report of the tournament ``header`` describes, with no game
-    beyond ``games``; else ResumeError saying what differs."""
+def _same_tournament(done, header, games, labels):
+    """The records of ``done`` if it is a report of the tournament ``header`` describes (its agents
+    labelled ``labels``), with no game beyond ``games``, each game once and as it would be played;
+    else ResumeError saying what differs."""
     if not isinstance(done, dict) or not isinstance(done.get("records"), list):
         raise ResumeError("is not the JSON of a tournament (it has no 'records')")
     fields = {"game", "agents", "scores", "rewards", "ranks", "win_shares", "truncated", "decisions"}
@@ -248,7 +284,40 @@ def _same_tournament(done, header, games):
     last = max((r["game"] for r in done["records"]), default=-1)
     if last >= games:
         raise ResumeError(f"holds game {last}, beyond --games {games}; give --games {last + 1} or more")
+    seen = set()
+    for record in done["records"]:
+        g = record["game"]
+        if g in seen:
+            raise ResumeError(f"holds game {g} twice; it was not written by --json")
+        seen.add(g)
+        problem = _record_problem(record, [labels[i] for i in seating(g, len(labels), header["players"])])
+        if problem:
+            raise ResumeError(f"holds a game {g} that this tournament would not have played: {problem}; "
+                              f"it was changed after --json wrote it")
     return done["records"]
+
+
+def _record_problem(record, agents):
+    """What is wrong with a kept game's record, whose seats should hold ``agents``; "" if nothing.
+    The report is computed from these records, so one that was edited would be reported as played."""
+    def numbers(key, allowed=(int, float)):
+        values = record[key]
+        return (isinstance(values, list) and len(values) == len(agents)
+                and all(type(v) in allowed and math.isfinite(v) for v in values))
+    if record["agents"] != agents:
+        return f"its agents are {record['agents']!r}, not {agents!r}"
+    for key in ("scores", "rewards", "ranks", "win_shares"):
+        if not numbers(key):
+            return f"its {key!r} are not {len(agents)} numbers"
+    if not all(1 <= rank <= len(agents) for rank in record["ranks"]) or \
+            abs(sum(record["win_shares"]) - 1) > 1e-9 or not all(0 <= w <= 1 for w in record["win_shares"]):
+        return "its ranks or win shares are not those of a game"
+    if type(record["truncated"]) is not bool or type(record["decisions"]) is not int or record["decisions"] < 0:
+        return "its 'truncated' is not true or false, or its 'decisions' not a count"
+    for key in ("agent_decisions", "agent_seconds"):  # absent from files written before the timing
+        if key in record and not numbers(key):
+            return f"its {key!r} are not {len(agents)} numbers"
+    return ""
 
 
 def resume_from(path):
