@@ -737,14 +737,33 @@ def test_an_agent_refuses_an_observation_mask_or_row_it_cannot_read(name, spec):
     ([(np.zeros((8, 935)), np.zeros(3)), (np.zeros((273, 8)), np.zeros(273))], "one bias per row")])
 def test_a_network_file_that_cannot_play_is_refused_when_loaded(tmp_path, layers, message):
     """Such files loaded, then failed at the first move with a numpy shape error or played the first
-    legal action on every move (weights that are not finite)."""
+    legal action on every move (weights that are not finite).  ``write_network`` no longer writes
+    them, so this one is written by hand, as a changed or truncated file would be."""
     from agents.learned.network import write_network
 
     game = game_info("makabana", 2)
     path = tmp_path / "net.npz"
-    write_network(path, layers, "tanh", "none", False)
+    with pytest.raises(ValueError, match=rf"the policy network.*{message}"):
+        write_network(path, layers, "tanh", "none", False)
+    assert not path.exists()
+    arrays = {f"{kind}{i}": array for i, layer in enumerate(layers) for kind, array in zip("wb", layer)}
+    np.savez(path, activation=np.array("tanh"), features=np.array("none"), skip=np.array(False), **arrays)
     with pytest.raises(ValueError, match=rf"snapshot '{path}': the policy network.*{message}"):
         agents.make_agent(str(path), game)
+
+
+def test_writing_a_network_refuses_settings_it_could_not_play_back(tmp_path):
+    from agents.learned.network import write_network
+
+    layers = [(np.zeros((273, 935)), np.zeros(273))]
+    for settings, message in ((("sigmoid", "none"), "activation must be one of tanh, relu"),
+                              (("tanh", "sqrt"), "features must be one of none, log")):
+        with pytest.raises(ValueError, match=message):
+            write_network(tmp_path / "net.npz", layers, *settings, False)
+    with pytest.raises(ValueError, match="the value network: layer 0 .*not finite"):
+        write_network(tmp_path / "net.npz", layers, "tanh", "none", False, value=[(np.full((1, 935), np.inf),
+                                                                                    np.zeros(1))])
+    assert not (tmp_path / "net.npz").exists()
 
 
 @pytest.mark.parametrize("seed", [1.5, None, True, "7", -1, (1, -2), ()])

@@ -7,6 +7,7 @@ The environment tests need nothing more than the package; the rest needs the dis
 """
 import csv
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -215,7 +216,12 @@ def test_bad_options_are_clear_errors(rllib, capsys):
                           (["--game", "makemake", "--self-share", "2"], "--self-share"),
                           (["--game", "makemake", "--minibatch-size", "900", "--train-batch-size", "100"],
                            "--minibatch-size"),
-                          (["--game", "makemake", "--address", "nowhere"], "--address")]:
+                          (["--game", "makemake", "--address", "nowhere"], "--address"),
+                          # the evaluation's and the output's problems, found before training, not after
+                          (["--game", "makemake", "--eval-opponents", "heuristc"], "--eval-opponents: unknown agent"),
+                          (["--game", "makemake", "--players", "3", "--eval-opponents", "random"],
+                           "--eval-opponents: 3 players need 2 opponents"),
+                          (["--game", "makemake", "--out", str(Path(__file__))], "is a file; name a folder")]:
         with pytest.raises(SystemExit):
             parse_args(argv)
         assert message in capsys.readouterr().err

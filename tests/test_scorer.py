@@ -476,11 +476,14 @@ def test_tiny_distillation_run(tmp_path):
     (["--game", "makabana", "--features", "turn"], "--features: makabana's scorers read haapii, season, not 'turn'"),
     (["--game", "maunakea", "--players", "7"], "num_players"),
     (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
-    (["--game", "maunakea", "--games", "1"], "at least 2"),
-    (["--game", "maunakea", "--simulations", "2000000"], "--simulations is at most 1000000"),
-    (["--game", "maunakea", "--lr", "0"], "--lr a positive number"),
-    (["--game", "maunakea", "--lr", "inf"], "--lr a positive number"),
-    (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed in 0"),
+    (["--game", "maunakea", "--games", "1"], "--games: must be an integer from 2 to 1000000, got '1'"),
+    (["--game", "maunakea", "--simulations", "2000000"], "--simulations: must be an integer from 1 to 1000000"),
+    (["--game", "maunakea", "--hidden", "100000000"], "--hidden: must be an integer from 1 to 4096"),
+    (["--game", "maunakea", "--epochs", "0"], "--epochs: must be an integer from 1 to 1000000"),
+    (["--game", "maunakea", "--final-games", "-1"], "--final-games: must be an integer from 0"),
+    (["--game", "maunakea", "--lr", "0"], "and --lr a positive number"),
+    (["--game", "maunakea", "--lr", "inf"], "and --lr a positive number"),
+    (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed must be in 0"),
 ])
 def test_distill_refuses_bad_arguments_clearly(capsys, args, message):
     with pytest.raises(SystemExit):
@@ -499,6 +502,9 @@ def test_distill_checks_its_output_folder_and_torch(tmp_path, capsys, monkeypatc
     with pytest.raises(SystemExit):
         distill_main(["--game", "maunakea", "--out", str(tmp_path / "file")])
     assert "is a file; name a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):   # before the teacher games, not when their decisions are written
+        distill_main(["--game", "maunakea", "--out", str(tmp_path / "file" / "out")])
+    assert "the folder cannot be created (Not a directory)" in capsys.readouterr().err
     import importlib.util
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))

@@ -42,7 +42,7 @@ def output_folder(option, path):
     else ValueError naming ``option``."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {str(path)!r} is a file; give a folder to write the records into")
+        raise ValueError(f"{option} {str(path)!r} is a file; name a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:

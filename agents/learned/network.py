@@ -72,9 +72,23 @@ def save_snapshot(model, path):
     return write_network(path, *policy_layers(model.policy))
 
 
+def check_network(layers, activation, features, skip, value=None):
+    """Refuse a policy network (and value network) that ``SnapshotAgent`` could not play: unknown
+    settings, layers that do not chain, weights that are not finite."""
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
+    if features not in FEATURES.values():
+        raise ValueError(f"features must be one of {', '.join(FEATURES.values())}, got {features!r}")
+    check_layers(layers, None, "the policy network", outputs=None, skip=bool(skip))
+    if value is not None:
+        check_layers(value, None, "the value network", outputs=None)
+
+
 def write_network(path, layers, activation, features, skip, value=None):
     """Write a policy network's layers ``[(w, b), …]`` and settings (see ``policy_layers``) to ``path``,
-    and a value network's layers (``read_value``) if given."""
+    and a value network's layers (``read_value``) if given.  What could not be played back (a fit that
+    diverged, say) is refused here, with the file left as it was, not found when it is loaded."""
+    check_network(layers, activation, features, skip, value)
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
     for i, (w, b) in enumerate(value or []):
@@ -122,13 +136,7 @@ class SnapshotAgent(Agent):
 
     def __init__(self, layers, activation="tanh", features="none", skip=False, name=None,
                  deterministic=False, value=None):
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
-        if features not in FEATURES.values():
-            raise ValueError(f"features must be one of {', '.join(FEATURES.values())}, got {features!r}")
-        check_layers(layers, None, "the policy network", outputs=None, skip=bool(skip))
-        if value is not None:
-            check_layers(value, None, "the value network", outputs=None)
+        check_network(layers, activation, features, skip, value)
         self.layers = layers
         self.value_layers = value   # a value network (``read_value``), which only a guided search reads
         self.activation_name = activation

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..arena.cli import integer_option, output_folder
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info, run_label
@@ -52,18 +53,21 @@ def parse_args(argv=None):
     add("--game", required=True, choices=sorted(GAMES))
     add("--players", type=int, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
-    add("--games", type=int, default=80, help="teacher games (default: %(default)s)")
-    add("--simulations", type=int, default=1000, help="the teacher's simulations per decision "
-                                                      "(default: %(default)s)")
+    add("--games", type=integer_option(2, 10**6), default=80,
+        help="teacher games, 2 at least: one is held out to measure the fit (default: %(default)s)")
+    add("--simulations", type=integer_option(1, MAX_SIMULATIONS), default=1000,
+        help="the teacher's simulations per decision (default: %(default)s)")
     add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
     add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
     add("--seed", type=int, default=0, help="seed of games and fit (default: %(default)s)")
-    add("--workers", type=int, default=2, help="processes playing teacher games (default: %(default)s)")
-    add("--hidden", type=int, default=32, help="width of the scorer's two hidden layers (default: %(default)s)")
-    add("--epochs", type=int, default=300, help="full-batch Adam steps (default: %(default)s)")
+    add("--workers", type=integer_option(1, 1024), default=2,
+        help="processes playing teacher games (default: %(default)s)")
+    add("--hidden", type=integer_option(1, 4096), default=32,
+        help="width of the scorer's two hidden layers (default: %(default)s)")
+    add("--epochs", type=integer_option(1, 10**6), default=300, help="full-batch Adam steps (default: %(default)s)")
     add("--lr", type=float, default=1e-2, help="Adam's learning rate (default: %(default)s)")
-    add("--final-games", type=int, default=200, help="tournament games per opponent at the end, 0 for "
+    add("--final-games", type=integer_option(0, 10**6), default=200, help="tournament games per opponent at the end, 0 for "
                                                      "none (default: %(default)s)")
     add("--features", default=None, help="the feature set the scorer reads (agents.search.<game>.FEATURE_SETS; "
                                           "default: the first, the one-step features)")
@@ -72,19 +76,10 @@ def parse_args(argv=None):
     if args.game not in SCORER_GAMES:
         parser.error(f"--game: action scorers exist for {', '.join(SCORER_GAMES)} only (their search "
                      f"modules compute action_features), not {args.game}")
-    for name in ("games", "simulations", "workers", "hidden", "epochs"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be a positive integer, got {getattr(args, name)}")
-    if args.games < 2:
-        parser.error("--games must be at least 2 (one game is held out to measure the fit)")
-    if args.simulations > MAX_SIMULATIONS:
-        parser.error(f"--simulations is at most {MAX_SIMULATIONS}, got {args.simulations}")
-    if args.final_games < 0 or not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
-        parser.error("--final-games must be non-negative, --seed in 0 … 2**63 - 1 and --lr a positive number")
+    if not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
+        parser.error("--seed must be in 0 … 2**63 - 1 and --lr a positive number")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before the teacher games
         parser.error(f"fitting the scorer needs torch: {TRAIN_EXTRA}")
-    if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
-        parser.error(f"--out {args.out!r} is a file; name a folder")
     try:
         game = game_info(args.game, args.players, args.variant)   # checks players and variant
         ActionFeatures(game)                                       # and that the variant has features
@@ -98,6 +93,11 @@ def parse_args(argv=None):
         make_agent(args.opponent, game)   # here, before any worker starts
     except (ValueError, ImportError, OSError) as error:
         parser.error(f"--opponent: {error}")
+    label = run_label(args.game, game.variant)
+    try:   # last, once everything else is known good: this makes the folder
+        args.out = str(output_folder("--out", args.out or f"runs/{label}-distill-{game.num_players}p-s{args.seed}"))
+    except ValueError as error:
+        parser.error(str(error))
     return args
 
 
@@ -266,9 +266,7 @@ def load_decisions(path, setting):
 def main(argv=None):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)
-    label = run_label(args.game, game.variant)
-    out = Path(args.out or f"runs/{label}-distill-{game.num_players}p-s{args.seed}")
-    out.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out)
     started = time.perf_counter()
     data_path = out / "decisions.npz"
     setting = dict(game=game.name, players=game.num_players, variant=game.variant,

@@ -60,7 +60,9 @@ import time
 import zlib
 from pathlib import Path
 
+from ..arena.cli import output_folder
 from ..games import GAMES, game_info
+from ..registry import make_agent
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 MAIN = "main"
@@ -117,11 +119,24 @@ def parse_args(argv=None):
     if args.address is not None and not (args.address == "auto" or ":" in args.address):
         parser.error(f"--address takes 'auto', 'HOST:PORT' or 'ray://HOST:10001', got {args.address!r}")
     try:  # the game's own checks of players and variant, with its messages
-        game_info(args.game, args.players, args.variant)
+        game = game_info(args.game, args.players, args.variant)
     except ValueError as error:
         parser.error(str(error))
+    # the evaluation runs after training: what it needs is checked now, not after the hours
     args.eval_opponents = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
-    args.out = Path(args.out or f"runs/rllib-{args.game}-{args.players}p-s{args.seed}")
+    if args.eval_games and len(args.eval_opponents) < game.num_players - 1:
+        parser.error(f"--eval-opponents: {game.num_players} players need {game.num_players - 1} opponents for "
+                     f"the final checkpoint, got {len(args.eval_opponents)}; name one several times, or give "
+                     f"--eval-games 0")
+    for spec in args.eval_opponents if args.eval_games else ():
+        try:
+            make_agent(spec, game)
+        except (ValueError, ImportError, OSError) as error:
+            parser.error(f"--eval-opponents: {error}")
+    try:
+        args.out = output_folder("--out", args.out or f"runs/rllib-{args.game}-{args.players}p-s{args.seed}")
+    except ValueError as error:
+        parser.error(str(error))
     return args
 
 
