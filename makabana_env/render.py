@@ -73,7 +73,10 @@ def _project_text(state, colour, viewer_player):
 
 def render_ansi(state, viewer_player: int | None) -> str:
     """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
-    information).  Lines stay within 100 characters."""
+    information).  Lines stay within 100 characters.  A viewer who is not a
+    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
+    rules cannot reach (``render_svg`` checks it)."""
+    viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n, players = int(state[kernels.NUM_COLOURS]), int(state[kernels.NUM_PLAYERS])
 
     def name(c):
@@ -338,8 +341,7 @@ def render_svg(state, viewer_player=None) -> str:
     checked so that a page can pass its seat without knowing this.  The state is only read; a row
     ``core.check_state`` refuses raises ``ValueError``."""
     core.check_state(state)
-    if viewer_player is not None:
-        checked.integer("viewer_player", viewer_player, 0, int(state[kernels.NUM_PLAYERS]) - 1)
+    viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     height, width = picture_size()
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',

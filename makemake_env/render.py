@@ -30,7 +30,10 @@ _RINGS = ((1, "Sacred territories"), (2, "Inner territories"), (3, "Coast territ
 
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as "you".
-    Lines stay within 100 characters."""
+    Lines stay within 100 characters.  A viewer who is not a
+    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
+    rules cannot reach (``render_svg`` checks it)."""
+    viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n = int(state[kernels.NUM_PLAYERS])
 
     def name(c):
@@ -469,8 +472,7 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     core.check_state(state)
     state = np.asarray(state, dtype=np.int64)
     n = int(state[kernels.NUM_PLAYERS])
-    if viewer_player is not None:
-        viewer_player = checked.integer("viewer_player", viewer_player, 0, n - 1)
+    viewer_player = checked.viewer(viewer_player, n)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}">',

@@ -110,7 +110,10 @@ def _bag_lines(state):
 
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
-    "you".  Lines stay within 100 characters."""
+    "you".  Lines stay within 100 characters.  A viewer who is not a
+    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
+    rules cannot reach (``render_svg`` checks it)."""
+    viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n, phase, turn = int(state[kernels.NUM_PLAYERS]), int(state[kernels.PHASE]), int(state[kernels.TURN])
     advanced = state[kernels.VARIANT] == kernels.VARIANT_ADVANCED
 
@@ -894,8 +897,7 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     ``viewer_player`` (``None``: a spectator) is marked "you", and sees his own cards."""
     core.check_state(state)
     n = int(state[kernels.NUM_PLAYERS])
-    if viewer_player is not None:
-        viewer_player = checked.integer("viewer_player", viewer_player, 0, n - 1)
+    viewer_player = checked.viewer(viewer_player, n)
     height, width = picture_size(state)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',

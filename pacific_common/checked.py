@@ -39,6 +39,12 @@ def integer(name, value, low, high):
     return value
 
 
+def viewer(viewer_player, num_players):
+    """The player a board is drawn for: ``None`` (a spectator), or a player of the game as an ``int``.
+    Another number would be taken for a player who is not there, or (Maka Bana) for nobody at all."""
+    return None if viewer_player is None else integer("viewer_player", viewer_player, 0, num_players - 1)
+
+
 def array(name, value, dtype, size=None, *, writeable=False):
     """``value`` itself, when it is a 1-D, C-contiguous numpy array of ``dtype`` with ``size`` entries
     (any size for ``None``), writeable where the kernel writes into it."""

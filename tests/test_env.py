@@ -561,6 +561,18 @@ def test_render_does_not_change_state(game):
     np.testing.assert_array_equal(state, e.state())
 
 
+@pytest.mark.parametrize("game", games())
+def test_render_ansi_refuses_a_viewer_who_is_not_a_player(game):
+    """Make Make and Mauna Kea failed with IndexError for viewer 99; Maka Bana drew a board for a
+    "player 99" or "player -1" who owns no colour."""
+    render = importlib.import_module(game.package + ".render")
+    e = game.raw_env(num_players=2)
+    e.reset(seed=0)
+    for viewer in (-1, 2, 99, 1.5, "0", True):
+        with pytest.raises(ValueError, match="viewer_player must be an integer from 0 to 1"):
+            render.render_ansi(e.state(), viewer)
+
+
 # ---------------------------------------------------------------------------------------------------
 # 7. Demo
 @pytest.mark.parametrize("game", games())

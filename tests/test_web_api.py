@@ -4,6 +4,7 @@ of another seat in what a seat's page receives."""
 import asyncio
 import importlib
 import json
+import re
 import warnings
 
 import httpx
@@ -133,6 +134,19 @@ def test_the_servers_own_agent_file_may_guide_a_search_and_no_other_file_may():
         other = server_file.replace("makemake", "makabana")
         answer = client.post("/api/games", json={"game": "makemake", "players": 2, "against": f"mcts+{other}"})
         assert answer.status_code == 400 and "chosen when the server starts" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(default_game="chess"), "default_game must be one of makabana, makemake, maunakea, got 'chess'"),
+    (dict(default_against="heuristc"), "unknown agent 'heuristc'"),
+    (dict(default_against=None), "an agent is named by a non-empty string"),
+    (dict(reveal_ms=-5), "reveal_ms must be an integer from 0 to 60000"),
+    (dict(reveal_ms="600"), "reveal_ms must be an integer from 0 to 60000"),
+])
+def test_create_app_refuses_arguments_no_page_could_play_with(kwargs, message):
+    """They made an app whose every page failed, or (reveal_ms) one whose pages waited forever."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        create_app(**kwargs)
 
 
 def test_a_variant_without_a_shipped_agent_says_which_to_choose(client, tmp_path, monkeypatch):

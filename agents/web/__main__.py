@@ -52,8 +52,9 @@ def main(argv=None):
     import uvicorn
 
     from .app import create_app
+    app = create_app(args.game, args.against)
     print(f"Open http://{args.host}:{args.port}/ in a web browser (Ctrl+C stops the server).")
-    uvicorn.run(create_app(args.game, args.against), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

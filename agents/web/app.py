@@ -177,7 +177,13 @@ def optional_integer(body, key, low, high):
 def create_app(default_game="makabana", default_against="shipped", reveal_ms=600):
     """The Starlette app.  ``default_against`` is the opponent the home page proposes (also a file of an
     agent, which a page may then choose too); ``reveal_ms`` the pause between two machine moves on the
-    page, so that a person can follow them."""
+    page, so that a person can follow them.  Arguments that no page could play with are a ValueError
+    here, not an error in every page."""
+    if default_game not in GAMES:
+        raise ValueError(f"default_game must be one of {', '.join(GAMES)}, got {default_game!r}")
+    make_agent(default_against, game_info_or_error(default_game, None, None, None))  # the name's own error
+    if not is_integer(reveal_ms) or not 0 <= reveal_ms <= 60_000:
+        raise ValueError(f"reveal_ms must be an integer from 0 to 60000 milliseconds, got {reveal_ms!r}")
     games = Store(MAX_GAMES)
     replays = Store(MAX_REPLAYS)
     allowed_against = list(NAMED_AGENTS) + ([default_against] if default_against not in NAMED_AGENTS else [])
