@@ -36,6 +36,7 @@ is checked against the record there).
 import importlib
 import json
 import math
+import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,8 @@ def _what(value):
 
 @dataclass
 class GameRecord:
-    """One game; see the module docstring.  Every field is checked on construction."""
+    """One game; see the module docstring.  Every field is checked on construction and before each
+    replay (``check``)."""
     game: str
     num_players: int
     variant: str
@@ -97,6 +99,11 @@ class GameRecord:
     _num_actions: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self):
+        self.check()
+
+    def check(self):
+        """Raise ``ValueError`` unless every field is valid: done on construction, and again before a
+        replay, since a record's fields may be changed after it was made."""
         package = _package(self.game)
         raw_env = package.raw_env
         check_options(self.num_players, self.variant, self.max_turns, None, self.reward,
@@ -241,13 +248,29 @@ def record_game(game, seed, actions, *, num_players, variant, max_turns, reward=
     taken from a replay on the game's ``raw_env`` (which also checks every action).  A game played
     elsewhere (on the kernels, say) hands its ``final_state`` too, and the replay must reach it."""
     record = GameRecord(game=game, num_players=num_players, variant=variant, max_turns=max_turns,
-                        reward=reward, seed=int(seed), actions=[int(a) for a in actions],
-                        players=None if players is None else [str(p) for p in players],
-                        final_state=None if final_state is None else [int(v) for v in final_state])
+                        reward=reward, seed=_plain_int(seed), actions=_plain_ints(actions),
+                        players=None if players is None else _plain_list(players),
+                        final_state=None if final_state is None else _plain_ints(final_state))
     state, result = play_back(record, "raw_env")
     record.result = result
     record.final_state = state.tolist()
     return record
+
+
+def _plain_int(value):
+    """A numpy integer as a Python ``int``, for JSON; anything else as it is, for ``GameRecord`` to
+    refuse (``int()`` would have turned a seed of 1.5 or an action "7" into a number)."""
+    is_integer = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return int(value) if is_integer else value
+
+
+def _plain_list(values):
+    return list(values) if isinstance(values, (list, tuple, np.ndarray)) else values
+
+
+def _plain_ints(values):
+    values = _plain_list(values)
+    return [_plain_int(v) for v in values] if isinstance(values, list) else values
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -260,6 +283,7 @@ def replay(record, through="raw_env"):
         raise ValueError(f"record must be a GameRecord (see load and from_json), got {type(record).__name__}")
     if through not in THROUGH:
         raise ValueError(f"through must be one of {list(THROUGH)}, got {through!r}")
+    record.check()  # an action changed to 2.5 since the record was made would be cut to 2 by the batch
     return {"raw_env": _through_raw_env, "batch": _through_batch, "reference": _through_reference}[through](record)
 
 

@@ -223,6 +223,35 @@ def test_replay_arguments_are_checked(valid):
         save(valid, "x.json")
 
 
+@pytest.mark.parametrize("through", records.THROUGH)
+def test_a_record_changed_after_it_was_made_is_checked_again_before_a_replay(valid, through):
+    """The batch wrote an action changed to 2.5 into its int64 array, and so replayed action 2."""
+    record = from_json(json.dumps(valid))
+    record.actions[1] = float(record.actions[1]) + 0.5
+    with pytest.raises(ValueError, match=r"actions\[1\] must be an integer from 0 to"):
+        play_back(record, through)
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(seed=1.5), "seed must be an integer"),
+    (dict(seed="7"), "seed must be an integer"),
+    (dict(actions=["3"]), r"actions\[0\] must be an integer"),
+    (dict(actions=[3.0]), r"actions\[0\] must be an integer"),
+    (dict(actions=5), "actions must be a list"),
+    (dict(players=[0, 1]), "players must be a list of 2 names"),
+])
+def test_record_game_refuses_what_it_used_to_turn_into_numbers(change, message):
+    """``int()`` and ``str()`` turned a seed of 1.5, an action "3" and players 0 and 1 into a record."""
+    arguments = dict(seed=0, actions=[], num_players=2, variant="basic", max_turns=50, players=["a", "b"])
+    arguments.update(change)
+    with pytest.raises(ValueError, match=message):
+        record_game("maunakea", arguments.pop("seed"), arguments.pop("actions"), **arguments)
+    # numpy integers are integers: they become Python ints, which JSON can write
+    made = record_game("maunakea", np.int64(4), np.array([], dtype=np.int64), num_players=2, variant="basic",
+                       max_turns=50)
+    assert type(made.seed) is int and made.actions == []
+
+
 def test_records_hold_data_only():
     """Nothing in a record is executed: a game name is looked up in a fixed list, never imported as given."""
     with pytest.raises(ValueError, match="game must be one of"):
