@@ -379,7 +379,9 @@ class CoreAECEnv(AECEnv):
 
     def set_state(self, state):
         """Restore a state returned by ``state()`` (same game, variant and number of players).  A row
-        that is not a valid game of this environment raises ValueError and changes nothing."""
+        that is not a valid game of this environment raises ValueError and changes nothing.  The row
+        keeps its own truncation limit (``MAX_TURNS``), which is part of the position, as in a position
+        text; the environment's ``max_turns`` applies again from the next ``reset``."""
         self._state[:] = checked_row(self, state)
         self._sync_agents()
 

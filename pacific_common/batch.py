@@ -324,12 +324,20 @@ class CoreBatchEnv:
         """Put ``state`` (a row, as ``state()`` or ``raw_env.state()`` returns it) into game
         ``game_index``, which then continues from there.  A row that is not a valid game of this batch
         raises ValueError and changes nothing.  With ``autoreset`` a finished game is refused: the batch
-        never holds one (it would be started again before anyone saw it)."""
+        never holds one (it would be started again before anyone saw it).  The row keeps its own
+        truncation limit (``MAX_TURNS``), part of the position.  With ``autoreset`` it must be the
+        batch's ``max_turns``: a game restarts with its row's limit, so every later game in that slot
+        would keep another limit than the batch's."""
         g = self._game(game_index)
         row = checked_row(self, state)
         if self.autoreset and row[self.core.STATUS] != self.core.STATUS_RUNNING:
             raise ValueError(f"state is a finished game (STATUS = {int(row[self.core.STATUS])}); a batch "
                              f"with autoreset=True holds running games only: use autoreset=False")
+        if self.autoreset and row[self.core.MAX_TURNS] != self.max_turns:
+            raise ValueError(f"state has MAX_TURNS = {int(row[self.core.MAX_TURNS])}, this batch max_turns="
+                             f"{self.max_turns}; with autoreset=True every game that "
+                             f"follows in this slot would keep the row's limit: make the batch with max_turns="
+                             f"{int(row[self.core.MAX_TURNS])}, or with autoreset=False")
         self.states[g] = row
         # what the last step reported belongs to the game replaced
         self.rewards[g] = 0

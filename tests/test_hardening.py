@@ -137,6 +137,39 @@ def test_batch_state_and_set_state_continue_a_game_like_raw_env(name):
 
 
 @pytest.mark.parametrize("name", PACKAGES)
+def test_a_set_row_keeps_its_own_max_turns_until_the_next_game(name):
+    """``MAX_TURNS`` is part of a position (a position text has it too): a row set into an
+    environment or a batch is truncated at its own limit, and the next game at the environment's."""
+    package = PACKAGES[name]
+    core = package.raw_env.core
+    short = package.raw_env(num_players=2, max_turns=1)
+    short.reset(seed=3)
+    env = package.raw_env(num_players=2)
+    env.reset(seed=3)
+    env.set_state(short.state())
+    rng = np.random.default_rng(0)
+    while env.state()[core.STATUS] == core.STATUS_RUNNING:
+        env.step(int(rng.choice(legal_actions(env))))
+    assert env.state()[core.MAX_TURNS] == 1 and env.state()[core.STATUS] == core.STATUS_TRUNCATED
+    env.reset(seed=4)
+    assert env.state()[core.MAX_TURNS] == env.max_turns > 1
+
+    # a batch restarts a game from its row: with autoreset, the slot would keep the row's limit for good
+    batch = package.BatchEnv(2, seed=0, num_players=2)
+    before = batch.states.copy()
+    with pytest.raises(ValueError, match="state has MAX_TURNS = 1, this batch max_turns=.* make the batch with max_turns=1, or "
+                                         "with autoreset=False"):
+        batch.set_state(1, short.state())
+    np.testing.assert_array_equal(batch.states, before)
+    batch = package.BatchEnv(2, seed=0, num_players=2, autoreset=False)
+    batch.set_state(1, short.state())
+    while not batch.truncated[1]:
+        batch.step(batch.random_actions())
+    batch.reset(seed=1)
+    assert (batch.states[:, core.MAX_TURNS] == batch.max_turns).all()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
 def test_batch_set_state_checks_index_row_and_game_before_changing_anything(name):
     package = PACKAGES[name]
     batch = package.BatchEnv(3, seed=0, num_players=3)
