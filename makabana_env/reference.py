@@ -32,6 +32,7 @@ Maka Bana Mao (RULES.md, "Maka Bana Mao") uses the tiki actions above and 70 mor
 * ``342``        stop executing projects; decline the payback; keep the paint card.
 """
 from makabana_env import board
+from pacific_common.options import check_options
 
 # Component data, turned into plain Python values so that the rules below read without numpy.
 NUM_SPOTS = int(board.NUM_SPOTS)
@@ -229,10 +230,9 @@ class ReferenceGame:
     """
 
     def __init__(self, num_players: int = 4, max_turns: int = 100, variant: str = "haapii"):
-        if num_players not in (2, 3, 4, 5):
-            raise ValueError(f"Maka Bana is played by 2 to 5 players, not {num_players}")
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+        # the options are checked as the environments check them, so that a float or a 0 is refused
+        num_players, max_turns = check_options(num_players, variant, max_turns, None, "win_loss",
+                                               players=(2, 5), variants=VARIANTS)
         self.variant = variant
         self.mao = variant == "mao"
         self.num_players = num_players

@@ -18,6 +18,8 @@ Actions (912, shared with the core):
 - ``864 .. 911`` Ceremonial Phase b: start a ceremony on ground ``a - 864`` (asked only when there are
   more free grounds than Tangata Manu in supply).
 """
+from pacific_common.options import check_options
+
 from .board import (CHIEF_STRENGTH, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_MOAI, SACRED,
                     TANGATA_MANU_PER_CLAN, TERRITORY_GROUNDS, TERRITORY_NAMES, TOKENS_PER_CLAN)
 
@@ -87,10 +89,9 @@ class ReferenceGame:
 
     def __init__(self, num_players: int = 4, max_turns: int = 1000):
         # [Players and turns] 3-4 clans as in the box; 2 is the unofficial option.
-        if not 2 <= num_players <= 4:
-            raise ValueError(f"Make Make is played by 2 to 4 clans, not {num_players}")
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        # checked as the environments check them, so that a float or a string is refused
+        num_players, max_turns = check_options(num_players, "standard", max_turns, None, "win_loss",
+                                               players=(2, 4), variants=("standard",))
         self.num_players = num_players
         self.max_turns = max_turns
         # [Preparation of the Game] All territories start neutral; every clan holds its 11 tokens,

@@ -41,6 +41,9 @@ Card kinds are numbered as in ``board.CARD_KIND_NAMES`` (0 - 6 artifact sets, 7 
 8 no deduction, 9 - 12 boat of a colour, 13 jungle, 14 water, 15 mountain movement, 16 earthquake,
 17 helicopter rescue).
 """
+from pacific_common.checked import integer
+from pacific_common.options import SEED_LIMIT, check_options
+
 from . import board as B
 
 # ----------------------------------------------------------------------------------------------------
@@ -316,13 +319,10 @@ class ReferenceGame:
 
     def __init__(self, num_players: int = 4, max_turns: int = 300, seed: int = 0,
                  variant: str = "basic"):
-        if num_players not in B.EXPLORERS_PER_PLAYER:
-            raise ValueError(f"Mauna Kea is played by {B.MIN_PLAYERS} to {B.MAX_PLAYERS} players, "
-                             f"not {num_players}")
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; use one of {VARIANTS}")
+        # checked as the environments check them: a float or a string is refused, not truncated
+        num_players, max_turns = check_options(num_players, variant, max_turns, None, "win_loss",
+                                               players=(B.MIN_PLAYERS, B.MAX_PLAYERS), variants=VARIANTS)
+        seed = integer("seed", seed, 0, SEED_LIMIT)
         self.num_players = n = num_players
         self.max_turns = max_turns
         self.variant = variant

@@ -13,6 +13,7 @@ any game ends in anything but its result or a ``ValueError`` that names what was
 - item 6: property-based tests (``tests/fuzz_inputs.py``, hypothesis) run in a subprocess per game,
   so that a crash of the interpreter fails the test instead of killing the suite.
 """
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -464,3 +465,27 @@ def test_a_position_text_that_cannot_be_taken_apart_is_a_value_error(package, te
     OverflowError."""
     with pytest.raises(ValueError, match="the text cannot be read"):
         package.from_text(text)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+@pytest.mark.parametrize("options,message", [
+    (dict(num_players=2.5), "num_players must be an integer from 2 to"),
+    (dict(num_players=9), "num_players must be an integer from 2 to"),
+    (dict(max_turns=0), "max_turns must be a positive integer"),
+    (dict(max_turns=1.5), "max_turns must be a positive integer"),
+    (dict(max_turns="10"), "max_turns must be a positive integer"),
+])
+def test_the_reference_rules_check_their_options_as_the_environments_do(name, options, message):
+    """Maka Bana's reference took any max_turns, Make Make's and Mauna Kea's a float, which then
+    truncated a game at turn 1.5; they now check them with the environments' own check."""
+    reference = importlib.import_module(f"{name}_env.reference")
+    with pytest.raises(ValueError, match=message):
+        reference.ReferenceGame(**{"num_players": 2, **options})
+
+
+@pytest.mark.parametrize("seed", [1.5, -1, "3", None])
+def test_the_mauna_kea_reference_refuses_a_seed_that_is_not_one(seed):
+    """``int(seed)`` turned 1.5 into the game of seed 1."""
+    from maunakea_env.reference import ReferenceGame
+    with pytest.raises(ValueError, match="seed must be an integer from 0 to"):
+        ReferenceGame(2, seed=seed)
