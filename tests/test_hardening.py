@@ -158,8 +158,8 @@ def test_a_set_row_keeps_its_own_max_turns_until_the_next_game(name):
     # a batch restarts a game from its row: with autoreset, the slot would keep the row's limit for good
     batch = package.BatchEnv(2, seed=0, num_players=2)
     before = batch.states.copy()
-    with pytest.raises(ValueError, match="state has MAX_TURNS = 1, this batch max_turns=.* make the batch with max_turns=1, or "
-                                         "with autoreset=False"):
+    with pytest.raises(ValueError, match="state has MAX_TURNS = 1, this batch max_turns=.* make the batch "
+                                         "with max_turns=1, or with autoreset=False"):
         batch.set_state(1, short.state())
     np.testing.assert_array_equal(batch.states, before)
     batch = package.BatchEnv(2, seed=0, num_players=2, autoreset=False)

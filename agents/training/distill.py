@@ -67,8 +67,8 @@ def parse_args(argv=None):
         help="width of the scorer's two hidden layers (default: %(default)s)")
     add("--epochs", type=integer_option(1, 10**6), default=300, help="full-batch Adam steps (default: %(default)s)")
     add("--lr", type=float, default=1e-2, help="Adam's learning rate (default: %(default)s)")
-    add("--final-games", type=integer_option(0, 10**6), default=200, help="tournament games per opponent at the end, 0 for "
-                                                     "none (default: %(default)s)")
+    add("--final-games", type=integer_option(0, 10**6), default=200,
+        help="tournament games per opponent at the end, 0 for none (default: %(default)s)")
     add("--features", default=None, help="the feature set the scorer reads (agents.search.<game>.FEATURE_SETS; "
                                           "default: the first, the one-step features)")
     add("--reuse", action="store_true", help="fit on DIR/decisions.npz instead of playing teacher games")

@@ -15,8 +15,7 @@ needs Playwright and Debian's ``chromium`` (/usr/bin/chromium).
 import argparse
 
 from ..arena.cli import integer_option, output_folder
-from ..games import GAMES, game_info
-from ..registry import make_agent
+from ..games import GAMES
 
 
 def main(argv=None):
@@ -37,9 +36,11 @@ def main(argv=None):
                         help="write the README's pictures of the game page, web_<game>.png, into DIR and exit")
     args = parser.parse_args(argv)
     try:
-        make_agent(args.against, game_info(args.game))  # a wrong name or file is told now, not in the page
         if args.screenshots is not None:
             folder = output_folder("--screenshots", args.screenshots)
+        else:
+            from .app import create_app
+            app = create_app(args.game, args.against)  # a wrong name or file is told now, not in the page
     except (ValueError, ImportError) as error:
         parser.error(str(error))
 
@@ -51,8 +52,6 @@ def main(argv=None):
 
     import uvicorn
 
-    from .app import create_app
-    app = create_app(args.game, args.against)
     print(f"Open http://{args.host}:{args.port}/ in a web browser (Ctrl+C stops the server).")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
