@@ -35,7 +35,8 @@ at most; ``"complete": false`` until the end), so a tournament of searches that 
 stopped and continued: ``--resume`` reads ``PATH``, keeps its games and plays only the others.  Game
 g is the same game whenever it is played, so a resumed tournament reports exactly what one run would
 (its ``seconds`` add up the runs).  The file must hold the same tournament (game, players, variant,
-``max_turns``, seed and agents); ``--games`` may grow.  A run stopped by Ctrl-C or SIGTERM writes every
+``max_turns``, seed and agents), each kept game once, with the agents in the seats this tournament
+gives it and a result a game can have; ``--games`` may grow.  A run stopped by Ctrl-C or SIGTERM writes every
 game it finished and stops its workers; the workers of a tournament killed outright (SIGKILL) stop
 within a second (``agents.workers``).
 """
