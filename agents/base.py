@@ -13,7 +13,7 @@ from types import ModuleType
 
 import numpy as np
 
-from pacific_common.options import space_sizes
+from pacific_common.options import check_options, space_sizes
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,33 @@ class GameInfo:
     obs_size: int = 0
 
     def __post_init__(self):
-        num_actions, obs_size = space_sizes(self.core, self.variant_id)
-        if not self.num_actions:
-            object.__setattr__(self, "num_actions", int(num_actions))
-        if not self.obs_size:
-            object.__setattr__(self, "obs_size", int(obs_size))
+        # Every field reaches the unchecked kernels (a 9-player row corrupts the heap), so a GameInfo
+        # made by hand, or changed with ``dataclasses.replace``, must describe a game the rules allow.
+        from .games import GAMES   # here: agents.games imports this module
+
+        if not isinstance(self.name, str) or self.name not in GAMES:
+            raise ValueError(f"GameInfo.name must be one of {sorted(GAMES)}, got {self.name!r}")
+        entry = GAMES[self.name]
+        if self.core is not entry.core:
+            raise ValueError(f"GameInfo.core must be {entry.core.__name__}, the kernels of {self.name}, "
+                             f"got {self.core!r}")
+        env = entry.raw_env
+        check_options(self.num_players, self.variant, self.max_turns, None, "win_loss",
+                      players=env.players, variants=env.variants)
+        if type(self.num_players) is not int or type(self.max_turns) is not int:
+            raise ValueError(f"GameInfo.num_players and max_turns must be Python ints, got "
+                             f"{self.num_players!r} and {self.max_turns!r}")
+        if self.variant_id != env.variants[self.variant] or type(self.variant_id) is not int:
+            raise ValueError(f"GameInfo.variant_id of {self.name} {self.variant!r} is {env.variants[self.variant]}, "
+                             f"got {self.variant_id!r}")
+        num_actions, obs_size = (int(size) for size in space_sizes(self.core, self.variant_id))
+        for field_name, size in (("num_actions", num_actions), ("obs_size", obs_size)):
+            given = getattr(self, field_name)
+            if not given:
+                object.__setattr__(self, field_name, size)
+            elif given != size:
+                raise ValueError(f"GameInfo.{field_name} of {self.name} {self.variant!r} is {size}, got {given!r}; "
+                                 f"leave it out")
 
 
 class Agent:

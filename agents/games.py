@@ -35,7 +35,7 @@ GAMES = {
 
 def game_info(name, num_players=None, variant=None, max_turns=None):
     """A ``GameInfo`` for a game by name, with the environment's defaults for options not given."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; choose one of {sorted(GAMES)}")
     entry = GAMES[name]
     env = entry.raw_env(**{k: v for k, v in (("num_players", num_players), ("variant", variant),

@@ -37,9 +37,14 @@ import re
 import zipfile
 from pathlib import Path
 
+import numpy as np
+
+from pacific_common.checked import is_decimal
+
+from .base import GameInfo
 from .baselines.random_agent import RandomAgent
 from .games import default_variant, game_info
-from .learned.network import load_network
+from .learned.network import NotAPolicyFile, load_network
 from .learned.policy import load_policy
 from .learned.rllib_agent import is_rllib_checkpoint, load_rllib_policy
 
@@ -104,6 +109,12 @@ def make_agent(spec, game, **kwargs):
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent is named by a non-empty string, got {spec!r}; use one of "
                          f"{', '.join(ALLOWED)}")
+    if not isinstance(game, GameInfo):
+        raise ValueError(f"game must be a GameInfo (agents.game_info(name, ...)), got {game!r}")
+    if not isinstance(kwargs.get("deterministic", False), (bool, np.bool_)):
+        raise ValueError(f"deterministic must be True or False, got {kwargs['deterministic']!r}")
+    if not isinstance(kwargs.get("name", ""), str):
+        raise ValueError(f"name must be a string, got {kwargs['name']!r}")
     spec = spec.strip()
     base, text = split_settings(spec)
     if text is not None and is_search(base):
@@ -214,9 +225,8 @@ def _from_file(path, game, **kwargs):
     if names is not None and names and all(n.endswith(".npy") for n in names):
         try:
             return _network(path, game, **kwargs)
-        except KeyError as error:  # an .npz archive, but not of the arrays a policy file holds
-            raise ValueError(f"{str(path)!r} is an .npz archive but not a policy network or action scorer "
-                             f"({error.args[0]}); expected {AGENT_FILES}") from None
+        except NotAPolicyFile as error:
+            raise ValueError(f"{error}; expected {AGENT_FILES}") from None
     raise ValueError(f"{str(path)!r} is not an agent file: expected {AGENT_FILES}; found {_describe(path, names)}")
 
 
@@ -293,10 +303,7 @@ def _unknown_setting(key, spec):
 
 
 def _simulations(argument, spec):
-    try:
-        simulations = int(argument)
-    except ValueError:
-        simulations = 0
+    simulations = int(argument) if is_decimal(argument) else 0
     if simulations < 1:
         raise ValueError(f"'mcts:N' takes a positive number of simulations, got {spec!r}")
     return simulations

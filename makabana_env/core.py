@@ -102,6 +102,7 @@ def legal_action_mask(state, mask):
     """Write the int8 legal-action mask (the variant's number of actions) into ``mask``."""
     _row(state)
     checked.array("mask", mask, np.int8, _variant_size(state, kernels.NUM_ACTIONS_OF_VARIANT), writeable=True)
+    checked.apart(state, mask=mask)
     kernels.legal_action_mask(state, mask)
 
 
@@ -145,6 +146,7 @@ def observe(state, view, obs):
     _row(state)
     view = _colour(state, view, "view")
     checked.array("obs", obs, np.int8, _variant_size(state, kernels.OBS_SIZE_OF_VARIANT), writeable=True)
+    checked.apart(state, obs=obs)
     kernels.observe(state, view, obs)
 
 
@@ -154,6 +156,7 @@ def observe_player(state, player, obs, mask):
     player = _player(state, player)
     checked.array("obs", obs, np.int8, _variant_size(state, kernels.OBS_SIZE_OF_VARIANT), writeable=True)
     checked.array("mask", mask, np.int8, _variant_size(state, kernels.NUM_ACTIONS_OF_VARIANT), writeable=True)
+    checked.apart(state, obs=obs, mask=mask)
     kernels.observe_player(state, player, obs, mask)
 
 
@@ -240,6 +243,7 @@ def player_scores(state, out):
         checked.array("out", out, np.int64, size, writeable=True)
     else:
         _float_out("out", out, size)
+    checked.apart(state, out=out)
     kernels.player_scores(state, out)
 
 
@@ -248,4 +252,5 @@ def rewards(state, mode, out):
     _row(state)
     mode = checked.integer("mode", mode, kernels.REWARD_WIN_LOSS, kernels.REWARD_MARGIN)
     _float_out("out", out, int(state[kernels.NUM_PLAYERS]))
+    checked.apart(state, out=out)
     kernels.rewards(state, mode, out)

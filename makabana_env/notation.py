@@ -321,10 +321,9 @@ class _Reader:
 
     def integer(self, key, low=-(2 ** 63), high=2 ** 63 - 1):
         value = self.get(key)
-        try:
-            number = int(value)
-        except ValueError:
+        if not checked.is_decimal(value):
             self.fail(key, "expected an integer")
+        number = int(value)
         if not low <= number <= high:
             self.fail(key, f"expected an integer from {low} to {high}")
         return number
@@ -517,10 +516,9 @@ def _read_mao_colour(r, row, c, name):
         if not top:
             r.fail(key, f"unknown card {parts[1][4:]!r}")
         bits, paint = _card_set(r, key, parts[2])
-        try:
-            asked = int(parts[3][6:])
-        except ValueError:
+        if not checked.is_decimal(parts[3][6:].strip()):
             r.fail(key, "expected 'asked <number>'")
+        asked = int(parts[3][6:])
         r.set(row, kernels.PROJECT_KIND + c, kernels.MAO_PROJECT if _normal(parts[0]) == "ready" else -1, key)
         r.set(row, kernels.PROJECT_TOP + c, top[0], key)
         r.set(row, kernels.PROJECT_CARDS + c, bits, key)

@@ -46,6 +46,8 @@ def check_state(state):
 def _as_row(state):
     """``state`` as a contiguous int64 row of ``STATE_SIZE`` entries (a copy where needed)."""
     size = kernels.STATE_SIZE
+    if isinstance(state, np.ma.MaskedArray):   # its mask would be dropped, the hidden values read
+        raise ValueError(f"state must be an integer array of {size} entries, got a masked array")
     if not isinstance(state, np.ndarray):
         try:
             state = np.asarray(state)
@@ -144,6 +146,7 @@ def is_legal(state, action):
 def legal_action_mask(state, mask):
     _state(state)
     _array("mask", mask, np.int8, kernels.NUM_ACTIONS, writeable=True)
+    checked.apart(state, mask=mask)
     kernels.legal_action_mask(state, mask)
 
 
@@ -151,6 +154,7 @@ def observe(state, view, obs):
     _state(state)
     view = _clan(state, view, "view")
     _array("obs", obs, np.int8, kernels.OBS_SIZE, writeable=True)
+    checked.apart(state, obs=obs)
     kernels.observe(state, view, obs)
 
 
@@ -159,6 +163,7 @@ def observe_player(state, player, obs, mask):
     player = _clan(state, player, "player")
     _array("obs", obs, np.int8, kernels.OBS_SIZE, writeable=True)
     _array("mask", mask, np.int8, kernels.NUM_ACTIONS, writeable=True)
+    checked.apart(state, obs=obs, mask=mask)
     kernels.observe_player(state, player, obs, mask)
 
 
@@ -176,6 +181,7 @@ def play_random_games(state, num_steps):
 
 def player_scores(state, out):
     _state(state)
+    checked.apart(state, out=out)
     kernels.player_scores(state, _out("out", out, (np.int64, np.float64, np.float32),
                                       int(state[kernels.NUM_PLAYERS])))
 
@@ -183,6 +189,7 @@ def player_scores(state, out):
 def rewards(state, mode, out):
     _state(state)
     mode = checked.integer("mode", mode, kernels.REWARD_WIN_LOSS, kernels.REWARD_MARGIN)
+    checked.apart(state, out=out)
     kernels.rewards(state, mode, _out("out", out, (np.float64, np.float32), int(state[kernels.NUM_PLAYERS])))
 
 

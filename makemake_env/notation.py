@@ -216,7 +216,7 @@ class _Reader:
         self.row[offset] = value
 
     def integer(self, text, low, high, what):
-        if not re.fullmatch(r"[+-]?\d+", text):
+        if not checked.is_decimal(text):
             self.fail(f"{what} must be an integer, got {text!r}")
         number = int(text)
         if not low <= number <= high:

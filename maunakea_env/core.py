@@ -112,6 +112,7 @@ def legal_action_mask(state, mask):
     """Write the legal actions of the player to act into ``mask`` (int8, the variant's action count)."""
     _row(state)
     checked.array("mask", mask, np.int8, _num_actions(state), writeable=True)
+    checked.apart(state, mask=mask)
     kernels.legal_action_mask(state, mask)
 
 
@@ -145,6 +146,7 @@ def observe(state, view, obs):
     """Write player ``view``'s observation into ``obs`` (int8, the variant's observation size)."""
     _row(state)
     view = _player(state, "view", view)
+    checked.apart(state, obs=obs)
     kernels.observe(state, view, checked.array("obs", obs, np.int8, _obs_size(state), writeable=True))
 
 
@@ -153,6 +155,7 @@ def observe_player(state, player, obs, mask):
     player = _player(state, "player", player)
     checked.array("obs", obs, np.int8, _obs_size(state), writeable=True)
     checked.array("mask", mask, np.int8, _num_actions(state), writeable=True)
+    checked.apart(state, obs=obs, mask=mask)
     kernels.observe_player(state, player, obs, mask)
 
 
@@ -164,6 +167,7 @@ def card_reach(state, player, e, kind, reach):
     e = _explorer(e)
     kind = checked.integer("kind", kind, 0, 2)
     checked.array("reach", reach, np.int8, kernels.NUM_SQUARES, writeable=True)
+    checked.apart(state, reach=reach)
     return int(kernels.card_reach(state, player, e, kind, reach))
 
 
@@ -223,6 +227,7 @@ def standing(state, player):
 def player_scores(state, out):
     """Write every player's points into ``out[:num_players]``."""
     _row(state)
+    checked.apart(state, out=out)
     kernels.player_scores(state, _per_player("out", out, state))
 
 
@@ -230,6 +235,7 @@ def rewards(state, mode, out):
     """Write the end-of-game rewards (``REWARD_WIN_LOSS``, ``REWARD_SCORE`` or ``REWARD_MARGIN``)."""
     _row(state)
     mode = checked.integer("mode", mode, kernels.REWARD_WIN_LOSS, kernels.REWARD_MARGIN)
+    checked.apart(state, out=out)
     kernels.rewards(state, mode, _per_player("out", out, state))
 
 

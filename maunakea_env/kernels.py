@@ -21,7 +21,8 @@ from .board import (
     IS_START_FIELD, IS_START_TILE_SPACE,
     IS_START_SQUARE, IS_TILE_FIELD, LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
-    NO_TILE, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, NUM_START_TILES,
+    NO_TILE, NUM_BOATS, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_LAVA_TILES, NUM_SQUARES,
+    NUM_START_TILES,
     SQUARE_LANDING, SQUARE_NEIGHBOURS, START_TILE_ARTIFACTS, START_TILE_SPACES,
     START_TILE_SQUARES, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, TILE_ROTATION_SOURCE, VOLCANO,
 )
@@ -1617,7 +1618,8 @@ REASONS = (
     "artifacts must add up to 17 white, 7 gray and 1 black (on squares, carried, in boats, removed, rescued), "
     "none negative",
     "a lava branch needs a field -1 … 80 (its end shows lava), a direction 0 … 3, a length 0 … 6 and open 0 "
-    "or 1; before its flow forks the second branch has field -1 and is closed",
+    "or 1; before its flow forks the second branch has field -1 and is closed; the lengths add up to no more "
+    "than the flow's lava tiles on the board (fewer once it forked)",
     "the basic game has no cards, no helicopter rescue, no movement card or earthquake under way and no supply "
     "flag",
     "cards: each player holds 6 dealt cards less those removed (0 … 2) during the set-up's choice and at most "
@@ -1908,6 +1910,17 @@ def validate(state):
         if state[BRANCH_FIELD + 2 * flow + 1] < 0 and (state[BRANCH_OPEN + 2 * flow + 1] != 0
                                                        or state[BRANCH_LENGTH + 2 * flow + 1] != 0):
             return BAD_BRANCH, BRANCH_FIELD + 2 * flow + 1
+        # A branch grows by one with each of its flow's tiles laid (a discarded tile lays none), and the
+        # lengths restart at the fork: longer than the board shows, a branch would run past 6 in play.
+        # (Play keeps the first branch's length equal to the tiles laid; a position made by hand may lay
+        # lava as scenery, off the branch, so fewer is allowed.)
+        laid = 0
+        for lava in range(NUM_LAVA_TILES):
+            if LAVA_TILE_FLOW[lava] == flow and state[TILE_WHERE + FIRST_LAVA_TILE + lava] == ON_BOARD:
+                laid += 1
+        lengths = state[BRANCH_LENGTH + 2 * flow] + state[BRANCH_LENGTH + 2 * flow + 1]
+        if lengths > laid or (state[BRANCH_FIELD + 2 * flow + 1] >= 0 and lengths == laid):
+            return BAD_BRANCH, BRANCH_LENGTH + 2 * flow
     # -- the advanced rules' entries ----------------------------------------------------------------
     supply = state[SUPPLY_OUT]
     if not advanced:

@@ -342,9 +342,9 @@ class _Reader:
         raise ValueError(f"line {number} ({key}): {message}")
 
 
-_WHOLE_NUMBER = re.compile(r"-?\d+")
-_ARTIFACT_COUNT = re.compile(r"(\d+) (white|gray|black)")
-_TILE_TOKEN = re.compile(r"([TLS])(\d+)")
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+_ARTIFACT_COUNT = re.compile(r"([0-9]+) (white|gray|black)")
+_TILE_TOKEN = re.compile(r"([TLS])([0-9]+)")
 _TILE_LIMIT = {"T": NUM_TERRAIN_TILES, "L": NUM_ISLAND_TILES - NUM_TERRAIN_TILES, "S": K.NUM_START_TILES}
 
 
@@ -367,7 +367,7 @@ def _choice(reader, text, names, what):
 
 
 def _player(reader, text, n):
-    m = re.fullmatch(r"player_(\d+)", text.strip())
+    m = re.fullmatch(r"player_([0-9]+)", text.strip())
     if not m or int(m.group(1)) >= n:
         reader.fail(f"{text.strip()!r} is not a player of this game (player_0 … player_{n - 1})")
     return int(m.group(1))
@@ -480,7 +480,7 @@ def from_text(text):
                 reader.set(K.END_REASON, 0)
                 reader.set(K.FINAL_TURNS_LEFT, 0)
             else:
-                m = re.fullmatch(r"(.+), final turns left (\d+)", value)
+                m = re.fullmatch(r"(.+), final turns left ([0-9]+)", value)
                 if not m:
                     reader.fail("write 'none' or '<reason>, final turns left <k>', reason one of: "
                                 + ", ".join(END_REASON_NAMES[1:]))
@@ -489,7 +489,7 @@ def from_text(text):
                 reader.set(K.FINAL_TURNS_LEFT, int(m.group(2)))
         elif words[0] == "tile" and len(words) == 2:
             f = _choice(reader, words[1], FIELD_INDEX, "field")
-            m = re.fullmatch(r"(\S+) turned (\d+)(?: \((.*)\))?", value)
+            m = re.fullmatch(r"(\S+) turned ([0-9]+)(?: \((.*)\))?", value)
             if not m:
                 reader.fail("write '<tile> turned <0 … 3>', e.g. 'T12 turned 1 (jungle)'")
             t = _tile(reader, m.group(1))
@@ -546,7 +546,7 @@ def from_text(text):
             if len(branches) != 2:
                 reader.fail("a flow has two branches, written '<field or -> <direction> <length> <open|closed>; …'")
             for b, branch in enumerate(branches):
-                m = re.fullmatch(r"(\S+) (\S+) (\d+) (open|closed)", branch)
+                m = re.fullmatch(r"(\S+) (\S+) ([0-9]+) (open|closed)", branch)
                 if not m:
                     reader.fail(f"{branch!r}: write '<field or -> <direction> <length> <open|closed>'")
                 j = 2 * flow + b
@@ -572,13 +572,13 @@ def from_text(text):
                 reader.set(K.RESCUED_ARTIFACTS + 3 * p + c, count)
         elif words[:2] == ["card", "choice"] and len(words) == 3:
             p = _player(reader, words[2], n)
-            m = re.fullmatch(r"removed (\d+), lowest kind next (\d+)", value)
+            m = re.fullmatch(r"removed ([0-9]+), lowest kind next ([0-9]+)", value)
             if not m:
                 reader.fail("write 'removed <0 … 2>, lowest kind next <0 … 17>'")
             reader.set(K.CARDS_REMOVED + p, int(m.group(1)))
             reader.set(K.REMOVE_FROM + p, int(m.group(2)))
         elif key == "movement card":
-            m = re.fullmatch(r"(jungle|water|mountain) movement with explorer (\d+)", value)
+            m = re.fullmatch(r"(jungle|water|mountain) movement with explorer ([0-9]+)", value)
             if not m:
                 reader.fail("write '<jungle|water|mountain> movement with explorer <e>'")
             reader.set(K.CARD_MOVE_KIND, _MOVEMENT_KINDS.index(m.group(1)))

@@ -278,10 +278,15 @@ class CoreAECEnv(AECEnv):
 
     # -- spaces ------------------------------------------------------------------------------------
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent):
+        if not isinstance(agent, str) or agent not in self._agent_index:
+            raise ValueError(f"agent must be one of {self.possible_agents}, got {agent!r}")
+        return agent
 
     # -- core API ----------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -313,9 +318,7 @@ class CoreAECEnv(AECEnv):
         return self.possible_agents[self.core.player_to_act(self._state)]
 
     def observe(self, agent):
-        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
-        if seat is None:
-            raise ValueError(f"agent must be one of {self.possible_agents}, got {agent!r}")
+        seat = self._agent_index[self._known(agent)]
         observation = np.empty(self.obs_size, dtype=np.int8)
         mask = np.empty(self.num_actions, dtype=np.int8)
         self.core.observe_player(self._state, seat, observation, mask)

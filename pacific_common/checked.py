@@ -8,6 +8,7 @@ the argument, what it was and what is allowed.
 """
 import functools
 import numbers
+import re
 
 import numpy as np
 
@@ -23,6 +24,15 @@ def reads_text(read):
             raise ValueError(f"the text cannot be read: a line is incomplete or holds a number too large for "
                              f"the state row ({type(error).__name__}: {error})") from None
     return checked_read
+
+
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
+
+
+def is_decimal(text):
+    """``text`` is an integer written in ASCII digits, with a sign or not.  ``int()`` alone would also
+    take '١٠' (Arabic-Indic digits), '10_0' and ' 7 ', which no reader of ours writes."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
 def integer(name, value, low, high):
@@ -61,6 +71,16 @@ def array(name, value, dtype, size=None, *, writeable=False):
     if not value.flags.c_contiguous:
         raise ValueError(f"{name} must be {wanted}, got a non-contiguous view")
     raise ValueError(f"{name} must be writeable: the result is written into it")
+
+
+def apart(state, **outputs):
+    """Refuse outputs that share memory with the state row or with each other (``out=state[:2]``, a
+    mask viewing the observation): the kernel would write into what it is still reading."""
+    arrays = [("state", state)] + list(outputs.items())
+    for i, (name, value) in enumerate(arrays[1:], 1):
+        for other, earlier in arrays[:i]:
+            if np.may_share_memory(value, earlier):
+                raise ValueError(f"{name} shares memory with {other}: give it an array of its own")
 
 
 def rows(name, value, dtype, width, count=None, *, writeable=False):

@@ -37,6 +37,7 @@ import importlib
 import json
 import math
 import numbers
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,6 +77,14 @@ def _int_list(key, value, length=None, low=INT64.min, high=INT64.max):
         if not _is_int(v) or not low <= v <= high:
             raise ValueError(f"{key}[{i}] must be an integer from {low} to {high}, got {v!r}")
     return value
+
+
+def _finite(number):
+    """A number a float can hold, not infinite or NaN (a 400-digit int is none: float() overflows)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 def _what(value):
@@ -138,7 +147,7 @@ class GameRecord:
         if not isinstance(rewards, list) or len(rewards) != self.num_players:
             raise ValueError(f"result.rewards must be a list of {self.num_players} numbers, got {_what(rewards)}")
         for i, r in enumerate(rewards):
-            if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
+            if isinstance(r, bool) or not isinstance(r, (int, float)) or not _finite(r):
                 raise ValueError(f"result.rewards[{i}] must be a finite number, got {r!r}")
 
     def options(self):
@@ -167,21 +176,31 @@ def _exact_keys(where, data, keys, optional=()):
 # ---------------------------------------------------------------------------------------------------
 # JSON
 def to_json(record):
+    """``record`` as JSON text, after checking it again (its fields may have changed since it was made)."""
+    if not isinstance(record, GameRecord):
+        raise ValueError(f"record must be a GameRecord, got {type(record).__name__}")
+    record.check()
     return json.dumps(record.to_dict(), separators=(",", ":"))
 
 
 def save(record, path):
-    """Write ``record`` (a ``GameRecord``) to ``path`` as JSON; returns the path."""
-    if not isinstance(record, GameRecord):
-        raise ValueError(f"record must be a GameRecord, got {type(record).__name__}")
-    path = Path(path)
-    path.write_text(to_json(record) + "\n")
+    """Write ``record`` (a ``GameRecord``) to ``path`` as JSON; returns the path.  A record that
+    ``load`` would refuse is refused here."""
+    text = to_json(record) + "\n"
+    path = _path(path)
+    path.write_text(text)
     return path
+
+
+def _path(path):
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"path must be a file's path (a str or a Path), got {path!r}")
+    return Path(path)
 
 
 def load(path):
     """The ``GameRecord`` in the JSON file ``path`` (checked as ``from_json`` does)."""
-    path = Path(path)
+    path = _path(path)
     if not path.is_file():
         raise ValueError(f"no game record file at {str(path)!r}")
     try:

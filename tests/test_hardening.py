@@ -489,3 +489,156 @@ def test_the_mauna_kea_reference_refuses_a_seed_that_is_not_one(seed):
     from maunakea_env.reference import ReferenceGame
     with pytest.raises(ValueError, match="seed must be an integer from 0 to"):
         ReferenceGame(2, seed=seed)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Found by a probe of the public Python faces: each input below crashed, failed deep inside or was taken
+def test_a_game_info_the_rules_do_not_allow_is_refused():
+    """A 9-player Make Make GameInfo (``dataclasses.replace``) reached the unchecked kernels: heap
+    corruption in ``play_game``, a segfault in ``SelfPlayEnv``."""
+    import dataclasses
+
+    from agents import game_info
+    game = game_info("makemake", 2)
+    for change, message in ((dict(num_players=9), "num_players must be an integer from 2 to 4"),
+                            (dict(max_turns=0), "max_turns must be a positive integer"),
+                            (dict(variant_id=7), "GameInfo.variant_id of makemake 'standard' is 0, got 7"),
+                            (dict(core=None), "GameInfo.core must be makemake_env.kernels"),
+                            (dict(name="zzz"), "GameInfo.name must be one of"),
+                            (dict(num_actions=5), "GameInfo.num_actions of makemake 'standard' is 912, got 5")):
+        with pytest.raises(ValueError, match=message):
+            dataclasses.replace(game, **change)
+    with pytest.raises(ValueError, match="unknown game"):
+        game_info(["makabana"])
+
+
+def test_play_game_checks_what_it_is_given_before_the_first_move():
+    from agents import game_info
+    from agents.arena.match import play_game
+    from agents.baselines.random_agent import RandomAgent
+    game = game_info("makemake", 2, max_turns=3)
+    two = [RandomAgent(), RandomAgent()]
+    for kwargs, message in ((dict(game="makemake"), "game must be a GameInfo"),
+                            (dict(agents=["random", "random"]), "agents must be Agent objects"),
+                            (dict(agents=iter(two)), "needs a list of 2 agents"),
+                            (dict(seats=[0.9, 1.7]), "seats must be a list of 2 player numbers"),
+                            (dict(seats="10"), "seats must be a list of 2 player numbers"),
+                            (dict(seats=[True, False]), "seats must be a list of 2 player numbers"),
+                            (dict(on_step=5), "on_step must be a function")):
+        with pytest.raises(ValueError, match=message):
+            play_game(**{"game": game, "agents": two, "seed": 1, **kwargs})
+
+
+def test_ratings_and_intervals_refuse_what_is_not_a_count_or_a_place():
+    from agents.arena.ratings import fit_ratings, wilson_interval
+    for args in ((0, -5), (3, float("inf")), (3, 10, -1), (3, 10, float("nan")), (True, 3), ("3", 5)):
+        with pytest.raises(ValueError, match="must"):
+            wilson_interval(*args)
+    for games in ([{"a": float("nan"), "b": 1}], ["ab"], [5], [{"a": "1", "b": 2}], "ab"):
+        with pytest.raises(ValueError, match="finishing place|list of games"):
+            fit_ratings(games)
+    with pytest.raises(ValueError, match="prior must be a positive number"):
+        fit_ratings([{"a": 1, "b": 2}], prior=float("inf"))
+    assert fit_ratings([{1: 1, "b": 2}])  # labels that do not sort are kept in order of appearance
+
+
+def test_the_opponent_pool_takes_a_lone_name_as_one_entry():
+    """``OpponentPool(baselines="random")`` held six opponents, 'r', 'a', 'n', …"""
+    from agents.training.selfplay import OpponentPool
+    assert OpponentPool(baselines="random").baselines == ["random"]
+    for kwargs, message in ((dict(baselines=None), "baselines must be an agent name"),
+                            (dict(window=True), "window must be a positive integer"),
+                            (dict(baseline_share=True), "baseline_share must be a number"),
+                            (dict(baseline_share="0.5"), "baseline_share must be a number")):
+        with pytest.raises(ValueError, match=message):
+            OpponentPool(**kwargs)
+    with pytest.raises(ValueError, match="snapshot must be an agent name"):
+        OpponentPool().add(None)
+    assert OpponentPool(window=np.int64(3)).window == 3
+
+
+def test_self_play_refuses_an_npz_that_is_no_policy_and_a_seed_that_is_no_seed(tmp_path):
+    from agents import game_info
+    from agents.training.batched import BatchedSelfPlayEnv
+    from agents.training.selfplay import SelfPlayEnv, make_opponent
+    game = game_info("makemake", 2)
+    np.savez(tmp_path / "bad.npz", x=np.zeros(3))
+    with pytest.raises(ValueError, match="is an .npz archive but not a policy network"):
+        make_opponent(str(tmp_path / "bad.npz"), game)
+    for seed in (-1, 1.5, "3", True, 2 ** 64):
+        with pytest.raises(ValueError, match="seed must be an integer"):
+            SelfPlayEnv(game, seed=seed)
+        with pytest.raises(ValueError, match="seed must be an integer"):
+            BatchedSelfPlayEnv(game, 2).seed(seed)
+
+
+def test_the_batched_self_play_env_refuses_odd_indices_flags_and_calls():
+    from agents import game_info
+    from agents.training.batched import BatchedSelfPlayEnv
+    game = game_info("makemake", 2)
+    with pytest.raises(ValueError, match="autoreset must be True or False"):
+        BatchedSelfPlayEnv(game, 2, autoreset=1.0)
+    env = BatchedSelfPlayEnv(game, 2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="indices must be game numbers from 0 to 1"):
+        env.env_method("action_masks", indices=[5])
+    with pytest.raises(ValueError, match="indices must be game numbers from 0 to 1"):
+        env.get_attr("num_players", indices=[5])
+    with pytest.raises(RuntimeError, match="step_wait\\(\\) without step_async"):
+        env.step_wait()   # it played action 0 in every game, ending them as illegal losses
+    env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_the_core_faces_refuse_an_output_that_shares_memory_with_the_state(name):
+    """``player_scores(s, s[:2])`` wrote the scores into the row itself."""
+    core = importlib.import_module(f"{name}_env.core")
+    state = np.zeros(core.STATE_SIZE, np.int64)
+    core.init(state, 2, 0, 50, 3)
+    before = state.copy()
+    with pytest.raises(ValueError, match="out shares memory with state"):
+        core.player_scores(state, state[:2])
+    with pytest.raises(ValueError, match="out shares memory with state"):
+        core.rewards(state, 0, state[:2].view(np.float64))
+    np.testing.assert_array_equal(state, before)
+    from agents import game_info
+    game = game_info(name, 2)
+    buffer = np.zeros(game.obs_size + game.num_actions, np.int8)
+    obs, mask = buffer[:game.obs_size], buffer[game.obs_size - 1:-1]   # one entry in common
+    with pytest.raises(ValueError, match="mask shares memory with obs"):
+        core.observe_player(state, 0, obs, mask)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_action_and_observation_spaces_of_an_unknown_agent_say_which_agents_there_are(name):
+    env = PACKAGES[name].raw_env(num_players=2)
+    for ask in (env.action_space, env.observation_space):
+        with pytest.raises(ValueError, match=r"agent must be one of \['player_0', 'player_1'\], got 'player_9'"):
+            ask("player_9")
+        with pytest.raises(ValueError, match="agent must be one of"):
+            ask(["player_0"])
+
+
+def test_agent_names_and_positions_take_ascii_digits_only():
+    """``mcts:١٠`` and ``mcts:10_0`` were 10 and 100 simulations; Maka Bana's and Make Make's position
+    texts took such numbers too."""
+    from agents import game_info, make_agent
+    game = game_info("makemake", 2)
+    for spec in ("mcts:١٠", "mcts:10_0"):
+        with pytest.raises(ValueError, match="positive number of simulations"):
+            make_agent(spec, game)
+    with pytest.raises(ValueError, match="game must be a GameInfo"):
+        make_agent("random", "makemake")
+    with pytest.raises(ValueError, match="deterministic must be True or False"):
+        make_agent("shipped", game, deterministic="no")
+    for name in PACKAGES:
+        notation = importlib.import_module(f"{name}_env.notation")
+        env = PACKAGES[name].raw_env(num_players=2)
+        env.reset(seed=1)
+        text = notation.to_text(env.state())
+        line = next(l for l in text.splitlines() if l.lower().startswith("max_turns") or "max turns" in l.lower())
+        key, _, value = line.partition(":")
+        for odd in ("١٠٠", "1_00"):
+            with pytest.raises(ValueError):
+                notation.from_text(text.replace(line, f"{key}: {odd}"))
+

@@ -252,6 +252,21 @@ def test_record_game_refuses_what_it_used_to_turn_into_numbers(change, message):
     assert type(made.seed) is int and made.actions == []
 
 
+def test_a_reward_too_long_for_a_float_and_a_path_that_is_none_are_clear_errors(valid, tmp_path):
+    """A 400-digit reward was an OverflowError from ``math.isfinite``; ``load(None)`` a TypeError."""
+    with pytest.raises(ValueError, match=r"result.rewards\[0\] must be a finite number"):
+        from_json(changed(valid, ("result", "rewards"), [10 ** 400, 0]))
+    with pytest.raises(ValueError, match="path must be a file's path"):
+        load(None)
+    record = from_json(json.dumps(valid))
+    with pytest.raises(ValueError, match="path must be a file's path"):
+        save(record, None)
+    record.seed = -5   # changed after it was made: save refuses what load would
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        save(record, tmp_path / "r.json")
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_records_hold_data_only():
     """Nothing in a record is executed: a game name is looked up in a fixed list, never imported as given."""
     with pytest.raises(ValueError, match="game must be one of"):

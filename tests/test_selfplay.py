@@ -233,11 +233,29 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     with pytest.raises(SystemExit, match="--resume"):
         train.main(common + ["--timesteps", "1024"])  # would overwrite the run
 
+    config = (out / "config.json").read_text()
+    with pytest.raises(SystemExit, match=r"--resume: the run was trained with --net 16, --gamma .* \(not 32, 0.5\)"):
+        train.main(common + ["--timesteps", "2048", "--resume", "--net", "32", "--gamma", "0.5"])
+    assert (out / "config.json").read_text() == config   # what the checkpoint keeps is not rewritten
     train.main(common + ["--timesteps", "2048", "--resume"])
     with open(out / "progress.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536, 2048]  # 0: after the imitation
     assert int(rows[-1]["snapshots"]) == 8 and len(list((out / "pool").glob("*.npz"))) == 8
+
+    # a folder that is not a run of agents.train is named as such, and left as it was
+    for name, text in (("broken", "{oops"), ("foreign", '{"foo": 1}')):
+        other = tmp_path / name
+        (other / "checkpoints").mkdir(parents=True)
+        (other / "checkpoints" / "model_64.zip").write_bytes((out / "final.zip").read_bytes())
+        (other / "config.json").write_text(text)
+        with pytest.raises(SystemExit, match="is not the config of an agents.train run|cannot be read as the config"):
+            train.main(common[:2] + ["--out", str(other), "--resume"] + common[4:])
+        assert sorted(p.name for p in other.iterdir()) == ["checkpoints", "config.json"]
+    (tmp_path / "foreign" / "config.json").write_text(config)
+    (tmp_path / "foreign" / "checkpoints" / "model_64.zip").write_bytes(b"not a zip")
+    with pytest.raises(SystemExit, match="is not a MaskablePPO checkpoint"):
+        train.main(common[:2] + ["--out", str(tmp_path / "foreign"), "--resume"] + common[4:])
 
     game = game_info("makemake", 2)
     agent = make_agent(str(out / "final.zip"), game)
@@ -282,6 +300,12 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     (["--imitate-lr", "0"], "--imitate-lr must be in (0, 1), got 0.0"),
     (["--shaping", "-2"], "--shaping must be a non-negative number, got -2.0"),
     (["--baseline-share", "2"], "--baseline-share must be in [0, 1], got 2.0"),
+    # these failed only after the imitation phase, or deep in the first update or in sb3's seeding
+    (["--opponents", "random,nonsense"], "--opponents: unknown agent 'nonsense'"),
+    (["--opponents", ","], "--opponents: name at least one agent"),
+    (["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295, got 5000000000"),
+    (["--batch-size", "1"], "--batch-size must be at least 2, got 1"),
+    (["--out", __file__], "is a file; name a folder"),
 ])
 def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys):
     """A discount above 1 or a negative entropy bonus trained without a word, and a negative shaping

@@ -37,12 +37,20 @@ def output_file(option, path):
     return path
 
 
-def output_folder(option, path):
+def output_folder(option, path, create=True):
     """``path`` as a ``Path`` to an existing, writeable folder (created if missing, with its parents),
-    else ValueError naming ``option``."""
+    else ValueError naming ``option``.  With ``create=False`` nothing is made: a missing folder must
+    be one that could be, below a writeable folder."""
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a file; name a folder")
+    if not create:
+        existing = next(p for p in (path, *path.absolute().parents) if p.exists())
+        if not existing.is_dir():
+            raise ValueError(f"{option} {str(path)!r}: the folder cannot be created ({str(existing)!r} is a file)")
+        if not os.access(existing, os.W_OK):
+            raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+        return path
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:

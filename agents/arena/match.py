@@ -18,6 +18,7 @@ import numpy as np
 
 from pacific_common.options import is_integer
 
+from ..base import Agent, GameInfo
 from ..games import GAMES, describe_action
 
 WIN_LOSS = 0  # the cores' REWARD_WIN_LOSS mode
@@ -88,12 +89,23 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
     given, is called after every action as ``on_step(player, action, before, after)`` with copies of
     the state rows around the step (human play uses it to announce moves).  An agent that returns an
     action its mask does not offer raises ``IllegalActionError``."""
+    if not isinstance(game, GameInfo):
+        raise ValueError(f"game must be a GameInfo (agents.game_info(name, ...)), got {game!r}")
     core, n = game.core, game.num_players
-    if len(agents) != n:
-        raise ValueError(f"{game.name} with {n} players needs {n} agents, got {len(agents)}")
-    seats = list(range(n)) if seats is None else [int(s) for s in seats]
+    if not isinstance(agents, (list, tuple)) or len(agents) != n:
+        raise ValueError(f"{game.name} with {n} players needs a list of {n} agents, got {agents!r}")
+    strangers = [a for a in agents if not isinstance(a, Agent)]
+    if strangers:
+        raise ValueError(f"agents must be Agent objects (agents.make_agent(name, game)), got {strangers[0]!r}")
+    if seats is None:
+        seats = list(range(n))
+    elif not isinstance(seats, (list, tuple)) or not all(is_integer(s) for s in seats):
+        raise ValueError(f"seats must be a list of {n} player numbers, got {seats!r}")
+    seats = [int(s) for s in seats]
     if sorted(seats) != list(range(n)):
         raise ValueError(f"seats must be a permutation of 0 … {n - 1}, got {seats}")
+    if on_step is not None and not callable(on_step):
+        raise ValueError(f"on_step must be a function of (player, action, before, after) or None, got {on_step!r}")
     by_seat = [None] * n
     for agent, seat in zip(agents, seats):
         by_seat[seat] = agent

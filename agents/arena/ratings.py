@@ -23,13 +23,20 @@ Win rates: a game's win is split evenly between the players tied for first place
 defined in ``agents.arena.match.finishing_ranks``).  The win rate is the sum of the shares over the games
 played, with a Wilson score interval.
 """
+from collections.abc import Iterable, Mapping
 from itertools import combinations
-from math import comb, log10, sqrt
+from math import comb, inf, isfinite, log10, sqrt
+from numbers import Integral, Real
 
 import numpy as np
 
 ELO_SCALE = 400.0
 ANCHOR_RATING = 1000.0
+
+
+def _real(value):
+    """A real number, not a bool (a count or a rate given as True is a mistake, not 1)."""
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
 
 
 def _stages(ranks, index):
@@ -55,10 +62,27 @@ def _stages(ranks, index):
 def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations=100_000):
     """Maximum-likelihood Plackett–Luce strengths (reference player = 1) from ``games``, each a
     mapping label -> finishing place (1 = first; equal places are ties).  Returns {label: strength}."""
-    if not prior > 0:
-        raise ValueError(f"prior must be positive (it keeps strengths finite), got {prior!r}")
+    if not _real(prior) or not 0 < prior < inf:
+        raise ValueError(f"prior must be a positive number (it keeps strengths finite), got {prior!r}")
+    if not _real(tolerance) or not 0 < tolerance < inf:
+        raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral) or max_iterations < 1:
+        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
+    if isinstance(games, (str, bytes, Mapping)) or not isinstance(games, Iterable):
+        raise ValueError(f"games must be a list of games, each a mapping label -> place, got {games!r}")
+    games = list(games)
+    for game in games:
+        if not isinstance(game, Mapping) or not all(_real(place) and isfinite(place) and place >= 1
+                                                    for place in game.values()):
+            raise ValueError(f"each game is a mapping label -> finishing place (a number, 1 = first), "
+                             f"got {game!r}")
     games = [dict(g) for g in games]
-    labels = list(labels) if labels is not None else sorted({p for g in games for p in g})
+    if labels is None:
+        try:
+            labels = sorted({p for g in games for p in g})
+        except TypeError:   # labels that do not compare: the order of first appearance
+            labels = list(dict.fromkeys(p for g in games for p in g))
+    labels = list(labels)
     if not labels:
         return {}
     index = {label: i for i, label in enumerate(labels)}
@@ -105,7 +129,12 @@ def fit_ratings(games, labels=None, anchor=None, prior=1.0):
 def wilson_interval(wins, games, z=1.96):
     """Wilson score interval (95% for z = 1.96) for a win rate of ``wins`` (may be fractional, from
     win shares) out of ``games``.  No games: the whole interval (0, 1)."""
-    if games <= 0:
+    if not (_real(games) and _real(wins) and _real(z)) or not (isfinite(games) and isfinite(z) and z > 0):
+        raise ValueError(f"wins and games must be finite numbers and z a positive one, got wins={wins!r}, "
+                         f"games={games!r}, z={z!r}")
+    if games < 0:
+        raise ValueError(f"games must not be negative, got {games}")
+    if games == 0:
         return 0.0, 1.0
     if not 0 <= wins <= games:
         raise ValueError(f"wins must lie between 0 and games ({games}), got {wins}")

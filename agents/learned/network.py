@@ -239,9 +239,17 @@ def _read_snapshot(path, keep=16):
     return _SNAPSHOTS[key]
 
 
+class NotAPolicyFile(ValueError):
+    """An .npz archive without the arrays of a policy network or action scorer."""
+
+
 def load_network(path, game, **kwargs):
     """A ``.npz`` policy file as an agent: an action scorer (``agents.learned.scorer``) or a snapshot
     (``SnapshotAgent``)."""
-    if Path(path).is_file() and is_scorer_file(path):
-        return ScorerAgent.load(path, game, **kwargs)
-    return SnapshotAgent.load(path, game, **kwargs)
+    try:
+        if Path(path).is_file() and is_scorer_file(path):
+            return ScorerAgent.load(path, game, **kwargs)
+        return SnapshotAgent.load(path, game, **kwargs)
+    except KeyError as error:  # an .npz archive, but not of the arrays a policy file holds
+        raise NotAPolicyFile(f"{str(path)!r} is an .npz archive but not a policy network or action scorer "
+                             f"({error.args[0]})") from None

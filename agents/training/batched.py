@@ -162,9 +162,9 @@ class BatchedSelfPlayEnv(VecEnv):
                  first_seats=None, autoreset=True):
         _check_options(num_envs, seat, reward, truncation, shaping)
         seed = check_seed(seed)   # here, not at the first reset
-        if autoreset not in (True, False):
+        if not isinstance(autoreset, (bool, np.bool_)):   # 1.0 and 0 are == True and False
             raise ValueError(f"autoreset must be True or False, got {autoreset!r}")
-        self.autoreset = autoreset
+        self.autoreset = bool(autoreset)
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
         self.pool = OpponentPool.of(opponents)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
@@ -215,6 +215,7 @@ class BatchedSelfPlayEnv(VecEnv):
         self._scorer_rows, self._scorer_candidates = {}, None   # scorer opponents' features (_scorer_buffers)
         self.network_seconds = 0.0
         self._started = False
+        self._actions_given = False
         if seed is not None:
             self.seed(seed)
 
@@ -381,10 +382,14 @@ class BatchedSelfPlayEnv(VecEnv):
             raise ValueError(f"actions must lie in the action space [0, {self.game.num_actions}), got "
                              f"{actions[(actions < 0) | (actions >= self.game.num_actions)][:5].tolist()}")
         self._actions[:] = actions
+        self._actions_given = True
 
     def step_wait(self):
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if not self._actions_given:   # else the last step's actions, or zeros, would be played again
+            raise RuntimeError("step_wait() without step_async(actions) first; step(actions) does both")
+        self._actions_given = False
         k, everything = self.kernels, np.arange(self.num_envs)
         actions = self._actions
         running = ~self.over
@@ -463,6 +468,16 @@ class BatchedSelfPlayEnv(VecEnv):
 
     def close(self):
         self._agents.clear()
+
+    def seed(self, seed=None):
+        """SB3's ``VecEnv.seed``: game ``i`` draws from ``seed + i`` at the next ``reset``."""
+        return super().seed(check_seed(seed))
+
+    def _get_indices(self, indices):
+        indices = list(super()._get_indices(indices))
+        if not all(is_integer(i) and 0 <= i < self.num_envs for i in indices):
+            raise ValueError(f"indices must be game numbers from 0 to {self.num_envs - 1}, got {indices!r}")
+        return indices
 
     def get_attr(self, attr_name, indices=None):
         return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))

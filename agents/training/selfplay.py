@@ -29,13 +29,14 @@ Rewards (``reward``, ``shaping``):
 Snapshots of the learner are ``.npz`` policy networks (``agents.learned.network.save_snapshot``),
 played by numpy as pool opponents.
 """
+from numbers import Real
 from pathlib import Path
 
 import gymnasium
 import numpy as np
 
 from pacific_common.checked import integer
-from pacific_common.options import REWARD_MODES
+from pacific_common.options import REWARD_MODES, check_seed, is_integer
 
 from ..base import GameInfo
 from ..games import game_info
@@ -63,6 +64,17 @@ def make_opponent(spec, game, **kwargs):
 
 # ---------------------------------------------------------------------------------------------------
 # The opponent pool
+def _specs(what, specs):
+    """Pool entries as strings: one name or path, or a list of them (a lone string is one entry, not
+    its letters)."""
+    if isinstance(specs, (str, Path)):
+        specs = [specs]
+    if isinstance(specs, (list, tuple)) and all(isinstance(spec, (str, Path)) and str(spec).strip()
+                                                for spec in specs):
+        return [str(spec) for spec in specs]
+    raise ValueError(f"{what} must be an agent name or path, or a list of them, got {specs!r}")
+
+
 class OpponentPool:
     """The baselines and the learner's snapshots, and how an opponent is drawn from them.
 
@@ -72,12 +84,13 @@ class OpponentPool:
     ``agents.registry`` names, snapshots the paths of ``.npz`` snapshots or ``.zip`` checkpoints."""
 
     def __init__(self, baselines=BASELINES, snapshots=(), baseline_share=0.5, window=5):
-        if not 0.0 <= baseline_share <= 1.0:
-            raise ValueError(f"baseline_share must be between 0 and 1, got {baseline_share!r}")
-        if not isinstance(window, int) or window < 1:
+        if isinstance(baseline_share, (bool, np.bool_)) or not isinstance(baseline_share, Real) \
+                or not 0.0 <= baseline_share <= 1.0:
+            raise ValueError(f"baseline_share must be a number between 0 and 1, got {baseline_share!r}")
+        if not is_integer(window) or window < 1:
             raise ValueError(f"window must be a positive integer, got {window!r}")
-        self.baselines = [str(b) for b in baselines]
-        self.snapshots = [str(s) for s in snapshots]
+        self.baselines = _specs("baselines", baselines)
+        self.snapshots = _specs("snapshots", snapshots)
         if not self.baselines and not self.snapshots:
             raise ValueError("the opponent pool is empty: give at least one baseline or snapshot")
         self.baseline_share = float(baseline_share)
@@ -88,13 +101,11 @@ class OpponentPool:
         """A pool from ``opponents``: a pool (returned as is), one spec, or a list of specs."""
         if isinstance(opponents, OpponentPool):
             return opponents
-        if isinstance(opponents, (str, Path)):
-            opponents = [opponents]
-        opponents = [str(o) for o in opponents]
+        opponents = _specs("opponents", opponents)
         return cls([o for o in opponents if not is_snapshot(o)], [o for o in opponents if is_snapshot(o)])
 
     def add(self, snapshot):
-        self.snapshots.append(str(snapshot))
+        self.snapshots += _specs("snapshot", snapshot)
 
     @property
     def entries(self):
@@ -177,7 +188,7 @@ class SelfPlayEnv(gymnasium.Env):
         self._seat_offset = None
         self.opponents = [None] * n
         self._over = True
-        if seed is not None:
+        if check_seed(seed) is not None:
             self.reset(seed=seed)
 
     # -- pool -------------------------------------------------------------------------------------
@@ -199,7 +210,7 @@ class SelfPlayEnv(gymnasium.Env):
 
     # -- gymnasium ----------------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))   # the batch's seeds: a bool or 2**64 is not one
         rng, n = self.np_random, self.num_players
         while True:  # a game that ended before the learner's first move (a tiny max_turns) is replayed
             if self.seat_mode == "rotate":

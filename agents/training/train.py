@@ -49,10 +49,12 @@ import os
 import re
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from ..arena.cli import output_folder
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
@@ -118,6 +120,7 @@ UPDATE_THREADS = 2
 SCORER_HIDDEN = 32   # the action scorer's hidden width (--policy scorer), as agents.training.distill's default
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
+SEED_MAX = 2 ** 32 - 1                    # stable-baselines3 seeds numpy's legacy generator: 32 bits
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
 
 
@@ -214,8 +217,12 @@ def parse_args(argv=None):
     if args.policy == "scorer" and (args.game not in BATCHED_FEATURE_GAMES or args.vec_env != "batched"):
         parser.error(f"--policy scorer: action features of a batch exist for {', '.join(BATCHED_FEATURE_GAMES)} only, and "
                      f"are computed on the batched engine (--vec-env batched)")
-    if args.seed < 0 or args.imitate < 0:
-        parser.error("--seed and --imitate must be non-negative integers")
+    if not 0 <= args.seed <= SEED_MAX:   # stable-baselines3 seeds numpy with it, which takes 32 bits
+        parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
+    if args.imitate < 0:
+        parser.error(f"--imitate must be a non-negative integer, got {args.imitate}")
+    if args.batch_size < 2:   # advantages are normalised over a minibatch: one sample gives NaN
+        parser.error(f"--batch-size must be at least 2, got {args.batch_size}")
     low, high = GAMES[args.game].raw_env.players
     if not low <= args.players <= high:
         parser.error(f"--players must be from {low} to {high} for {args.game}, got {args.players}")
@@ -229,7 +236,19 @@ def parse_args(argv=None):
             make_agent(args.teacher, game)   # here, not after the model is built
         except (ValueError, ImportError, OSError) as error:
             parser.error(f"--teacher: {error}")
-    args.out = Path(args.out or f"runs/{run_label(args.game, args.variant)}-{args.players}p-s{args.seed}")
+    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    if not baselines:
+        parser.error("--opponents: name at least one agent, e.g. random,heuristic")
+    for name in baselines:   # each is drawn at some game's start: a wrong one would stop training there
+        try:
+            make_agent(name, game)
+        except (ValueError, ImportError, OSError) as error:
+            parser.error(f"--opponents: {error}")
+    try:
+        args.out = output_folder("--out", args.out or f"runs/{run_label(args.game, args.variant)}-"
+                                                      f"{args.players}p-s{args.seed}", create=False)
+    except ValueError as error:
+        parser.error(str(error))
     return args
 
 
@@ -468,15 +487,26 @@ def _start_point(args, out, config_path, csv_path):
     if args.resume:
         if checkpoint is None:
             sys.exit(f"--resume: no checkpoint in {out / 'checkpoints'}")
-        saved = json.loads(config_path.read_text())
+        saved = _saved_config(config_path)
         # runs from before --variant existed were of the default variant
         saved.setdefault("variant", default_variant(args.game))
         if (saved["game"], saved["players"], saved["variant"]) != (args.game, args.players, args.variant):
             sys.exit(f"--resume: {out} holds a {saved['game']} run ({saved['variant']}) with "
                      f"{saved['players']} players")
+        # the checkpoint keeps the network and the hyperparameters it was trained with: another value
+        # would be written into config.json and never used
+        given = vars(args)
+        changed = [k for k in CHECKPOINT_KEEPS if k in saved and given[k] != saved[k]]
+        if changed:
+            sys.exit("--resume: the run was trained with " + ", ".join(
+                f"--{k.replace('_', '-')} {saved[k]}" for k in changed) + " (not " + ", ".join(
+                f"{given[k]}" for k in changed) + "); give the same, or start another run with another --out")
+        if not {"data", "policy.pth"} <= set(_zip_names(checkpoint)):
+            sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')")
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
     elif latest_checkpoint(out)[0] is not None:
         sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
     config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                        for k, v in vars(args).items() if k != "resume"}, indent=1))
     # whatever was written after the checkpoint is dropped: the run goes on as it was then
@@ -486,6 +516,32 @@ def _start_point(args, out, config_path, csv_path):
     write_csv(csv_path, rows)
     seconds_before = float(rows[-1]["seconds"]) if rows else 0.0
     return checkpoint, start_steps, snapshots, rows, seconds_before
+
+
+# The options a MaskablePPO checkpoint keeps (``MaskablePPO.load`` restores them): a resumed run goes on
+# with them whatever is given, so another value is refused rather than written into config.json unused.
+CHECKPOINT_KEEPS = ("net", "policy", "skip", "lr", "lr_end", "gamma", "n_steps", "batch_size", "epochs",
+                    "ent_coef")
+
+
+def _saved_config(path):
+    """The ``config.json`` of the run being resumed, or SystemExit saying why it is not one."""
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        sys.exit(f"--resume: {path} cannot be read as the config of an agents.train run ({error})")
+    missing = {"game", "players"} - set(saved) if isinstance(saved, dict) else {"game", "players"}
+    if missing:
+        sys.exit(f"--resume: {path} is not the config of an agents.train run (it has no {sorted(missing)})")
+    return saved
+
+
+def _zip_names(path):
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return []
 
 
 def _training_envs(game, args, baselines, pool, start_steps):
@@ -599,10 +655,10 @@ def main(argv=None):
     started = time.perf_counter()
     game = game_info(args.game, args.players, args.variant)
     out = args.out
-    for sub in ("checkpoints", "pool"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
     csv_path, config_path = out / "progress.csv", out / "config.json"
     checkpoint, start_steps, snapshots, rows, seconds_before = _start_point(args, out, config_path, csv_path)
+    for sub in ("checkpoints", "pool"):   # after the checks: a folder that is no run is left as it was
+        (out / sub).mkdir(parents=True, exist_ok=True)
 
     # ---- the training games: each env draws its opponents from its own copy of the pool ----------
     baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]

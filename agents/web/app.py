@@ -39,6 +39,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pacific_common.checked import is_decimal
 from pacific_common.options import MAX_TURNS_LIMIT, is_integer
 from pacific_common.record import from_json, record_game, replay, to_json
 
@@ -167,7 +168,7 @@ def optional_integer(body, key, low, high):
     value = body.get(key)
     if value is None or value == "":
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and is_decimal(value.strip()):
         value = int(value)
     if not is_integer(value) or not low <= value <= high:
         raise BadRequest(f"{key} must be an integer from {low} to {high}, got {value!r}")
@@ -206,7 +207,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         if name != "mcts" or (plus and guide not in guides):
             raise BadRequest(f"unknown opponent {against!r}; choose one of {', '.join(allowed_against)}, or "
                              f"{searches} (other agents' files are chosen when the server starts: --against PATH)")
-        if colon and not (simulations.isdigit() and 1 <= int(simulations) <= MAX_SIMULATIONS):
+        if colon and not (is_decimal(simulations) and 1 <= int(simulations) <= MAX_SIMULATIONS):
             raise BadRequest(f"mcts:<n> takes a number of simulations from 1 to {MAX_SIMULATIONS}, "
                              f"got {against!r}")
         return against
