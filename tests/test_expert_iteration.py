@@ -51,6 +51,23 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     assert (out / "progress.csv").read_text().count("\n") == 3
     with pytest.raises(SystemExit, match="holds a run of makemake"):
         exit_.main(["--game", "makemake", "--players", "3", "--out", str(out), "--resume"], log=lambda *_: None)
+    # without --resume the run's networks and history would have been replaced
+    with pytest.raises(SystemExit, match="already holds a run: pass --resume"):
+        exit_.main(tiny(out), log=lambda *_: None)
+    # what the next round reads is looked for before its self-play, not after
+    import shutil
+    broken = tmp_path / "broken"
+    shutil.copytree(out, broken)
+    (broken / "round-1.npz").unlink()
+    with pytest.raises(SystemExit, match="round-1.npz, which the next round reads"):
+        exit_.main(tiny(broken, "--resume"), log=lambda *_: None)
+    for text, message in (("{not json", "cannot be read as an expert-iteration state"),
+                          ('{"agents": {}}', "is not an expert-iteration state"), ("[1, 2]", "is not an")):
+        (broken / "state.json").write_text(text)
+        with pytest.raises(SystemExit, match=message):
+            exit_.main(tiny(broken, "--resume"), log=lambda *_: None)
+    with pytest.raises(SystemExit):
+        exit_.parse_args(tiny(out / "state.json"))   # --out a file
 
 
 def test_a_fixed_guide_leads_every_rounds_self_play(tmp_path, monkeypatch):
@@ -176,7 +193,7 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
 
 @pytest.mark.parametrize("args,message", [
     (["--rounds", "0"], "--rounds must be a positive integer"),
-    (["--temperature", "-1"], "--temperature in [0, 100)"),
+    (["--temperature", "-1"], "--temperature must be in [0, 100), got -1.0"),
     (["--gate-simulations", "0"], "--gate-simulations must be a positive integer"),
     (["--simulations", "2000000"], "--simulations is at most 1000000, got 2000000"),   # the search's own limit
     (["--measure-simulations", "1000001"], "--measure-simulations is at most 1000000"),

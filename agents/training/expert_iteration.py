@@ -63,6 +63,9 @@ from pathlib import Path
 
 import numpy as np
 
+from pacific_common.options import is_integer
+
+from ..arena.cli import output_folder
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
@@ -162,9 +165,12 @@ def parse_args(argv=None):
     for name in ("simulations", "gate_simulations", "measure_simulations"):
         if (getattr(args, name) or 0) > MAX_SIMULATIONS:
             parser.error(f"--{name.replace('_', '-')} is at most {MAX_SIMULATIONS}, got {getattr(args, name)}")
-    if not 0 < args.lr < 1 or not 0 <= args.temperature < 100 or not 0 <= args.keep < 1 or not 0 <= args.seed < 2 ** 63:
-        parser.error("--lr must be in (0, 1), --temperature in [0, 100), --keep in [0, 1) and --seed in "
-                     "0 … 2**63 - 1")
+    for name, allowed, ok in (("lr", "in (0, 1)", lambda v: 0 < v < 1),
+                              ("temperature", "in [0, 100)", lambda v: 0 <= v < 100),
+                              ("keep", "in [0, 1)", lambda v: 0 <= v < 1),
+                              ("seed", "an integer from 0 to 2**63 - 1", lambda v: 0 <= v < 2 ** 63)):
+        if not ok(getattr(args, name)):   # nan fails every comparison, so it is refused too
+            parser.error(f"--{name} must be {allowed}, got {getattr(args, name)}")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:
@@ -201,6 +207,11 @@ def parse_args(argv=None):
         except ValueError as error:
             parser.error(f"--guide: {error}")
         args.guide = guide
+    try:
+        args.out = output_folder("--out", args.out or f"runs/{run_label(args.game, game.variant)}-exit-"
+                                                      f"{game.num_players}p-s{args.seed}", create=False)
+    except ValueError as error:
+        parser.error(str(error))
     return args
 
 
@@ -503,6 +514,32 @@ def measure(game, network, args, round_number, log=print):
     return rows
 
 
+def resumed_state(out, game, window):
+    """The ``state.json`` of the run in ``out``, once everything the next round reads is known to be there
+    (else SystemExit saying what is missing): a missing round file was found only after a round's
+    self-play, which takes minutes to hours."""
+    path = out / "state.json"
+    try:
+        state = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"--resume: {path} cannot be read as an expert-iteration state ({error})") from None
+    keys = {"game", "players", "variant", "round", "init", "history"}
+    if not isinstance(state, dict) or not keys <= state.keys() or not is_integer(state["round"]) \
+            or state["round"] < 0 or not isinstance(state["history"], list):
+        raise SystemExit(f"--resume: {path} is not an expert-iteration state (it needs {sorted(keys)}, the round "
+                         f"a count and the history a list)")
+    if (state["game"], state["players"], state["variant"]) != (game.name, game.num_players, game.variant):
+        raise SystemExit(f"--resume: {out} holds a run of {state['game']} ({state['variant']}, "
+                         f"{state['players']} players), not of {game.name} ({game.variant}, {game.num_players})")
+    needed = [out / "current.npz"] + [out / f"round-{r}.npz"
+                                      for r in range(max(1, state["round"] + 2 - window), state["round"] + 1)]
+    needed.append(out / "init.npz" if (out / "init.npz").is_file() else Path(str(state["init"])))
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        raise SystemExit(f"--resume: {out} lacks {', '.join(missing)}, which the next round reads")
+    return state
+
+
 def plot(history, path):
     import matplotlib
 
@@ -531,20 +568,19 @@ def plot(history, path):
 def main(argv=None, log=print):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)
-    out = Path(args.out or f"runs/{run_label(args.game, game.variant)}-exit-{game.num_players}p-s{args.seed}")
-    out.mkdir(parents=True, exist_ok=True)
+    out = args.out
     state_path = out / "state.json"
     if args.resume and state_path.is_file():
-        state = json.loads(state_path.read_text())
-        if (state["game"], state["players"], state["variant"]) != (game.name, game.num_players, game.variant):
-            raise SystemExit(f"--resume: {out} holds a run of {state['game']} ({state['variant']}, "
-                             f"{state['players']} players), not of {game.name} ({game.variant}, {game.num_players})")
+        state = resumed_state(out, game, args.window)
         log(f"resuming after round {state['round']} of {out}")
         if not (out / "init.npz").is_file():   # a run from before init.npz was kept
             shutil.copyfile(state["init"], out / "init.npz")
     else:
         if args.resume:
             log(f"--resume: no {state_path} yet, starting afresh")
+        elif state_path.is_file():   # its networks and history would be replaced by a new start
+            raise SystemExit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+        out.mkdir(parents=True, exist_ok=True)
         if args.features is not None:   # the scorer widened: the new inputs' weights zero
             start = ScorerAgent.load(args.init)
             width = feature_set_size(game.name, args.features)
