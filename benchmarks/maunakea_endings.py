@@ -15,7 +15,9 @@ from numba import njit
 
 import maunakea_env
 from maunakea_env import kernels as core
+from pacific_common.cli import integer_option
 from pacific_common.numba_cache import drop_stale_cache
+from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
 
 drop_stale_cache(__file__, depends_on=(maunakea_env.__file__,))   # ``play`` below calls the core
 
@@ -37,10 +39,10 @@ def play(num_players, variant, max_turns, games, seed, ends):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=integer_option(1, 10**9), default=2000)
     parser.add_argument("--variant", choices=("basic", "advanced"), default="basic")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-turns", type=int, default=300)
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT - 10**9), default=1)
+    parser.add_argument("--max-turns", type=integer_option(1, MAX_TURNS_LIMIT), default=300)
     args = parser.parse_args(argv)
     variant = core.VARIANT_ADVANCED if args.variant == "advanced" else core.VARIANT_BASIC
     print(f"{args.games} uniformly random games of Mauna Kea ({args.variant}) per row, max_turns={args.max_turns}")

@@ -12,7 +12,9 @@ of a page, ``--readme`` what lies between ``<!-- speed:start -->`` and ``<!-- sp
 """
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
 START, END = "<!-- report:start -->", "<!-- report:end -->"
@@ -147,6 +149,19 @@ def headline(run):
     return "\n".join(lines)
 
 
+def check_page(option, path, start=START, end=END):
+    """ValueError naming ``option`` unless ``path`` is a writeable text file with the ``start`` … ``end``
+    lines: checked for every page before any is written, and before a benchmark measures anything."""
+    try:
+        page = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{option} {str(path)!r} cannot be read ({error})") from None
+    if start not in page or end not in page:
+        raise ValueError(f"{option} {str(path)!r} has no {start} … {end} lines to replace")
+    if not os.access(path, os.W_OK):
+        raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+
+
 def write(path, text, start=START, end=END):
     with open(path) as f:
         page = f.read()
@@ -166,13 +181,28 @@ def main(argv=None):
     parser.add_argument("--readme", metavar="PAGE", help="replace the section between the speed markers in PAGE "
                                                          "with the headline table")
     args = parser.parse_args(argv)
-    with open(args.json) as f:
-        run = json.load(f)
-    text = section(run)
+    try:
+        for option, page, start, end in (("--write", args.write, START, END),
+                                         ("--readme", args.readme, SPEED_START, SPEED_END)):
+            if page is not None:
+                check_page(option, page, start, end)
+        try:
+            with open(args.json) as f:
+                run = json.load(f)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{args.json!r} cannot be read as the JSON of a benchmarks.throughput run "
+                             f"({error})") from None
+        text = section(run)
+        headline_text = headline(run) if args.readme else None
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    except (KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError) as error:
+        parser.error(f"{args.json!r} is not the JSON of a benchmarks.throughput run "
+                     f"({type(error).__name__}: {error})")
     if args.write:
         write(args.write, text)
     if args.readme:
-        write(args.readme, headline(run), SPEED_START, SPEED_END)
+        write(args.readme, headline_text, SPEED_START, SPEED_END)
     if not (args.write or args.readme):
         print(text)
     return 0

@@ -20,6 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from pacific_common.checked import field_name
+from pacific_common.cli import output_file
+from pacific_common.options import SEED_LIMIT
 
 GAMES = ("makabana", "makemake", "maunakea")
 
@@ -110,10 +112,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be a positive integer, got {args.games}")
-    if args.seed < 0:
-        parser.error(f"--seed must be a non-negative integer, got {args.seed}")
-    if args.json is not None and not args.json.parent.is_dir():
-        parser.error(f"--json: the folder {args.json.parent} does not exist")
+    if not 0 <= args.seed <= SEED_LIMIT - args.games:   # the games take seeds --seed onwards
+        parser.error(f"--seed must be an integer from 0 to {SEED_LIMIT - args.games} (2**63 - 1 less --games), "
+                     f"got {args.seed}")
+    try:
+        if args.json is not None:
+            output_file("--json", args.json)
+    except ValueError as error:
+        parser.error(str(error))
     results = []
     print(f"{'game':10} {'games':>10} {'steps':>13} {'violations':>10} {'seconds':>9}")
     for game in args.game or GAMES:

@@ -38,8 +38,11 @@ import platform
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+from pacific_common.cli import output_file, output_folder
 
 BATCH_SIZES = (1, 64, 1024, 4096)
 MODE_SIZES = (64, 1024, 4096)     # batch sizes of the masks / state modes and of the busy-core rows
@@ -382,7 +385,7 @@ def plot(rows, path):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")  # whatever the name ends with
     print(f"plot written to {path}")
 
 
@@ -394,6 +397,15 @@ def main(argv=None):
     parser.add_argument("--plot", metavar="PATH", default="benchmarks/results/throughput.png",
                         help="PNG of throughput against batch size (default: %(default)s)")
     args = parser.parse_args(argv)
+    try:   # before the measurement, which takes minutes
+        if args.json:
+            output_file("--json", args.json)
+        if args.plot:
+            if Path(args.plot).is_dir():
+                raise ValueError(f"--plot {args.plot!r} is a folder; give the path of the PNG to write")
+            output_folder("--plot", Path(args.plot).parent, create=False)
+    except ValueError as error:
+        parser.error(str(error))
     info = machine()
     print("machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
     rows, compile_times = run(args.quick)

@@ -50,7 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.report import NAMES, write
+from benchmarks.report import NAMES, check_page, write
+from pacific_common.cli import output_file
 from benchmarks.throughput import cpu_name, load_average
 
 GAMES = ("makabana", "makemake", "maunakea")
@@ -330,6 +331,13 @@ def main(argv=None):
     parser.add_argument("--update-threads", type=int, default=None,
                         help="torch threads of the update on both paths (default: the main job's)")
     args = parser.parse_args(argv)
+    try:   # every output before the measurement, and every page before one is written
+        for page in args.write:
+            check_page("--write", page, TABLE_START, TABLE_END)
+        if args.json:
+            output_file("--json", args.json)
+    except ValueError as error:
+        parser.error(str(error))
     if args.report:
         try:
             rows = json.loads(args.report.read_text())
@@ -353,6 +361,9 @@ def main(argv=None):
         parser.error(f"--envs must be a positive integer, got {args.envs}")
     if args.repeats is not None and args.repeats < 1:
         parser.error(f"--repeats must be a positive integer, got {args.repeats}")
+    from agents.training.train import SEED_MAX
+    if not 0 <= args.seed <= SEED_MAX:   # here, not in agents.train's own parser with its usage line
+        parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
     repeats = args.repeats or (1 if args.quick else 3)
     args.iterations = 2 if args.quick else 6
     args.warmup = 64 if args.quick else 160

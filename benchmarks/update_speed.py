@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from pacific_common.cli import output_file
+
 GAMES = ("makabana", "makemake", "maunakea")
 BATCH_SIZES = (256, 512, 1024, 2048)
 EPOCHS = (2, 8)
@@ -120,7 +122,14 @@ def main(argv=None):
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
     if args.repeats < 1:
         parser.error(f"--repeats must be a positive integer, got {args.repeats}")
-    from agents.training.train import quiet_openmp_waits
+    from agents.training.train import SEED_MAX, quiet_openmp_waits
+    if not 0 <= args.seed <= SEED_MAX:   # here, not in agents.train's own parser with its usage line
+        parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
+    try:
+        if args.json:
+            output_file("--json", args.json)
+    except ValueError as error:
+        parser.error(str(error))
     quiet_openmp_waits()   # as the main job runs its update
     try:
         import torch

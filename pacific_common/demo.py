@@ -4,12 +4,15 @@ import argparse
 
 import numpy as np
 
+from .cli import integer_option
+from .options import SEED_LIMIT
+
 
 def main(make_env, title, players, argv=None):
     parser = argparse.ArgumentParser(description=f"Play one game of {title} between random players.")
-    parser.add_argument("--players", type=int, default=4,
+    parser.add_argument("--players", type=integer_option(*players), default=4,
                         help=f"number of players, {players[0]} to {players[1]} (default 4)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0)
     args = parser.parse_args(argv)
 
     game = make_env(num_players=args.players, render_mode="ansi")

@@ -204,3 +204,27 @@ def test_the_pages_training_speed_tables_are_those_of_the_kept_run():
     for page in ("README.md", "docs/training.md"):
         shown = (ROOT / page).read_text().split(TABLE_START, 1)[1].split(TABLE_END, 1)[0]
         assert shown.strip() == text.strip(), f"{page} is not the table of docs/training_speed.json"
+
+
+@pytest.mark.parametrize("module,options,words", [
+    # each of these measured for seconds to minutes (a soak of a million games), then failed
+    ("benchmarks.throughput", ["--json", "/nonexistent/x.json"], "--json '/nonexistent/x.json': the folder"),
+    ("benchmarks.throughput", ["--plot", "/tmp"], "--plot '/tmp' is a folder"),
+    ("benchmarks.search_speed", ["--json", "/nonexistent/x.json"], "the folder '/nonexistent' does not exist"),
+    ("benchmarks.update_speed", ["--json", "/nonexistent/x.json"], "the folder '/nonexistent' does not exist"),
+    ("benchmarks.update_speed", ["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295"),
+    ("benchmarks.training_speed", ["--json", "/nonexistent/x.json"], "the folder '/nonexistent' does not exist"),
+    ("benchmarks.training_speed", ["--write", "pyproject.toml"], "has no <!-- training-speed:start -->"),
+    ("benchmarks.training_speed", ["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295"),
+    ("benchmarks.soak", ["--json", "/tmp"], "--json '/tmp' is a folder"),
+    ("benchmarks.soak", ["--seed", "99999999999999999999"], "--seed must be an integer from 0 to"),
+    ("benchmarks.maunakea_endings", ["--games", "0"], "--games: must be an integer from 1"),
+    ("benchmarks.maunakea_endings", ["--max-turns", "-7"], "--max-turns: must be an integer from 1"),
+    ("benchmarks.report", ["/nonexistent.json"], "cannot be read as the JSON of a benchmarks.throughput run"),
+    ("benchmarks.report", ["docs/training_speed.json"], "is not the JSON of a benchmarks.throughput run"),
+    ("benchmarks.report", ["docs/benchmarks.json", "--write", "pyproject.toml"], "has no <!-- report:start -->"),
+    ("makabana_env.demo", ["--players", "1"], "--players: must be an integer from 2 to 5"),
+    ("maunakea_env.demo", ["--seed", "-1"], "--seed: must be an integer from 0"),
+])
+def test_outputs_and_numbers_are_checked_before_anything_is_measured(module, options, words):
+    assert words in refusal(module, *options)

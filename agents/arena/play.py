@@ -20,13 +20,13 @@ import argparse
 
 import numpy as np
 
+from pacific_common.cli import integer_option, output_file
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
 from pacific_common.record import record_game, save
 
 from ..base import Agent
 from ..games import GAMES, describe_action, game_info, render_ansi
 from ..registry import make_agent
-from .cli import integer_option, output_file
 from .match import IllegalActionError, game_seeds, play_game
 from .tournament import game_info_or_error
 

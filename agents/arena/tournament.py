@@ -52,6 +52,7 @@ from math import comb, factorial
 from pathlib import Path
 
 from pacific_common.checked import integer
+from pacific_common.cli import integer_option, output_file, output_folder
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
 from pacific_common.record import record_game, save
 
@@ -59,7 +60,6 @@ from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
 from ..workers import sigterm_as_exit, spawn_pool
-from .cli import integer_option, output_file, output_folder
 from .match import IllegalActionError, play_game
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..arena.cli import integer_option, output_folder
+from pacific_common.cli import integer_option, output_folder
+
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, game_info, run_label

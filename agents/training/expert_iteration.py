@@ -63,9 +63,9 @@ from pathlib import Path
 
 import numpy as np
 
+from pacific_common.cli import output_folder
 from pacific_common.options import is_integer
 
-from ..arena.cli import output_folder
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label

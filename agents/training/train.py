@@ -54,7 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..arena.cli import output_folder
+from pacific_common.cli import output_folder
+
 from ..arena.match import play_game
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label

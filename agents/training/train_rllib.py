@@ -60,7 +60,8 @@ import time
 import zlib
 from pathlib import Path
 
-from ..arena.cli import output_folder
+from pacific_common.cli import output_folder
+
 from ..games import GAMES, game_info
 from ..registry import make_agent
 

@@ -14,7 +14,8 @@ needs Playwright and Debian's ``chromium`` (/usr/bin/chromium).
 """
 import argparse
 
-from ..arena.cli import integer_option, output_folder
+from pacific_common.cli import integer_option, output_folder
+
 from ..games import GAMES
 
 

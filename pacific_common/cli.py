@@ -1,5 +1,6 @@
-"""Command-line options shared by ``agents.tournament`` and ``agents.play``: numbers checked as argparse
-reads them, and output paths checked before any game is played, so that a typo costs nothing."""
+"""Command-line options shared by the library's commands (the agents' jobs, the benchmarks, the demos):
+numbers checked as argparse reads them, and output paths checked before any work is done, so that a
+typo costs nothing."""
 import argparse
 import os
 from pathlib import Path
