@@ -8,6 +8,7 @@ it directly: they determinize (sample the hidden parts again, consistently with 
 observed) before searching.
 """
 import importlib
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -34,15 +35,15 @@ class GameInfo:
     def __post_init__(self):
         # Every field reaches the unchecked kernels (a 9-player row corrupts the heap), so a GameInfo
         # made by hand, or changed with ``dataclasses.replace``, must describe a game the rules allow.
-        from .games import GAMES   # here: agents.games imports this module
-
-        if not isinstance(self.name, str) or self.name not in GAMES:
-            raise ValueError(f"GameInfo.name must be one of {sorted(GAMES)}, got {self.name!r}")
-        entry = GAMES[self.name]
-        if self.core is not entry.core:
-            raise ValueError(f"GameInfo.core must be {entry.core.__name__}, the kernels of {self.name}, "
-                             f"got {self.core!r}")
-        env = entry.raw_env
+        # The game's package is the core's own (``<name>_env``); agents.games, above this module, is not
+        # read.
+        name = getattr(self.core, "__name__", "") if isinstance(self.core, ModuleType) else ""
+        package = sys.modules.get(name.rpartition(".")[0])
+        if not isinstance(self.name, str) or package is None or package.__name__ != f"{self.name}_env" \
+                or getattr(package, "kernels", None) is not self.core:
+            raise ValueError(f"GameInfo.core must be the kernels of the game named {self.name!r} "
+                             f"(<name>_env.kernels), got {self.core!r}")
+        env = package.raw_env
         check_options(self.num_players, self.variant, self.max_turns, None, "win_loss",
                       players=env.players, variants=env.variants)
         if type(self.num_players) is not int or type(self.max_turns) is not int:

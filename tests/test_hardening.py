@@ -503,8 +503,8 @@ def test_a_game_info_the_rules_do_not_allow_is_refused():
     for change, message in ((dict(num_players=9), "num_players must be an integer from 2 to 4"),
                             (dict(max_turns=0), "max_turns must be a positive integer"),
                             (dict(variant_id=7), "GameInfo.variant_id of makemake 'standard' is 0, got 7"),
-                            (dict(core=None), "GameInfo.core must be makemake_env.kernels"),
-                            (dict(name="zzz"), "GameInfo.name must be one of"),
+                            (dict(core=None), "GameInfo.core must be the kernels of the game named 'makemake'"),
+                            (dict(name="zzz"), "GameInfo.core must be the kernels of the game named 'zzz'"),
                             (dict(num_actions=5), "GameInfo.num_actions of makemake 'standard' is 912, got 5")):
         with pytest.raises(ValueError, match=message):
             dataclasses.replace(game, **change)

@@ -305,6 +305,7 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     (["--opponents", ","], "--opponents: name at least one agent"),
     (["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295, got 5000000000"),
     (["--batch-size", "1"], "--batch-size must be at least 2, got 1"),
+    (["--envs", "100000000"], "--envs must be at most 65536, got 100000000"),
     (["--out", __file__], "is a file; name a folder"),
 ])
 def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys):

@@ -357,6 +357,7 @@ def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch):
     (["--against", "grandmaster"], "unknown agent 'grandmaster'"),
     (["--port", "0"], "--port: must be an integer from 1 to 65535"),
     (["--game", "chess"], "invalid choice: 'chess'"),
+    (["--host", "999.1.1.1"], "--host '999.1.1.1' cannot be resolved to an address"),
 ])
 def test_the_command_refuses_bad_options_before_serving(capsys, argv, words):
     from agents.web.__main__ import main

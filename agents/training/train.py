@@ -121,6 +121,7 @@ UPDATE_THREADS = 2
 SCORER_HIDDEN = 32   # the action scorer's hidden width (--policy scorer), as agents.training.distill's default
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
+MAX_ENVS = 65_536                         # a Mauna Kea batch of them holds 1.1 GB of state rows alone
 SEED_MAX = 2 ** 32 - 1                    # stable-baselines3 seeds numpy's legacy generator: 32 bits
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
 
@@ -206,6 +207,8 @@ def parse_args(argv=None):
                 "net", "snapshot_every", "window", "eval_every", "eval_games", "final_games"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
+    if args.envs > MAX_ENVS:   # each game's rows and rollout buffers: more would exhaust memory in sb3
+        parser.error(f"--envs must be at most {MAX_ENVS}, got {args.envs}")
     for key, allowed, ok in (
             ("lr", "in (0, 1)", lambda v: 0 < v < 1), ("lr_end", "in [0, 1)", lambda v: 0 <= v < 1),
             ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),

@@ -13,6 +13,7 @@ writes one picture of the game page per game (``web_<game>.png``, as in the READ
 needs Playwright and Debian's ``chromium`` (/usr/bin/chromium).
 """
 import argparse
+import socket
 
 from pacific_common.cli import integer_option, output_folder
 
@@ -37,6 +38,10 @@ def main(argv=None):
                         help="write the README's pictures of the game page, web_<game>.png, into DIR and exit")
     args = parser.parse_args(argv)
     try:
+        try:   # uvicorn would say only "Name or service not known", after the banner below
+            socket.getaddrinfo(args.host, args.port)
+        except (OSError, UnicodeError) as error:
+            raise ValueError(f"--host {args.host!r} cannot be resolved to an address to listen on ({error})") from None
         if args.screenshots is not None:
             folder = output_folder("--screenshots", args.screenshots)
         else:
