@@ -98,14 +98,19 @@ def init(state, num_players, variant, max_turns, seed):
 
 def step(state, action):
     """Apply the decision of the player to act: ``STEP_OK``, or ``STEP_ILLEGAL`` / ``STEP_GAME_OVER``
-    with the state untouched.  ``action`` must lie in the variant's action space."""
+    with the state untouched.  Any int64 action: the kernels answer one outside the space as illegal,
+    as in the other two games."""
     _row(state, writeable=True)
-    return int(kernels.step(state, checked.integer("action", action, 0, _num_actions(state) - 1)))
+    return int(kernels.step(state, _action(action)))
 
 
 def is_legal(state, action):
     _row(state)
-    return bool(kernels.is_legal(state, checked.integer("action", action, 0, _num_actions(state) - 1)))
+    return bool(kernels.is_legal(state, _action(action)))
+
+
+def _action(action):
+    return checked.integer("action", action, _INT64_MIN, _INT64_MAX)
 
 
 def legal_action_mask(state, mask):
