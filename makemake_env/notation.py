@@ -12,6 +12,7 @@ function takes one, is checked (``core.check_state``) so that a wrong row is cau
 not needed.
 """
 import difflib
+import numbers
 import re
 from typing import NamedTuple, Optional
 
@@ -58,10 +59,15 @@ def _check_optional_state(state):
 
 
 def describe_action(action, state=None):
-    """A readable name for an action, e.g. ``"place 3 tokens and the chief on Sacred-2"``.  An integer
-    outside 0 … 911 is described as such (for error messages); anything else is a ``ValueError``."""
-    action = checked.integer("action", action, np.iinfo(np.int64).min, np.iinfo(np.int64).max)
+    """A readable name for an action, e.g. ``"place 3 tokens and the chief on Sacred-2"``.  Anything
+    else is described as what it is, an integer outside 0 … 911 or not an integer, as in the other two
+    games: error messages name the actions they refuse with it."""
     _check_optional_state(state)
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        return f"action {action!r}, not an integer"
+    action = int(action)
     if not 0 <= action < kernels.NUM_ACTIONS:
         return f"action {action}, outside 0 … {kernels.NUM_ACTIONS - 1}"
     return ACTION_NAMES[action]

@@ -72,8 +72,10 @@ def test_parse_action_names_what_it_understands():
         makemake_env.parse_action("pass")    # a pass is not an action: nobody is asked for it
     with pytest.raises(ValueError, match="text must be a str"):
         makemake_env.parse_action(3)
-    with pytest.raises(ValueError, match="action must be an integer"):
-        makemake_env.describe_action("3")
+    # what is not an action is described as such, as in the other two games (messages name it)
+    assert makemake_env.describe_action("3") == "action '3', not an integer"
+    assert makemake_env.describe_action(True) == "action True, not an integer"
+    assert makemake_env.describe_action(10 ** 30) == f"action {10 ** 30}, outside 0 … 911"
     with pytest.raises(ValueError, match="invalid state: PHASE"):
         bad = makemake_env.raw_env().state()
         bad[core.PHASE] = 7
