@@ -219,7 +219,7 @@ AGENT_FILES = ("a MaskablePPO checkpoint (a .zip archive holding 'data' and 'pol
 def _from_file(path, game, **kwargs):
     """The agent in the file ``path``, by what the file holds; a file that is no agent is a ValueError
     saying what was expected and what was found."""
-    names = _zip_members(path)
+    names = zip_members(path)
     if names is not None and "data" in names and "policy.pth" in names:
         return load_policy(path, game, **kwargs)
     if names is not None and names and all(n.endswith(".npy") for n in names):
@@ -230,7 +230,7 @@ def _from_file(path, game, **kwargs):
     raise ValueError(f"{str(path)!r} is not an agent file: expected {AGENT_FILES}; found {_describe(path, names)}")
 
 
-def _zip_members(path):
+def zip_members(path):
     """The names inside a zip archive (an .npz is one), or None for a file of another kind."""
     try:
         with zipfile.ZipFile(path) as archive:

@@ -49,7 +49,6 @@ import os
 import re
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +60,7 @@ from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import save_snapshot
 from ..learned.scorer import BATCHED_FEATURE_GAMES
-from ..registry import make_agent
+from ..registry import make_agent, zip_members
 from .selfplay import OpponentPool, SelfPlayEnv
 
 # Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core,
@@ -505,7 +504,7 @@ def _start_point(args, out, config_path, csv_path):
             sys.exit("--resume: the run was trained with " + ", ".join(
                 f"--{k.replace('_', '-')} {saved[k]}" for k in changed) + " (not " + ", ".join(
                 f"{given[k]}" for k in changed) + "); give the same, or start another run with another --out")
-        if not {"data", "policy.pth"} <= set(_zip_names(checkpoint)):
+        if not {"data", "policy.pth"} <= set(zip_members(checkpoint) or ()):
             sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')")
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
     elif latest_checkpoint(out)[0] is not None:
@@ -538,14 +537,6 @@ def _saved_config(path):
     if missing:
         sys.exit(f"--resume: {path} is not the config of an agents.train run (it has no {sorted(missing)})")
     return saved
-
-
-def _zip_names(path):
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return archive.namelist()
-    except (zipfile.BadZipFile, OSError):
-        return []
 
 
 def _training_envs(game, args, baselines, pool, start_steps):
