@@ -767,6 +767,24 @@ def test_volcanic_eruption_a_flow_without_open_branch_discards_every_tile():
     assert_conserved(env.state())
 
 
+def test_volcanic_eruption_a_branchs_length_is_the_tiles_laid_on_it():
+    """Rulebook Volcanic eruption: "you have to extend the branch that consists of fewer tiles", so a
+    branch's length counts its flow's lava tiles laid since the fork.  Play keeps the first branch's
+    length equal to the flow's tiles on the board until the fork; a row claiming more (a position text
+    saying 3 with no tile laid) is refused, since play would then run the branch past the six tiles a
+    flow has."""
+    env, _ = craft()
+    for i in range(2):
+        erupt(env, lava_tile(NORTH_FLOW, STRAIGHT, i))
+        assert branch(env, NORTH_FLOW, 0)[2] == i + 1
+    row = env.state()
+    row[core.BRANCH_LENGTH + 2 * NORTH_FLOW] = 3   # two tiles of the flow on the board
+    with pytest.raises(ValueError, match=r"BRANCH_LENGTH\[\d+\] = 3: .*no more than the flow's lava tiles"):
+        env.set_state(row)
+    row[core.BRANCH_LENGTH + 2 * NORTH_FLOW] = 1   # fewer: a hand-made position may lay lava as scenery
+    env.set_state(row)
+
+
 # =====================================================================================================
 # End of the Game
 def test_end_of_the_game_a_player_without_explorers_on_the_island_triggers_the_last_round():
