@@ -14,7 +14,7 @@ from types import ModuleType
 
 import numpy as np
 
-from pacific_common.options import check_options, space_sizes
+from pacific_common.options import check_options, is_integer, space_sizes
 
 
 @dataclass(frozen=True)
@@ -73,11 +73,11 @@ class Agent:
         """A new game starts, in which this agent plays ``player``; ``seed`` makes its own randomness
         reproducible.  Forget everything from earlier games here: the tournament plays games in any
         order on any worker and must get the same results."""
-        if not _is_whole(player) or not 0 <= player < game.num_players:
+        if not is_integer(player) or not 0 <= player < game.num_players:
             raise ValueError(f"player is the agent's seat, an integer from 0 to {game.num_players - 1} in this "
                              f"{game.num_players}-player game, got {player!r}")
         seeds = seed if isinstance(seed, (tuple, list)) and seed else [seed]   # (tournament seed, game)
-        if seed is not None and not all(_is_whole(s) and s >= 0 for s in seeds):
+        if seed is not None and not all(is_integer(s) and s >= 0 for s in seeds):
             raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
         self.game = game
         self.player = int(player)
@@ -127,7 +127,3 @@ class Agent:
         """``(observation size, number of actions)`` for an agent that may act before any ``reset``
         (a network knows them from its layers); None: it must be reset first."""
         return None
-
-
-def _is_whole(value):
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer))

@@ -13,6 +13,8 @@ Upper bounds, from what a state row holds (int64 entries):
 - ``num_envs``: 1 … ``NUM_ENVS_LIMIT`` (2**20, a million games; their Mauna Kea rows alone take 18 GB), so
   that a typo does not ask for terabytes.
 """
+import numbers
+
 import numpy as np
 
 from .checked import integer
@@ -27,6 +29,11 @@ NUM_ENVS_LIMIT = 2**20
 
 def is_integer(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_real(value):
+    """A real number, not a bool (a count or a share given as True is a mistake, not 1)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def check_options(num_players, variant, max_turns, render_mode, reward, *, players, variants):

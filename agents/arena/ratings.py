@@ -26,17 +26,14 @@ played, with a Wilson score interval.
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 from math import comb, inf, isfinite, log10, sqrt
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
+from pacific_common.options import is_real
+
 ELO_SCALE = 400.0
 ANCHOR_RATING = 1000.0
-
-
-def _real(value):
-    """A real number, not a bool (a count or a rate given as True is a mistake, not 1)."""
-    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
 
 
 def _stages(ranks, index):
@@ -62,9 +59,9 @@ def _stages(ranks, index):
 def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations=100_000):
     """Maximum-likelihood Plackett–Luce strengths (reference player = 1) from ``games``, each a
     mapping label -> finishing place (1 = first; equal places are ties).  Returns {label: strength}."""
-    if not _real(prior) or not 0 < prior < inf:
+    if not is_real(prior) or not 0 < prior < inf:
         raise ValueError(f"prior must be a positive number (it keeps strengths finite), got {prior!r}")
-    if not _real(tolerance) or not 0 < tolerance < inf:
+    if not is_real(tolerance) or not 0 < tolerance < inf:
         raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral) or max_iterations < 1:
         raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
@@ -72,7 +69,7 @@ def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations
         raise ValueError(f"games must be a list of games, each a mapping label -> place, got {games!r}")
     games = list(games)
     for game in games:
-        if not isinstance(game, Mapping) or not all(_real(place) and isfinite(place) and place >= 1
+        if not isinstance(game, Mapping) or not all(is_real(place) and isfinite(place) and place >= 1
                                                     for place in game.values()):
             raise ValueError(f"each game is a mapping label -> finishing place (a number, 1 = first), "
                              f"got {game!r}")
@@ -129,7 +126,7 @@ def fit_ratings(games, labels=None, anchor=None, prior=1.0):
 def wilson_interval(wins, games, z=1.96):
     """Wilson score interval (95% for z = 1.96) for a win rate of ``wins`` (may be fractional, from
     win shares) out of ``games``.  No games: the whole interval (0, 1)."""
-    if not (_real(games) and _real(wins) and _real(z)) or not (isfinite(games) and isfinite(z) and z > 0):
+    if not (is_real(games) and is_real(wins) and is_real(z)) or not (isfinite(games) and isfinite(z) and z > 0):
         raise ValueError(f"wins and games must be finite numbers and z a positive one, got wins={wins!r}, "
                          f"games={games!r}, z={z!r}")
     if games < 0:

@@ -53,6 +53,8 @@ import time
 
 import numpy as np
 
+from pacific_common.options import is_integer
+
 from ..base import Agent, GameInfo
 from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
 
@@ -143,7 +145,7 @@ def check_settings(settings):
         if key not in settings:
             continue
         value = settings[key]
-        whole_number = not isinstance(value, bool) and isinstance(value, (int, np.integer))
+        whole_number = is_integer(value)
         number = whole_number or (isinstance(value, (float, np.floating)) and math.isfinite(value))
         if number and (whole_number or not whole or value == int(value)) and \
                 (low <= value if low_allowed else low < value) and value <= high:

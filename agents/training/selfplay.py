@@ -29,14 +29,13 @@ Rewards (``reward``, ``shaping``):
 Snapshots of the learner are ``.npz`` policy networks (``agents.learned.network.save_snapshot``),
 played by numpy as pool opponents.
 """
-from numbers import Real
 from pathlib import Path
 
 import gymnasium
 import numpy as np
 
 from pacific_common.checked import integer
-from pacific_common.options import REWARD_MODES, check_seed, is_integer
+from pacific_common.options import REWARD_MODES, check_seed, is_integer, is_real
 
 from ..base import GameInfo
 from ..games import game_info
@@ -84,8 +83,7 @@ class OpponentPool:
     ``agents.registry`` names, snapshots the paths of ``.npz`` snapshots or ``.zip`` checkpoints."""
 
     def __init__(self, baselines=BASELINES, snapshots=(), baseline_share=0.5, window=5):
-        if isinstance(baseline_share, (bool, np.bool_)) or not isinstance(baseline_share, Real) \
-                or not 0.0 <= baseline_share <= 1.0:
+        if not is_real(baseline_share) or not 0.0 <= baseline_share <= 1.0:
             raise ValueError(f"baseline_share must be a number between 0 and 1, got {baseline_share!r}")
         if not is_integer(window) or window < 1:
             raise ValueError(f"window must be a positive integer, got {window!r}")
