@@ -45,7 +45,8 @@ block                       size     content
 ==========================  =======  ===========================================================
 
 Other players' projects are hidden except their shown cards, which appear once every colour has
-chosen (the rulebook reveals hints simultaneously).
+chosen (the rulebook reveals hints simultaneously).  In Mao a colour's own visible card is seen by its
+player from the moment it is chosen.
 
 Maka Bana Mao (``variant="mao"``)
 --------------------------------
@@ -79,7 +80,9 @@ and ``OrderEnforcingWrapper``, done by one layer (``pacific_common.aec.CheckedEn
 
 Version history
 ---------------
-* v0: Haapii Maka Bana (the basic game) for 2 – 5 players; Maka Bana Mao as ``variant="mao"``.
+* v0: Haapii Maka Bana (the basic game) for 2 – 5 players; Maka Bana Mao as ``variant="mao"``.  Mao's
+  observation showed a colour's own visible card only once its stack was finished, until it showed it
+  from the moment the card is chosen.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED

@@ -1012,10 +1012,12 @@ def observe(state, view, obs):
         obs[base + CF_RESERVE] = state[RESERVE + c]
         obs[base + CF_PAINTS] = state[PAINTS + c]
         kind = state[PROJECT_KIND + c]
-        if kind == MAO_PROJECT:
-            obs[base + CF_SUBMITTED] = 1
+        top = state[PROJECT_TOP + c]
+        # a Mao stack's visible card: everyone sees it once the projects are revealed, its own player
+        # from the moment it chose it, while it still adds the hidden cards (in Haapii ``top`` is -1)
+        if kind == MAO_PROJECT or (mine and top >= 0):
+            obs[base + CF_SUBMITTED] = kind == MAO_PROJECT
             if revealed or mine:
-                top = state[PROJECT_TOP + c]
                 if top == PAINT_CARD:
                     obs[base + CF_PAINT_SHOWN] = 1
                 else:

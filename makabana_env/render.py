@@ -331,7 +331,7 @@ def render_svg(state, viewer_player=None) -> str:
     height and viewBox equal its shape; every piece is drawn from the same masks, colours and spot
     origins).
 
-    Each of the 38 spots is a place, ``<g class="place" id="place-<spot>">`` (``place_id``), whose
+    Each of the 39 spots is a place, ``<g class="place" id="place-<spot>">`` (``place_id``), whose
     ``<title>`` names the spot and what stands on it, and whose last child, ``<rect class="place-edge">``,
     is an invisible outline over the tile that a page may stroke to highlight the place.
 

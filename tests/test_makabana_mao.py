@@ -14,7 +14,8 @@ from makabana_env.board import CARD_NAMES, HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM
 from makabana_env.env import describe_action
 
 from makabana_positions import (
-    act, colour_block, colour_to_act, hut_at, legal, mask, new_game, paints, position, reserve, spot,
+    act, colour_block, colour_to_act, hut_at, legal, mask, new_game, paints, position, reserve, shown_cards,
+    spot,
 )
 from trajectory_digest import random_play_digest
 
@@ -281,6 +282,38 @@ def test_mao_2_hidden_cards_and_card_count_are_never_observed_by_others_before_e
                 act(a, core.TIKI_BASE + spot(free))
                 act(b, core.TIKI_BASE + spot(free))
             assert colour_to_act(a) == colour_to_act(b) or a.decision() != phase
+
+
+def test_mao_1_secret_selection_the_own_visible_card_is_seen_while_the_stack_is_prepared():
+    """2nd Step, 1. Secret selection: the player chooses which card goes on top, visible, so he knows
+    it while he adds the hidden cards (RULINGS.md: an observation holds everything its player may
+    know).  Two stacks of the same cards with another card on top look the same to everyone else."""
+    games = {}
+    for top in ("Azzura", "Bikini"):
+        env = mao_game()
+        act(env, core.MAO_TOP_BASE + card(top))
+        asked = core.asked_card(env.state(), YELLOW)
+        act(env, core.MAO_ADD_BASE + asked)      # the other beach, hidden
+        assert colour_to_act(env) == YELLOW and env.decision() == "project"
+        block = colour_block(observation(env, YELLOW), YELLOW, YELLOW, 4)
+        assert block[core.CF_SUBMITTED] == 0     # the stack is not finished
+        assert list(np.flatnonzero(shown_cards(observation(env, YELLOW), YELLOW, YELLOW, 4))) == [card(top)]
+        assert block[core.CF_PAINT_SHOWN] == 0
+        games[top] = env
+    azzura, bikini = games["Azzura"], games["Bikini"]
+    assert core.asked_card(azzura.state(), YELLOW) == core.asked_card(bikini.state(), YELLOW)
+    for p in (BLUE, GREEN, RED):
+        np.testing.assert_array_equal(observation(azzura, p), observation(bikini, p))
+    assert not np.array_equal(observation(azzura, YELLOW), observation(bikini, YELLOW))
+
+
+def test_mao_1_secret_selection_a_paint_card_on_top_is_seen_by_its_own_player():
+    env = mao_game()
+    act(env, core.MAO_TOP_BASE + core.PAINT_CARD)
+    block = colour_block(observation(env, YELLOW), YELLOW, YELLOW, 4)
+    assert block[core.CF_PAINT_SHOWN] == 1 and block[core.CF_SUBMITTED] == 0
+    assert not shown_cards(observation(env, YELLOW), YELLOW, YELLOW, 4).any()
+    assert colour_block(observation(env, BLUE), BLUE, YELLOW, 4)[core.CF_PAINT_SHOWN] == 0
 
 
 def test_mao_2_visible_cards_are_revealed_together_once_every_colour_has_prepared():
