@@ -55,6 +55,8 @@ block                     size         content
                                        player k (one-hot 4), white / gray / black aboard
 ``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
+``OBS_LAVA_ENDS``         4 × 2 × 2    the field an open branch ends on: column + 1, row + 1
+                                       (``board.FIELD_XY``; 0 for a closed branch)
 ``OBS_PHASE``, …          7            phase (placement / turn / over), movement pool,
                                        pick-ups and drops left this turn, end triggered, turns
                                        played (capped at 100)
@@ -97,6 +99,8 @@ Illegal actions
 Version history
 ---------------
 * v0: the basic game for 2 – 4 players; the rules for advanced players as ``variant="advanced"``.
+  ``OBS_LAVA_ENDS`` (where each open lava branch ends, which the board's arrows show) was added after
+  ``OBS_LAVA``; the observation grew from 5154 to 5170 values.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED

@@ -17,7 +17,7 @@ from pacific_common.seats import margins, relative, seat_after
 
 from .board import (
     ARTIFACT_POINTS, BOARDING_COST, BOAT_CAPACITY, EMPTY_PLACE_POINTS, EXPLORER_POINTS, FIELD_NEIGHBOURS,
-    ARTIFACT_COUNTS, FIELD_SQUARES, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
+    ARTIFACT_COUNTS, FIELD_SQUARES, FIELD_XY, FIRST_LAVA_TILE, FORK, FREE_ACTIONS_PER_TURN, HAND_POINTS, INITIAL_TERRAIN,
     IS_START_FIELD, IS_START_TILE_SPACE,
     IS_START_SQUARE, IS_TILE_FIELD, LANDING_ENTRY_SQUARES, LAVA, LAVA_FLOW_DIRECTION,
     LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, MAX_CARRIED, MOVE_COST,
@@ -173,7 +173,8 @@ OBS_BOATS = OBS_LANDING_COLOURS + NUM_LANDINGS * NUM_BOAT_COLOURS  # [boat][BOAT
 BOAT_FEATURES = MAX_PLAYERS + NUM_COLOURS   # taken by relative player k (one-hot), white, gray, black aboard
 OBS_BAG = OBS_BOATS + NUM_BOATS * BOAT_FEATURES             # terrain tiles worth 1/2/3, lava per flow
 OBS_LAVA = OBS_BAG + 3 + NUM_LAVA_FLOWS                     # [flow][branch] open, length, direction 4
-OBS_PHASE = OBS_LAVA + NUM_LAVA_FLOWS * 2 * 6               # one-hot: placement, turn, over
+OBS_LAVA_ENDS = OBS_LAVA + NUM_LAVA_FLOWS * 2 * 6           # [flow][branch] column + 1, row + 1 of its end field
+OBS_PHASE = OBS_LAVA_ENDS + NUM_LAVA_FLOWS * 2 * 2          # one-hot: placement, turn, over
 OBS_POOL = OBS_PHASE + 3
 OBS_FREE_ACTIONS = OBS_POOL + 1                             # pick-ups and drops left this turn
 OBS_END_TRIGGERED = OBS_FREE_ACTIONS + 1
@@ -1488,6 +1489,11 @@ def observe(state, view, obs):
             obs[base] = 1
             obs[base + 1] = state[BRANCH_LENGTH + k]
             obs[base + 2 + state[BRANCH_DIRECTION + k]] = 1
+            # the board shows each flow's arrows, so where an open branch ends (and the next tile
+            # falls) is public; the length and the lava on the board alone do not always tell it
+            end = state[BRANCH_FIELD + k]
+            obs[OBS_LAVA_ENDS + 2 * k] = FIELD_XY[end, 0] + 1
+            obs[OBS_LAVA_ENDS + 2 * k + 1] = FIELD_XY[end, 1] + 1
     if state[PHASE] <= PHASE_OVER:
         obs[OBS_PHASE + state[PHASE]] = 1
     obs[OBS_POOL] = min(state[POOL], OBS_MAX)

@@ -90,9 +90,10 @@ def test_advanced_basic_game_trajectories_are_unchanged():
     gained every player's explorers and the boats' colours and loads (the observations of the new
     layout with those blocks left out still gave the old digest), and again when the basic game's end
     changed (the settled and walled-in ends, the turn going on after lava ends the game while
-    drawing)."""
+    drawing), and again when the observation gained where each lava branch ends (``OBS_LAVA_ENDS``; the
+    observations with that block left out still gave c74cb7bd...)."""
     digest = random_play_digest(core, core.VARIANT_BASIC, (2, 3, 4), range(6), 300, observe_every=7)
-    assert digest == "c74cb7bdd1219b05598a0dff46a3eafe8ca27f5e61e8c7547a435d7bc22c7c29"
+    assert digest == "3fc02edbfb113d0530944cbdae67f1c1772ca2d83161d364056e7bf31b8dab45"
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from maunakea_positions import (
-    BLACK, E, EAST_FLOW, END_TURN, FORK, GRAY, LEFT_BEND, N, NORTH_FLOW, RIGHT_BEND, S, STRAIGHT, W, WHITE,
+    BLACK, E, EAST_FLOW, END_TURN, FORK, GRAY, LEFT_BEND, N, NORTH_FLOW, RIGHT_BEND, S, STRAIGHT, W, WEST_FLOW,
+    WHITE,
     act, artifacts_on, artifacts_to_square, assert_conserved, bag, bag_tile, board, boat_at, boat_load,
     boat_owner, boat_to_landing, branch, carried, commit, drop, entry_squares, explorer_square,
     explorer_status, field, field_terrain, field_tile, give_artifacts, give_boat, hand, hand_points, lava_tile,
@@ -783,6 +784,58 @@ def test_volcanic_eruption_a_branchs_length_is_the_tiles_laid_on_it():
         env.set_state(row)
     row[core.BRANCH_LENGTH + 2 * NORTH_FLOW] = 1   # fewer: a hand-made position may lay lava as scenery
     env.set_state(row)
+
+
+def lava_ends_seen(env, viewer):
+    """The end fields an observation gives for the 8 branches: names, None for a closed branch."""
+    obs = env.observe(f"player_{viewer}")["observation"]
+    ends = obs[core.OBS_LAVA_ENDS:core.OBS_LAVA_ENDS + 2 * 2 * 4].reshape(8, 2).astype(int)
+    return [FIELD_NAMES[(y - 1) * 9 + (x - 1)] if x else None for x, y in ends]
+
+
+def test_volcanic_eruption_the_observation_shows_where_each_branch_ends():
+    """Rulebook Volcanic eruption: lava tiles lie on the board showing their flow's arrows, so every
+    player sees where each flow ends and where its next tile falls (RULINGS.md: an observation holds
+    everything its player may know)."""
+    env, _ = craft()
+    exits = [FIELD_NAMES[f] for f in LAVA_FLOW_EXIT_FIELD]
+    for viewer in (0, 1):
+        assert lava_ends_seen(env, viewer) == [exits[0], None, exits[1], None, exits[2], None, exits[3], None]
+    for tile in (lava_tile(NORTH_FLOW, FORK), lava_tile(NORTH_FLOW, STRAIGHT, 0), lava_tile(NORTH_FLOW, STRAIGHT, 1)):
+        erupt(env, tile)
+        for viewer in (0, 1):
+            seen = lava_ends_seen(env, viewer)
+            for flow in range(4):
+                for b in range(2):
+                    name, _, _, is_open = branch(env, flow, b)
+                    assert seen[2 * flow + b] == (name if is_open else None)
+    assert lava_ends_seen(env, 0)[:2] == ["D3", "F3"]
+
+
+def test_volcanic_eruption_the_same_lava_laid_in_another_order_is_seen_apart():
+    """The same eight lava tiles on the same fields, drawn in two orders, leave the west flow ending on
+    different fields (B6 or B4), and its next tile falls on A6 or A4: the board's arrows tell them
+    apart, and so does the observation, in nothing but where the branches end."""
+    north = [lava_tile(NORTH_FLOW, LEFT_BEND), lava_tile(NORTH_FLOW, STRAIGHT, 0),
+             lava_tile(NORTH_FLOW, STRAIGHT, 1), lava_tile(NORTH_FLOW, FORK)]
+    west = [lava_tile(WEST_FLOW, STRAIGHT, 0), lava_tile(WEST_FLOW, LEFT_BEND), lava_tile(WEST_FLOW, RIGHT_BEND)]
+    last_north = lava_tile(NORTH_FLOW, STRAIGHT, 2)
+    games = []
+    for order in (north + [last_north] + west, north + [west[0], west[2], west[1], last_north]):
+        env, _ = craft()
+        for tile in order:
+            erupt(env, tile)
+        games.append(env)
+    a, b = games
+    lava_a, lava_b = ({name for name in FIELD_NAMES
+                       if FIRST_LAVA_TILE <= (field_tile(env, name) or 0) < NUM_ISLAND_TILES} for env in games)
+    assert lava_a == lava_b and len(lava_a) == 8
+    assert branch(a, WEST_FLOW, 0)[0] == "B6" and branch(b, WEST_FLOW, 0)[0] == "B4"
+    ends = slice(core.OBS_LAVA_ENDS, core.OBS_LAVA_ENDS + 16)
+    for viewer in (0, 1):
+        obs_a, obs_b = (env.observe(f"player_{viewer}")["observation"] for env in games)
+        differ = np.flatnonzero(obs_a != obs_b)
+        assert differ.size and all(ends.start <= i < ends.stop for i in differ)
 
 
 # =====================================================================================================
