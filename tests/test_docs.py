@@ -1,5 +1,5 @@
-"""The Python examples of the README and of ``docs/`` run as printed, and the README's game record is
-the one its command writes.
+"""The Python examples of the README and of ``docs/`` run as printed, the README's game record is the
+one its command writes, and each game's page states the sizes of its spaces.
 
 Each Markdown file's ```` ```python ```` blocks run in order in one namespace (a later block may use an
 earlier one's imports), in a scratch folder.  The README's record example reads
@@ -64,3 +64,15 @@ def test_readme_record_is_what_its_command_writes(tmp_path, monkeypatch, capsys)
             assert shown[key] == written[key], key
     entries = re.search(r"its (\d+)-entry final state left out", (ROOT / "README.md").read_text(encoding="utf-8"))
     assert entries and len(written["final_state"]) == int(entries.group(1))
+
+
+@pytest.mark.parametrize("game", ["makabana", "makemake", "maunakea"])
+def test_game_pages_state_the_sizes_the_game_has(game):
+    """docs/<game>.md: the action space in its heading and every ``OBS_SIZE…` = N values`` it states."""
+    import importlib
+    package = importlib.import_module(f"{game}_env")
+    text = (ROOT / "docs" / f"{game}.md").read_text(encoding="utf-8")
+    heading = re.search(r"## Action space — `Discrete\((\d+)\)`", text)
+    assert heading and int(heading.group(1)) == package.raw_env().action_space("player_0").n
+    for name, value in re.findall(r"`(?:core\.)?(OBS_SIZE\w*)` = (\d+) values", text):
+        assert getattr(package.core, name) == int(value), name
