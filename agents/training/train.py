@@ -139,8 +139,8 @@ def parse_args(argv=None):
                                     "-<variant> after the game for another than the default)")
     add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
     add("--envs", type=int, default=None,
-        help="games played at once (default: 256 batched, 64 for Maka Bana, 32 for the old path; see "
-             "VEC_DEFAULTS)")
+        help="games played at once (default: 256 batched, 64 for Maka Bana and for Mauna Kea's scorer "
+             "policy, 32 for the old path; see VEC_DEFAULTS, GAME_VEC_DEFAULTS)")
     add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
     add("--vec-env", choices=["batched", "dummy", "subproc"], default="batched",
         help="batched: all games in one state array, the opponents played in batch "
@@ -153,8 +153,8 @@ def parse_args(argv=None):
     add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
     add("--n-steps", type=int, default=None,
-        help="steps per game per update (default: 8 batched, 32 for Maka Bana, 64 for the old path: 2048 "
-             "in all)")
+        help="steps per game per update (default: 8 batched, 32 for Maka Bana and for Mauna Kea's "
+             "scorer policy, 64 for the old path: 2048 in all)")
     add("--batch-size", type=int, default=None,
         help="minibatch size (default: the game's: 256 for Maka Bana, 1024 for the others)")
     add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
