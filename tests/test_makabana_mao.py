@@ -442,6 +442,18 @@ def test_mao_denunciation_aata_may_decline_to_be_paid_back():
     assert env.decision() == "tiki"
 
 
+def test_mao_denunciation_aata_paid_back_with_no_hut_of_vaeas_to_repaint_nothing_happens():
+    """Aata must be paid back, but Vaea's colour has no hut on the board: Aata is not asked, nothing is
+    repainted and Vaea keeps the paint card, as when Aata declines (RULES.md)."""
+    env = mao_game(huts={"Azzura-Grass-Flower": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.state()[core.ELIMINATED + GREEN] == 1
+    assert env.decision() == "tiki"
+    assert hut_at(env, "Azzura-Grass-Flower") == BLUE and paints(env, GREEN) == NUM_PAINT_CARDS
+    assert reserve(env, BLUE) == HUTS_PER_COLOUR - 1 and reserve(env, GREEN) == HUTS_PER_COLOUR
+
+
 def test_mao_denunciation_aata_not_minding_his_business_vaea_repaints_the_hut_aata_designates():
     # Green's take-back threatens Red's hut, not Blue's: Blue was not minding his business
     env = mao_game(huts={"Azzura-Grass-Flower": RED, "Coquito-Grass-Fish": BLUE, "Diabolo-Rock-Fish": BLUE})
