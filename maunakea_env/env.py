@@ -74,7 +74,8 @@ game ended as in every game (``pacific_common.ends``): ``"rules"``, ``"settled"`
 Rules for advanced players (``variant="advanced"``)
 ---------------------------------------------------
 ``Discrete(3052)`` and an observation of ``kernels.OBS_SIZE_ADVANCED`` values: the basic observation
-followed by an advanced block (phase, own cards by kind, cards held and action cards played by each
+followed by an advanced block (phase, own cards by kind, the cards the viewer removed at set-up by
+kind, cards held and action cards played by each
 player, helicopter rescues, the movement card or earthquake tile in progress, the supply flag, and
 everyone's cards once the game is over).  Card kinds are ``board.CARD_KIND_NAMES``.
 
@@ -100,7 +101,8 @@ Version history
 ---------------
 * v0: the basic game for 2 – 4 players; the rules for advanced players as ``variant="advanced"``.
   ``OBS_LAVA_ENDS`` (where each open lava branch ends, which the board's arrows show) was added after
-  ``OBS_LAVA``; the observation grew from 5154 to 5170 values.
+  ``OBS_LAVA``; the observation grew from 5154 to 5170 values.  The advanced block gained
+  ``OBS_A_REMOVED``, the cards the viewer removed at set-up (the state row, ``REMOVED_CARDS``).
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED

@@ -142,7 +142,8 @@ PLAYED = CARDS + MAX_PLAYERS * NUM_CARD_KINDS           # [player][action kind] 
 RESCUED_ARTIFACTS = PLAYED + MAX_PLAYERS * NUM_ACTION_KINDS   # [player][colour] on helicopter cards
 CARDS_REMOVED = RESCUED_ARTIFACTS + MAX_PLAYERS * NUM_COLOURS  # [player] dealt cards removed, 0..2
 REMOVE_FROM = CARDS_REMOVED + MAX_PLAYERS               # [player] lowest kind the next removal may be
-CARD_MOVE_KIND = REMOVE_FROM + MAX_PLAYERS              # movement card being played: 0..2, -1
+REMOVED_CARDS = REMOVE_FROM + MAX_PLAYERS               # [player][kind] dealt cards he removed at set-up
+CARD_MOVE_KIND = REMOVED_CARDS + MAX_PLAYERS * NUM_CARD_KINDS   # movement card being played: 0..2, -1
 CARD_MOVE_EXPLORER = CARD_MOVE_KIND + 1                 # its explorer, -1
 QUAKE_TILE = CARD_MOVE_EXPLORER + 1                     # terrain tile drawn after an earthquake, -1
 SUPPLY_OUT = QUAKE_TILE + 1                             # 1: the bag is empty; 2: and that ended the game
@@ -185,7 +186,8 @@ OBS_MIN, OBS_MAX = -100, 100   # a score can be negative
 # number shows) until the game is over; played action cards and helicopter rescues are public.
 OBS_A_PHASE = OBS_SIZE                                      # one-hot over the NUM_PHASES phases
 OBS_A_CARDS = OBS_A_PHASE + NUM_PHASES                      # [kind] the viewer's cards
-OBS_A_CARD_COUNT = OBS_A_CARDS + NUM_CARD_KINDS             # [k] cards held by relative player k
+OBS_A_REMOVED = OBS_A_CARDS + NUM_CARD_KINDS                # [kind] the cards the viewer removed at set-up
+OBS_A_CARD_COUNT = OBS_A_REMOVED + NUM_CARD_KINDS           # [k] cards held by relative player k
 OBS_A_PLAYED = OBS_A_CARD_COUNT + MAX_PLAYERS               # [k][action kind] action cards played
 OBS_A_RESCUED = OBS_A_PLAYED + MAX_PLAYERS * NUM_ACTION_KINDS   # [k][colour] helicopter artifacts
 OBS_A_RESCUED_EXPLORERS = OBS_A_RESCUED + MAX_PLAYERS * NUM_COLOURS  # [k]
@@ -1144,6 +1146,7 @@ def _advanced_step(state, action):
     if action < CARD_MOVE_BASE:  # set-up: remove a dealt card
         kind = action - REMOVE_CARD_BASE
         state[CARDS + player * NUM_CARD_KINDS + kind] -= 1
+        state[REMOVED_CARDS + player * NUM_CARD_KINDS + kind] += 1
         state[CARDS_REMOVED + player] += 1
         state[REMOVE_FROM + player] = kind
         if state[CARDS_REMOVED + player] == CARDS_DEALT - CARDS_KEPT:
@@ -1511,6 +1514,7 @@ def _observe_advanced(state, view, obs):
     obs[OBS_A_PHASE + state[PHASE]] = 1
     for kind in range(NUM_CARD_KINDS):
         obs[OBS_A_CARDS + kind] = state[CARDS + view * NUM_CARD_KINDS + kind]
+        obs[OBS_A_REMOVED + kind] = state[REMOVED_CARDS + view * NUM_CARD_KINDS + kind]
     for k in range(n):
         p = seat_after(view, k, n)
         held = 0
@@ -1575,7 +1579,8 @@ FIELDS = (
     ("REMOVED_ARTIFACTS", REMOVED_ARTIFACTS, NUM_COLOURS), ("CARDS", CARDS, MAX_PLAYERS * NUM_CARD_KINDS),
     ("PLAYED", PLAYED, MAX_PLAYERS * NUM_ACTION_KINDS),
     ("RESCUED_ARTIFACTS", RESCUED_ARTIFACTS, MAX_PLAYERS * NUM_COLOURS), ("CARDS_REMOVED", CARDS_REMOVED, MAX_PLAYERS),
-    ("REMOVE_FROM", REMOVE_FROM, MAX_PLAYERS), ("CARD_MOVE_KIND", CARD_MOVE_KIND, 1),
+    ("REMOVE_FROM", REMOVE_FROM, MAX_PLAYERS), ("REMOVED_CARDS", REMOVED_CARDS, MAX_PLAYERS * NUM_CARD_KINDS),
+    ("CARD_MOVE_KIND", CARD_MOVE_KIND, 1),
     ("CARD_MOVE_EXPLORER", CARD_MOVE_EXPLORER, 1), ("QUAKE_TILE", QUAKE_TILE, 1), ("SUPPLY_OUT", SUPPLY_OUT, 1),
     ("END_REASON", END_REASON, 1),
 )
@@ -1629,7 +1634,8 @@ REASONS = (
     "the basic game has no cards, no helicopter rescue, no movement card or earthquake under way and no supply "
     "flag",
     "cards: each player holds 6 dealt cards less those removed (0 … 2) during the set-up's choice and at most "
-    "4 with those played after it, no kind more often than the game has it; players not in the game hold none",
+    "4 with those played after it, and names no more removed cards than he removed; no kind more often than "
+    "the game has it, held, played and removed together; players not in the game hold none",
     "a movement card under way must name a kind 0 … 2 and an explorer of the player to act on the island "
     "exactly in its phase (4), and both be -1 otherwise",
     "the tile drawn after an earthquake must be a terrain tile set aside exactly in its phase (6), and -1 "
@@ -1953,6 +1959,10 @@ def validate(state):
                             or (before_turns and played != 0):
                         return BAD_CARDS, PLAYED + p * NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND
                     total += played
+                removed = state[REMOVED_CARDS + p * NUM_CARD_KINDS + kind]
+                if removed < 0 or removed > CARD_KIND_COPIES[kind] or (p >= n and removed != 0):
+                    return BAD_CARDS, REMOVED_CARDS + p * NUM_CARD_KINDS + kind
+                total += removed
             if total > CARD_KIND_COPIES[kind]:
                 return BAD_CARDS, CARDS + kind
         for p in range(MAX_PLAYERS):
@@ -1971,6 +1981,13 @@ def validate(state):
             remove_from = state[REMOVE_FROM + p]
             if remove_from < 0 or remove_from >= NUM_CARD_KINDS or (p >= n and remove_from != 0):
                 return BAD_CARDS, REMOVE_FROM + p
+            # play names every card removed; a position may leave some unnamed (a text written before
+            # the row kept them, or a search's determinization of what another player removed)
+            named = 0
+            for kind in range(NUM_CARD_KINDS):
+                named += state[REMOVED_CARDS + p * NUM_CARD_KINDS + kind]
+            if named > removed:
+                return BAD_CARDS, REMOVED_CARDS + p * NUM_CARD_KINDS
             if p >= n:
                 continue
             held = 0

@@ -315,6 +315,10 @@ def to_text(state):
                 lines.append(f"rescued artifacts player_{p}: {_counts_text(rescued)}")
             lines.append(f"card choice player_{p}: removed {s[K.CARDS_REMOVED + p]}, lowest kind next "
                          f"{s[K.REMOVE_FROM + p]}")
+            removed = [CARD_KIND_NAMES[k] for k in range(NUM_CARD_KINDS)
+                       for _ in range(s[K.REMOVED_CARDS + p * NUM_CARD_KINDS + k])]
+            if removed:
+                lines.append(f"removed cards player_{p}: " + "; ".join(removed))
         if s[K.CARD_MOVE_KIND] >= 0:
             lines.append(f"movement card: {_MOVEMENT_KINDS[s[K.CARD_MOVE_KIND]]} movement with explorer "
                          f"{s[K.CARD_MOVE_EXPLORER]}")
@@ -570,6 +574,12 @@ def from_text(text):
             p = _player(reader, words[2], n)
             for c, count in enumerate(_counts(reader, value)):
                 reader.set(K.RESCUED_ARTIFACTS + 3 * p + c, count)
+        elif words[:2] == ["removed", "cards"] and len(words) == 3:
+            p = _player(reader, words[2], n)
+            for name in _list(value):
+                kind = _choice(reader, name, CARD_KIND_NAMES, "card")
+                reader.set(K.REMOVED_CARDS + p * NUM_CARD_KINDS + kind,
+                           row[K.REMOVED_CARDS + p * NUM_CARD_KINDS + kind] + 1)
         elif words[:2] == ["card", "choice"] and len(words) == 3:
             p = _player(reader, words[2], n)
             m = re.fullmatch(r"removed ([0-9]+), lowest kind next ([0-9]+)", value)

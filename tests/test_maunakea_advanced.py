@@ -48,7 +48,10 @@ def cards_of(s, player):
 
 
 def give_cards(s, player, *kinds):
-    """Replace the player's cards by ``kinds`` (card kind numbers)."""
+    """Replace the player's cards by ``kinds`` (card kind numbers).  The position then names no card
+    removed at set-up (a position may leave them unnamed), so that no kind is held and removed more
+    often than the game has it."""
+    s[core.REMOVED_CARDS:core.REMOVED_CARDS + core.MAX_PLAYERS * NUM_CARD_KINDS] = 0
     cards_of(s, player)[:] = 0
     for kind in kinds:
         cards_of(s, player)[kind] += 1
@@ -121,17 +124,20 @@ def test_setup_six_cards_dealt_each_keeps_four_before_the_explorers_are_placed(n
     assert env.decision() == "placement" and to_act(env) == 0
 
 
-def test_setup_first_removal_leaves_a_second_removal_possible():
+def card_choice(*kinds):
+    """A 2-player advanced game at the set-up's card choice, ``player_0`` holding ``kinds``."""
     env = maunakea_env.raw_env(num_players=2, variant="advanced")
     env.reset(seed=0)
     s = env.state()
-    give_cards(s, 0, 0, 3, 7, 13, 16, 17)
+    give_cards(s, 0, *kinds)
     env.set_state(s)
+    return env
+
+
+def test_setup_first_removal_leaves_a_second_removal_possible():
     # removing the helicopter (the highest kind) first would leave no second removal of kind >= 17
-    assert legal(env) == {core.REMOVE_CARD_BASE + k for k in (0, 3, 7, 13, 16)}
-    give_cards(s, 0, 0, 3, 7, 13, 17, 17)
-    env.set_state(s)
-    assert core.REMOVE_CARD_BASE + 17 in legal(env)
+    assert legal(card_choice(0, 3, 7, 13, 16, 17)) == {core.REMOVE_CARD_BASE + k for k in (0, 3, 7, 13, 16)}
+    assert core.REMOVE_CARD_BASE + 17 in legal(card_choice(0, 3, 7, 13, 17, 17))
 
 
 def test_setup_cards_are_hidden_from_the_other_players_until_the_scoring():
@@ -149,6 +155,52 @@ def test_setup_cards_are_hidden_from_the_other_players_until_the_scoring():
         np.testing.assert_array_equal(observation(a, viewer), observation(b, viewer))
     assert not np.array_equal(observation(a, 1), observation(b, 1))
     assert observation(a, 0)[core.OBS_A_CARD_COUNT + 1] == 6  # how many, not which
+
+
+def test_setup_a_player_remembers_the_cards_he_removed_the_others_never_see_them():
+    """Rulebook, Rules for advanced players: "the remaining cards are removed from the game, unseen" --
+    unseen by the others; the player chose them, and his observation keeps them (RULINGS.md: an
+    observation holds what its player may know).  The search's determinization therefore never deals
+    them to the others."""
+    games = []
+    for removals in ([16, 16], [15, 15]):          # two earthquakes, or two mountain movements
+        env = card_choice(7, 13, 15, 15, 16, 16)
+        for kind in removals:
+            act(env, core.REMOVE_CARD_BASE + kind)
+        games.append(env)
+        s = env.state()
+        assert s[core.REMOVED_CARDS + removals[0]] == 2 and s[core.CARDS_REMOVED] == 2
+        seen = observation(env, 0)[core.OBS_A_REMOVED:core.OBS_A_REMOVED + NUM_CARD_KINDS]
+        assert list(np.flatnonzero(seen)) == [removals[0]] and seen[removals[0]] == 2
+        assert not observation(env, 1)[core.OBS_A_REMOVED:core.OBS_A_REMOVED + NUM_CARD_KINDS].any()
+        assert "removed cards player_0: " + "; ".join([CARD_KIND_NAMES[removals[0]]] * 2) in maunakea_env.to_text(s)
+        np.testing.assert_array_equal(maunakea_env.from_text(maunakea_env.to_text(s)), s)
+    quakes, mountains = games
+    assert not np.array_equal(observation(quakes, 0), observation(mountains, 0))
+    # player_1 is still to remove his cards: what he sees of player_0 is the same in both games
+    np.testing.assert_array_equal(observation(quakes, 1), observation(mountains, 1))
+    # the search (player_0) deals player_1 no earthquake after removing two, as the game has 3
+    from agents.search.maunakea import determinize
+    for seed in range(200):
+        s = quakes.state()
+        determinize(s, 0, seed, None)
+        assert s[core.CARDS + NUM_CARD_KINDS + 16] <= CARD_KIND_COPIES[16] - 2     # 3 copies, 2 removed
+        assert not s[core.REMOVED_CARDS + NUM_CARD_KINDS:core.REMOVED_CARDS + 2 * NUM_CARD_KINDS].any()
+        assert core.validate(s) == (0, 0)
+
+
+def test_setup_a_row_naming_more_removed_cards_than_removed_is_refused():
+    env = card_choice(7, 13, 15, 15, 16, 16)
+    act(env, core.REMOVE_CARD_BASE + 15)
+    row = env.state()
+    out = sum(row[core.CARDS + p * NUM_CARD_KINDS:core.CARDS + (p + 1) * NUM_CARD_KINDS] for p in range(2)) + \
+        row[core.REMOVED_CARDS:core.REMOVED_CARDS + NUM_CARD_KINDS]
+    free = int(np.flatnonzero(out < CARD_KIND_COPIES)[0])   # a kind of which a copy is left in the box
+    row[core.REMOVED_CARDS + free] += 1               # two named, one removed
+    with pytest.raises(ValueError, match=r"REMOVED_CARDS\[0\] = \d+: .*names no more removed cards"):
+        env.set_state(row)
+    row[core.REMOVED_CARDS:core.REMOVED_CARDS + NUM_CARD_KINDS] = 0   # fewer named: a position may leave them out
+    env.set_state(row)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ def core_view(state, n):
         "branches": branches,
         "removed_artifacts": state[core.REMOVED_ARTIFACTS:core.REMOVED_ARTIFACTS + 3].tolist(),
         "cards": [state[core.CARDS + NUM_KINDS * p: core.CARDS + NUM_KINDS * (p + 1)].tolist() for p in range(n)],
+        "removed_cards": [state[core.REMOVED_CARDS + NUM_KINDS * p: core.REMOVED_CARDS + NUM_KINDS * (p + 1)].tolist()
+                          for p in range(n)],
         "played": [state[core.PLAYED + 5 * p: core.PLAYED + 5 * (p + 1)].tolist() for p in range(n)],
         "rescued_artifacts": [state[core.RESCUED_ARTIFACTS + 3 * p: core.RESCUED_ARTIFACTS + 3 * (p + 1)].tolist()
                               for p in range(n)],
@@ -136,6 +138,8 @@ def reference_view(game):
         "branches": branches,
         "removed_artifacts": list(game.artifacts_removed),
         "cards": [list(c) for c in game.cards],
+        "removed_cards": [[sum(1 for out in game.cards_out if out == ("removed", p, kind)) for kind in range(NUM_KINDS)]
+                          for p in range(n)],
         "played": [list(c) for c in game.played],
         "rescued_artifacts": [list(c) for c in game.rescued_artifacts],
         "card_move": game.card_move if game.card_move is not None else (-1, -1),

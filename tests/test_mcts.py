@@ -175,11 +175,13 @@ def advanced_position(seed, setup=False):
 
 def other_hand(state, player, rng):
     """``state`` with the other player's cards swapped for others it could hold as far as ``player``
-    can tell: as many cards, out of those that are neither in ``player``'s hand nor played."""
+    can tell: as many cards, out of those that are neither in ``player``'s hand, nor removed by
+    ``player`` at set-up, nor played; what the other removed, hidden too, is left unnamed."""
     from maunakea_env.board import CARD_KIND_COPIES, FIRST_ACTION_KIND, NUM_CARD_KINDS
     other = 1 - player
     cards = lambda p: state[mk.CARDS + p * NUM_CARD_KINDS:mk.CARDS + (p + 1) * NUM_CARD_KINDS]
-    free = CARD_KIND_COPIES - cards(player)
+    free = CARD_KIND_COPIES - cards(player) - \
+        state[mk.REMOVED_CARDS + player * NUM_CARD_KINDS:mk.REMOVED_CARDS + (player + 1) * NUM_CARD_KINDS]
     for p in range(2):
         played = state[mk.PLAYED + p * mk.NUM_ACTION_KINDS:mk.PLAYED + (p + 1) * mk.NUM_ACTION_KINDS]
         free[FIRST_ACTION_KIND:] -= played
@@ -191,6 +193,7 @@ def other_hand(state, player, rng):
         if not np.array_equal(hand, cards(other)):
             changed[mk.CARDS + other * NUM_CARD_KINDS:mk.CARDS + (other + 1) * NUM_CARD_KINDS] = hand
             changed[mk.REMOVE_FROM + other] = 0
+            changed[mk.REMOVED_CARDS + other * NUM_CARD_KINDS:mk.REMOVED_CARDS + (other + 1) * NUM_CARD_KINDS] = 0
             changed[mk.RNG] ^= 0x2545F4914F6CDD1D
             return changed
 

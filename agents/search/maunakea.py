@@ -60,9 +60,10 @@ def num_actions(state):
 def determinize(state, player, seed, belief):
     """Reseed the generator (the bag's order); in the advanced game also deal the other players' hidden
     cards afresh: each keeps its number of cards, drawn from the cards the searching player cannot
-    account for (all 30 less its own hand and every action card played; its own removed cards are
-    not in the row, so they stay among the candidates).  A player half-way through the set-up's
-    removals may then remove any kind (its first removal, which fixed the order, is hidden too)."""
+    account for (all 30 less its own hand, the cards it removed at set-up and every action card
+    played).  What the others removed is hidden, so it is left unnamed, and a player half-way through
+    the set-up's removals may then remove any kind (its first removal, which fixed the order, is
+    hidden too)."""
     state[core.RNG] = seed_rng(seed)
     if state[core.VARIANT] != core.VARIANT_ADVANCED:
         return
@@ -70,6 +71,7 @@ def determinize(state, player, seed, belief):
     n = state[core.NUM_PLAYERS]
     for k in range(NUM_CARD_KINDS):
         pool[k] -= state[core.CARDS + player * NUM_CARD_KINDS + k]
+        pool[k] -= state[core.REMOVED_CARDS + player * NUM_CARD_KINDS + k]
     for i in range(n):
         for k in range(core.NUM_ACTION_KINDS):
             pool[FIRST_ACTION_KIND + k] -= state[core.PLAYED + i * core.NUM_ACTION_KINDS + k]
@@ -83,6 +85,7 @@ def determinize(state, player, seed, belief):
         for k in range(NUM_CARD_KINDS):
             held += state[core.CARDS + i * NUM_CARD_KINDS + k]
             state[core.CARDS + i * NUM_CARD_KINDS + k] = 0
+            state[core.REMOVED_CARDS + i * NUM_CARD_KINDS + k] = 0
         for _ in range(held):
             r = draw(state, core.RNG, left)
             k = 0
