@@ -1959,10 +1959,10 @@ def validate(state):
                             or (before_turns and played != 0):
                         return BAD_CARDS, PLAYED + p * NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND
                     total += played
-                removed = state[REMOVED_CARDS + p * NUM_CARD_KINDS + kind]
-                if removed < 0 or removed > CARD_KIND_COPIES[kind] or (p >= n and removed != 0):
+                named = state[REMOVED_CARDS + p * NUM_CARD_KINDS + kind]
+                if named < 0 or named > CARD_KIND_COPIES[kind] or (p >= n and named != 0):
                     return BAD_CARDS, REMOVED_CARDS + p * NUM_CARD_KINDS + kind
-                total += removed
+                total += named
             if total > CARD_KIND_COPIES[kind]:
                 return BAD_CARDS, CARDS + kind
         for p in range(MAX_PLAYERS):
