@@ -36,7 +36,6 @@ is checked against the record there).
 import importlib
 import json
 import math
-import numbers
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from .ends import END_NAMES
-from .options import REWARD_MODES, SEED_LIMIT, check_options, space_sizes
+from .options import REWARD_MODES, SEED_LIMIT, check_options, is_integer, space_sizes
 
 FORMAT = "pacific-game-record"
 VERSION = 1
@@ -279,8 +278,7 @@ def record_game(game, seed, actions, *, num_players, variant, max_turns, reward=
 def _plain_int(value):
     """A numpy integer as a Python ``int``, for JSON; anything else as it is, for ``GameRecord`` to
     refuse (``int()`` would have turned a seed of 1.5 or an action "7" into a number)."""
-    is_integer = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-    return int(value) if is_integer else value
+    return int(value) if is_integer(value) else value
 
 
 def _plain_list(values):

@@ -26,11 +26,10 @@ played, with a Wilson score interval.
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 from math import comb, inf, isfinite, log10, sqrt
-from numbers import Integral
 
 import numpy as np
 
-from pacific_common.options import is_real
+from pacific_common.options import is_integer, is_real
 
 ELO_SCALE = 400.0
 ANCHOR_RATING = 1000.0
@@ -63,7 +62,7 @@ def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations
         raise ValueError(f"prior must be a positive number (it keeps strengths finite), got {prior!r}")
     if not is_real(tolerance) or not 0 < tolerance < inf:
         raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral) or max_iterations < 1:
+    if not is_integer(max_iterations) or max_iterations < 1:
         raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
     if isinstance(games, (str, bytes, Mapping)) or not isinstance(games, Iterable):
         raise ValueError(f"games must be a list of games, each a mapping label -> place, got {games!r}")
