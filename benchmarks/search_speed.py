@@ -27,7 +27,7 @@ import json
 import time
 
 from benchmarks.throughput import machine
-from pacific_common.cli import output_file
+from pacific_common.cli import checked_output_file
 
 GAMES = (("makabana", None), ("makabana", "mao"), ("makemake", None), ("maunakea", None), ("maunakea", "advanced"))
 
@@ -134,11 +134,7 @@ def main(argv=None):
         parser.error(f"--positions must be at least 2 (the first search is not timed), got {args.positions}")
     if args.leaves < 1:
         parser.error(f"--leaves must be a positive integer, got {args.leaves}")
-    try:
-        if args.json:
-            output_file("--json", args.json)
-    except ValueError as error:
-        parser.error(str(error))
+    checked_output_file(parser, "--json", args.json or None)
     print(f"search speed on {machine()['cpu']}, one core")
     rows = our_rates(args.positions)
     peer = openspiel_rate(2000)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from pacific_common.checked import field_name
-from pacific_common.cli import output_file
+from pacific_common.cli import checked_output_file
 from pacific_common.options import SEED_LIMIT
 
 GAMES = ("makabana", "makemake", "maunakea")
@@ -115,11 +115,7 @@ def main(argv=None):
     if not 0 <= args.seed <= SEED_LIMIT - args.games:   # the games take seeds --seed onwards
         parser.error(f"--seed must be an integer from 0 to {SEED_LIMIT - args.games} (2**63 - 1 less --games), "
                      f"got {args.seed}")
-    try:
-        if args.json is not None:
-            output_file("--json", args.json)
-    except ValueError as error:
-        parser.error(str(error))
+    checked_output_file(parser, "--json", args.json)
     results = []
     print(f"{'game':10} {'games':>10} {'steps':>13} {'violations':>10} {'seconds':>9}")
     for game in args.game or GAMES:

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pacific_common.cli import output_file
+from pacific_common.cli import checked_output_file
 
 GAMES = ("makabana", "makemake", "maunakea")
 BATCH_SIZES = (256, 512, 1024, 2048)
@@ -125,11 +125,7 @@ def main(argv=None):
     from agents.training.train import SEED_MAX, quiet_openmp_waits
     if not 0 <= args.seed <= SEED_MAX:   # here, not in agents.train's own parser with its usage line
         parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
-    try:
-        if args.json:
-            output_file("--json", args.json)
-    except ValueError as error:
-        parser.error(str(error))
+    checked_output_file(parser, "--json", args.json or None)
     quiet_openmp_waits()   # as the main job runs its update
     try:
         import torch

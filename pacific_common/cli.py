@@ -24,6 +24,25 @@ def integer_option(low, high=None):
     return parse
 
 
+def check_ranges(parser, args, rules):
+    """``parser.error`` for the first option outside its range: ``rules`` are ``(name, allowed, ok)``,
+    ``--name`` (dashes for underscores) being refused with "must be <allowed>" unless ``ok(value)``.
+    An option left at None passes; NaN fails every comparison, so it is refused."""
+    for name, allowed, ok in rules:
+        value = getattr(args, name)
+        if value is not None and not ok(value):
+            parser.error(f"--{name.replace('_', '-')} must be {allowed}, got {value}")
+
+
+def checked_output_file(parser, option, path):
+    """``output_file`` for a command's ``option``, checked before any work: ``parser.error`` instead of a
+    ValueError; None (not given) stays None."""
+    try:
+        return None if path is None else output_file(option, path)
+    except ValueError as error:
+        parser.error(str(error))
+
+
 def output_file(option, path):
     """``path`` as a ``Path`` where a file can be written, else ValueError naming ``option``: its folder
     must exist and be writeable, and it must not be a folder itself."""

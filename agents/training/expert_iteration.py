@@ -63,7 +63,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import output_folder
+from pacific_common.cli import check_ranges, output_folder
 from pacific_common.options import is_integer
 
 from ..arena.match import play_game
@@ -165,12 +165,10 @@ def parse_args(argv=None):
     for name in ("simulations", "gate_simulations", "measure_simulations"):
         if (getattr(args, name) or 0) > MAX_SIMULATIONS:
             parser.error(f"--{name.replace('_', '-')} is at most {MAX_SIMULATIONS}, got {getattr(args, name)}")
-    for name, allowed, ok in (("lr", "in (0, 1)", lambda v: 0 < v < 1),
-                              ("temperature", "in [0, 100)", lambda v: 0 <= v < 100),
-                              ("keep", "in [0, 1)", lambda v: 0 <= v < 1),
-                              ("seed", "an integer from 0 to 2**63 - 1", lambda v: 0 <= v < 2 ** 63)):
-        if not ok(getattr(args, name)):   # nan fails every comparison, so it is refused too
-            parser.error(f"--{name} must be {allowed}, got {getattr(args, name)}")
+    check_ranges(parser, args, (("lr", "in (0, 1)", lambda v: 0 < v < 1),
+                                ("temperature", "in [0, 100)", lambda v: 0 <= v < 100),
+                                ("keep", "in [0, 1)", lambda v: 0 <= v < 1),
+                                ("seed", "an integer from 0 to 2**63 - 1", lambda v: 0 <= v < 2 ** 63)))
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:

@@ -53,7 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import output_folder
+from pacific_common.cli import check_ranges, output_folder
 
 from ..arena.match import play_game
 from ..base import Agent
@@ -208,15 +208,12 @@ def parse_args(argv=None):
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
     if args.envs > MAX_ENVS:   # each game's rows and rollout buffers: more would exhaust memory in sb3
         parser.error(f"--envs must be at most {MAX_ENVS}, got {args.envs}")
-    for key, allowed, ok in (
-            ("lr", "in (0, 1)", lambda v: 0 < v < 1), ("lr_end", "in [0, 1)", lambda v: 0 <= v < 1),
-            ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),
-            ("ent_coef", "a non-negative number", lambda v: 0 <= v < math.inf),
-            ("shaping", "a non-negative number", lambda v: 0 <= v < math.inf),
-            ("baseline_share", "in [0, 1]", lambda v: 0 <= v <= 1)):
-        value = getattr(args, key)
-        if value is not None and not ok(value):   # nan fails every comparison, so it is refused too
-            parser.error(f"--{key.replace('_', '-')} must be {allowed}, got {value}")
+    check_ranges(parser, args, (
+        ("lr", "in (0, 1)", lambda v: 0 < v < 1), ("lr_end", "in [0, 1)", lambda v: 0 <= v < 1),
+        ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),
+        ("ent_coef", "a non-negative number", lambda v: 0 <= v < math.inf),
+        ("shaping", "a non-negative number", lambda v: 0 <= v < math.inf),
+        ("baseline_share", "in [0, 1]", lambda v: 0 <= v <= 1)))
     if args.policy == "scorer" and (args.game not in BATCHED_FEATURE_GAMES or args.vec_env != "batched"):
         parser.error(f"--policy scorer: action features of a batch exist for {', '.join(BATCHED_FEATURE_GAMES)} only, and "
                      f"are computed on the batched engine (--vec-env batched)")
