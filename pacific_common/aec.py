@@ -55,6 +55,9 @@ def _guarded(name):
     return property(get, set)
 
 
+_GUARDED = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents")
+
+
 def _forwarded(name):
     return property(lambda self: getattr(self.env, name), lambda self, value: setattr(self.env, name, value))
 
@@ -94,6 +97,13 @@ class CheckedEnv(wrappers.BaseWrapper):
         if not self._has_reset:
             raise AttributeError("num_agents cannot be accessed before reset")
         return len(self.env.agents)
+
+    def __getattr__(self, name):
+        # A property that raises AttributeError sends Python on to __getattr__, and BaseWrapper's
+        # would read the raw env's value: the refusal before reset must be repeated here.
+        if name in _GUARDED and not self.__dict__.get("_has_reset", False):
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return super().__getattr__(name)
 
     def reset(self, seed=None, options=None):
         self._has_reset = True

@@ -158,6 +158,12 @@ class ThreadChoice:
             self.next_try = self.steps + max(self.FIRST_GAP, int(gap))
 
 
+def _not_masked(name, value):
+    """Refuse a numpy masked array: ``np.asarray`` would drop its mask, and the hidden values would be used."""
+    if isinstance(value, np.ma.MaskedArray):
+        raise ValueError(f"{name} must be a plain array, not a masked array: its mask would be ignored")
+
+
 class CoreBatchEnv:
     core = None        # the game's Numba kernels module
     checked = None     # the game's checked core module (``check_state``), where it has one
@@ -228,6 +234,7 @@ class CoreBatchEnv:
         """``observe`` as the (num_envs, num_players) bool array the kernels read."""
         if observe is None:
             return self._observe_default
+        _not_masked("observe", observe)
         observe = np.asarray(observe)  # a copy into _observe follows: any bool array-like will do
         if observe.dtype != np.bool_ or observe.shape not in ((self.num_envs,), self._observe.shape):
             raise ValueError(f"observe must be a bool array of shape ({self.num_envs},) or "
@@ -255,6 +262,7 @@ class CoreBatchEnv:
         if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (
                 self.num_envs,) and actions.flags.c_contiguous:
             return actions  # the common case, without any numpy call
+        _not_masked("actions", actions)
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got "
@@ -276,8 +284,9 @@ class CoreBatchEnv:
         else:
             decision = self.decisions[self.states[g, self.core.PHASE]]
             asked = f"the {decision} decision is asked: choose an action its action_mask allows"
-        raise ValueError(f"game {g}: illegal action {action} ({self.describe_action(action)}); {asked}. "
-                         f"No game was changed.")
+        # -1 is no action of the game (describe_action would call it outside every variant's range)
+        described = "no action: only for a finished game" if action == -1 else self.describe_action(action)
+        raise ValueError(f"game {g}: illegal action {action} ({described}); {asked}. No game was changed.")
 
     def describe_action(self, action):
         return f"action {action}"
@@ -289,9 +298,10 @@ class CoreBatchEnv:
             out = np.empty(self.num_envs, dtype=np.int64)
         else:
             array("out", out, np.int64, self.num_envs, writeable=True)
-            if any(np.may_share_memory(out, own) for own in (self.states, self.observations, self.action_masks)):
-                raise ValueError("out must be an array of its own, not a view of the batch's states, observations "
-                                 "or masks, which the actions would overwrite")
+            own = (self.states, self.observations, self.action_masks, self.agent_to_act) + self._outputs
+            if any(np.may_share_memory(out, array_) for array_ in own):
+                raise ValueError("out must be an array of its own, not a view of the batch's states, observations, "
+                                 "masks, agent_to_act, rewards, flags or scores, which the actions would overwrite")
         if self.threads.parallel:
             self.kernels.batch_random_actions(self.states, out)
         else:

@@ -43,11 +43,7 @@ def check_options(num_players, variant, max_turns, render_mode, reward, *, playe
     num_players = integer("num_players", num_players, *players)
     if not isinstance(variant, str) or variant not in variants:
         raise ValueError(f"variant must be one of {sorted(variants)}, got {variant!r}")
-    try:
-        max_turns = integer("max_turns", max_turns, 1, MAX_TURNS_LIMIT)
-    except ValueError:
-        raise ValueError(f"max_turns must be a positive integer, at most {MAX_TURNS_LIMIT}, "
-                         f"got {max_turns!r}") from None
+    max_turns = integer("max_turns", max_turns, 1, MAX_TURNS_LIMIT)
     if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in RENDER_MODES):
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
     if not isinstance(reward, str) or reward not in REWARD_MODES:

@@ -228,8 +228,8 @@ def bad_options(game):
              ("num_players", str(most - 1), players), ("num_players", 2.5, players),
              ("num_players", True, players)]
             + [("variant", v, allowed) for v in variants]
-            + [("max_turns", 0, "positive integer"), ("max_turns", -1, "positive integer"),
-               ("max_turns", "x", "positive integer"),
+            + [("max_turns", 0, "integer from 1 to"), ("max_turns", -1, "integer from 1 to"),
+               ("max_turns", "x", "integer from 1 to"),
                ("render_mode", "foo", "rgb_array"),
                ("reward", "foo", "win_loss")])
 
@@ -342,6 +342,21 @@ def test_wrapped_step_before_reset(game):
         e.step(0)
     with pytest.raises(AssertionError, match="reset"):
         e.observe("player_0")
+
+
+@pytest.mark.parametrize("game", games())
+def test_wrapped_attributes_before_reset(game):
+    """As PettingZoo's ``OrderEnforcingWrapper``: the game's attributes cannot be read before reset.
+    (Properties that raised AttributeError sent Python on to ``BaseWrapper.__getattr__``, which
+    read them from the raw env.)"""
+    e = game.env(num_players=3)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
+                 "num_agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(e, name)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    e.reset(seed=0)
+    assert e.num_agents == 3 and e.agent_selection in e.agents and set(e.infos) == set(e.agents)
 
 
 @pytest.mark.parametrize("game", games())

@@ -452,6 +452,35 @@ def test_random_actions_out_may_not_be_the_batchs_own_array(name):
     with pytest.raises(ValueError, match="out must be an array of its own"):
         batch.random_actions(out=batch.states[0, :4])
     np.testing.assert_array_equal(batch.states, before)
+    # the int64 outputs too: the actions would overwrite the players to act, or the scores
+    to_act = batch.agent_to_act.copy()
+    for own in (batch.agent_to_act, batch.scores.reshape(-1)[:4]):
+        with pytest.raises(ValueError, match="out must be an array of its own"):
+            batch.random_actions(out=own)
+    np.testing.assert_array_equal(batch.agent_to_act, to_act)
+    assert not batch.scores.any()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_a_masked_array_is_refused_as_actions_or_seats(name):
+    """``np.asarray`` drops a masked array's mask: the step used the hidden values."""
+    batch = PACKAGES[name].BatchEnv(2, seed=0, num_players=2)
+    actions = batch.random_actions()      # draws from the games' generators: the rows change
+    before = batch.states.copy()
+    with pytest.raises(ValueError, match="actions must be a plain array, not a masked array"):
+        batch.step(np.ma.array(actions, mask=[True, False]))
+    with pytest.raises(ValueError, match="observe must be a plain array, not a masked array"):
+        batch.step(actions, observe=np.ma.array([True, False], mask=[False, True]))
+    np.testing.assert_array_equal(batch.states, before)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_no_action_for_a_running_game_is_named_as_such(name):
+    """-1 in a running game was described as outside the action range of every variant."""
+    batch = PACKAGES[name].BatchEnv(2, seed=0, num_players=2)
+    with pytest.raises(ValueError, match=r"game 1: illegal action -1 \(no action: only for a finished game\); "
+                                         r"the .* decision is asked"):
+        batch.step(np.array([batch.random_actions()[0], -1]))
 
 
 @pytest.mark.parametrize("package,text", [
@@ -471,9 +500,9 @@ def test_a_position_text_that_cannot_be_taken_apart_is_a_value_error(package, te
 @pytest.mark.parametrize("options,message", [
     (dict(num_players=2.5), "num_players must be an integer from 2 to"),
     (dict(num_players=9), "num_players must be an integer from 2 to"),
-    (dict(max_turns=0), "max_turns must be a positive integer"),
-    (dict(max_turns=1.5), "max_turns must be a positive integer"),
-    (dict(max_turns="10"), "max_turns must be a positive integer"),
+    (dict(max_turns=0), "max_turns must be an integer from 1 to"),
+    (dict(max_turns=1.5), "max_turns must be an integer from 1 to"),
+    (dict(max_turns="10"), "max_turns must be an integer from 1 to"),
 ])
 def test_the_reference_rules_check_their_options_as_the_environments_do(name, options, message):
     """Maka Bana's reference took any max_turns, Make Make's and Mauna Kea's a float, which then
@@ -501,7 +530,7 @@ def test_a_game_info_the_rules_do_not_allow_is_refused():
     from agents import game_info
     game = game_info("makemake", 2)
     for change, message in ((dict(num_players=9), "num_players must be an integer from 2 to 4"),
-                            (dict(max_turns=0), "max_turns must be a positive integer"),
+                            (dict(max_turns=0), "max_turns must be an integer from 1 to"),
                             (dict(variant_id=7), "GameInfo.variant_id of makemake 'standard' is 0, got 7"),
                             (dict(core=None), "GameInfo.core must be the kernels of the game named 'makemake'"),
                             (dict(name="zzz"), "GameInfo.core must be the kernels of the game named 'zzz'"),
