@@ -12,6 +12,7 @@
 """
 import difflib
 import numbers
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -27,6 +28,8 @@ STATUS_NAMES = ("running", "terminated", "truncated")
 VARIANT_NAMES = ("haapii", "mao")
 CASE_NAMES = ("none", "paid back", "not minding his business")
 GAME_NAME = "Maka Bana"
+# the other games of this library by the words of their game lines, to name them when given their texts
+_OTHER_GAMES = {"maunakea": "Mauna Kea", "makemake": "Make Make"}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -291,6 +294,7 @@ class _Reader:
         if not isinstance(text, str):
             raise ValueError(f"position notation must be a str, got {type(text).__name__}")
         self.lines = {}   # key (normalised) -> (line number, key as written, value)
+        entries = []
         for number, line in enumerate(text.splitlines(), 1):
             line = line.strip()
             if not line or line.startswith("#"):
@@ -298,10 +302,22 @@ class _Reader:
             key, colon, value = line.partition(":")
             if not colon:
                 raise ValueError(f"line {number}: expected 'key: value', got {line!r}")
+            entries.append((number, key.strip(), value.strip()))
+        # the game first: another game's text has other keys, and would be refused for one of them
+        game = next(((number, value) for number, key, value in entries if _normal(key) == "game"), None)
+        if game is None:
+            raise ValueError(f"line 'game: {GAME_NAME}' missing")
+        if _normal(game[1]) != GAME_NAME.lower():
+            other = _OTHER_GAMES.get(re.sub(r"[\W_]", "", game[1].lower()))
+            raise ValueError(f"line {game[0]} (game): " + (
+                f"this is a {other} position; makabana_env.from_text reads {GAME_NAME} positions" if other
+                else f"unknown game {game[1]!r}; makabana_env.from_text reads {GAME_NAME} positions "
+                     f"('game: {GAME_NAME}')"))
+        for number, key, value in entries:
             normal = _normal(key)
             if normal in self.lines:
-                raise ValueError(f"line {number} ({key.strip()}): repeats line {self.lines[normal][0]}")
-            self.lines[normal] = (number, key.strip(), value.strip())
+                raise ValueError(f"line {number} ({key}): repeats line {self.lines[normal][0]}")
+            self.lines[normal] = (number, key, value)
         self.source = {}  # offset -> (line number, key)
         self.used = set()
 
@@ -393,8 +409,7 @@ def from_text(text):
     that cannot be read or a position the validator refuses.  Lines may be omitted where RULES.md
     gives a default (the start of a game, reserves from the board, scores from the board)."""
     r = _Reader(text)
-    if r.get("game") is None or _normal(r.get("game")) != GAME_NAME.lower():
-        raise ValueError(f"line 'game: {GAME_NAME}' missing or naming another game")
+    r.get("game")   # a line read (the reader checked it, before the other keys), so no unknown key
     if r.get("players") is None:
         raise ValueError("line 'players: <2 to 5>' missing")
     players = r.integer("players", 2, 5)
@@ -516,9 +531,10 @@ def _read_mao_colour(r, row, c, name):
         if not top:
             r.fail(key, f"unknown card {parts[1][4:]!r}")
         bits, paint = _card_set(r, key, parts[2])
-        if not checked.is_decimal(parts[3][6:].strip()):
-            r.fail(key, "expected 'asked <number>'")
-        asked = int(parts[3][6:])
+        asked = parts[3][6:].strip()
+        if not checked.is_decimal(asked) or not -2**63 <= int(asked) < 2**63:
+            r.fail(key, f"expected 'asked <number>', a number from {-2**63} to {2**63 - 1}")
+        asked = int(asked)
         r.set(row, kernels.PROJECT_KIND + c, kernels.MAO_PROJECT if _normal(parts[0]) == "ready" else -1, key)
         r.set(row, kernels.PROJECT_TOP + c, top[0], key)
         r.set(row, kernels.PROJECT_CARDS + c, bits, key)

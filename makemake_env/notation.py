@@ -124,6 +124,8 @@ def _row(state):
 KEYS = ("game", "players", "variant", "max_turns", "seed", "rng", "status", "phase", "to_act", "turn", "amulet",
         "winner", "moai_left", "moai", "territories", "ceremonies", "token_supply", "manu_supply", "last")
 REQUIRED = ("game", "players")
+# the other games of this library by the words of their game lines, to name them when given their texts
+_OTHER_GAMES = {"maunakea": "Mauna Kea", "makabana": "Maka Bana"}
 
 
 def _clan_name(c):
@@ -179,25 +181,37 @@ class _Reader:
         if not isinstance(text, str):
             raise ValueError(f"text must be a str holding a position, got {type(text).__name__}")
         self.lines = {}
+        entries = []
         for number, line in enumerate(text.splitlines(), 1):
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
             key, colon, value = stripped.partition(":")
-            key = key.strip().lower()
             if not colon:
                 raise ValueError(f"line {number}: {stripped!r} is not a 'key: value' line")
+            entries.append((number, key.strip().lower(), value.strip()))
+        # the game and the players first: another game's text, or one missing them, would be refused
+        # for a key that is not the trouble
+        game = next(((number, value) for number, key, value in entries if key == "game"), None)
+        if game is not None and game[1].lower() not in (GAME_NAME.lower(), "makemake"):
+            other = _OTHER_GAMES.get(re.sub(r"[\W_]", "", game[1].lower()))
+            raise ValueError(f"line {game[0]} (game): " + (
+                f"this is a {other} position; makemake_env.from_text reads {GAME_NAME} positions" if other
+                else f"unknown game {game[1]!r}; makemake_env.from_text reads {GAME_NAME} positions "
+                     f"('game: {GAME_NAME}')"))
+        written = {key for _, key, _ in entries}
+        for key in REQUIRED:
+            if key not in written:
+                raise ValueError(f"the line '{key}: …' is missing; a position needs at least "
+                                 f"{' and '.join(REQUIRED)}")
+        for number, key, value in entries:
             if key not in KEYS:
                 close = difflib.get_close_matches(key, KEYS, n=1)
                 raise ValueError(f"line {number} ({key}): unknown key" + (f"; did you mean {close[0]!r}?" if close
                                  else f"; the keys are {', '.join(KEYS)}"))
             if key in self.lines:
                 raise ValueError(f"line {number} ({key}): {key} is given twice (first on line {self.lines[key][0]})")
-            self.lines[key] = (number, value.strip())
-        for key in REQUIRED:
-            if key not in self.lines:
-                raise ValueError(f"the line '{key}: …' is missing; a position needs at least "
-                                 f"{' and '.join(REQUIRED)}")
+            self.lines[key] = (number, value)
         self.row = np.zeros(kernels.STATE_SIZE, np.int64)
         self.key = None       # the line being read, for messages
 
@@ -246,7 +260,9 @@ class _Reader:
         items = [] if text.lower() == NONE else [item.split() for item in text.split(",")]
         seen = set()
         for words in items:
-            name = words[0].lower() if words else ""
+            if not words:
+                self.fail(f"an item is empty; items are separated by single commas, got {text!r}")
+            name = words[0].lower()
             if name in seen:
                 self.fail(f"{words[0]} is listed twice")
             seen.add(name)
@@ -266,9 +282,6 @@ def from_text(text):
     (Notation) gives a default.  A wrong text is a ``ValueError`` naming the line and the field."""
     r = _Reader(text)
     k = kernels
-    r.value("game")
-    if r.lines["game"][1].lower() not in (GAME_NAME.lower(), "makemake"):
-        r.fail(f"this is the notation of {GAME_NAME}, got a game {r.lines['game'][1]!r}")
     p = r.integer(r.value("players"), 2, k.MAX_CLANS, "players")
     r.set(k.NUM_PLAYERS, p)
     text_of = r.value("variant")
@@ -350,7 +363,7 @@ def from_text(text):
                 r.set(base + c, pieces - on_board)
             continue
         written = r.items(text_of)
-        if sorted(r.clan(words[0], p) for words in written if words) != list(range(p)) or any(
+        if sorted(r.clan(words[0], p) for words in written) != list(range(p)) or any(
                 len(words) != 2 for words in written):
             r.fail(f"{key} is written 'CLAN COUNT' once for every clan of the game, e.g. "
                    f"'{', '.join(f'{CLAN_NAMES[c]} {pieces}' for c in range(p))}'")
@@ -374,8 +387,7 @@ def from_text(text):
         r.set(k.WINNER, r.clan(text_of, p, allow_none=True))
     text_of = r.value("last")
     for words in r.items(text_of or NONE):
-        clan_word, what = (words[0], " ".join(words[1:])) if words else ("", "")
-        clan = r.clan(clan_word, p)
+        clan, what = r.clan(words[0], p), " ".join(words[1:])
         if what.lower() == PASS:
             r.set(k.LAST_ACTION + clan, k.PASSED)
         elif what.lower() == NONE:

@@ -338,6 +338,11 @@ class _Reader:
         self.at = (0, "")
 
     def set(self, offset, value):
+        # two keys may name one entry (player_0 explorer 1 and player_0 explorer 01): the second would
+        # overwrite the first silently, as a repeated key would
+        first = self.line_of.get(offset)
+        if first is not None and first != self.at:
+            self.fail(f"{field_name(core.FIELDS, offset)} is given already by line {first[0]} ({first[1]})")
         self.row[offset] = value
         self.line_of[offset] = self.at
 
@@ -348,17 +353,19 @@ class _Reader:
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 _ARTIFACT_COUNT = re.compile(r"([0-9]+) (white|gray|black)")
-_TILE_TOKEN = re.compile(r"([TLS])([0-9]+)")
+_TILE_TOKEN = re.compile(r"([TLS])([0-9]{1,2})")
 _TILE_LIMIT = {"T": NUM_TERRAIN_TILES, "L": NUM_ISLAND_TILES - NUM_TERRAIN_TILES, "S": K.NUM_START_TILES}
 
 
 def _number(reader, text, low=0, high=2**63 - 1):
-    if not _WHOLE_NUMBER.fullmatch(text.strip()):
-        reader.fail(f"{text.strip()!r} is not a whole number")
-    value = int(text)
-    if not low <= value <= high:
-        reader.fail(f"{value} is not in {low} … {high}")
-    return value
+    text = text.strip()
+    if not _WHOLE_NUMBER.fullmatch(text):
+        reader.fail(f"{text!r} is not a whole number")
+    # no entry of a row takes more than 19 digits, and int() refuses more than 4300
+    if len(text) > 24 or not low <= int(text) <= high:
+        shown = text if len(text) <= 24 else f"a number of {len(text)} characters"
+        reader.fail(f"{shown} is not in {low} … {high}")
+    return int(text)
 
 
 def _choice(reader, text, names, what):
@@ -371,7 +378,7 @@ def _choice(reader, text, names, what):
 
 
 def _player(reader, text, n):
-    m = re.fullmatch(r"player_([0-9]+)", text.strip())
+    m = re.fullmatch(r"player_([0-9])", text.strip())
     if not m or int(m.group(1)) >= n:
         reader.fail(f"{text.strip()!r} is not a player of this game (player_0 … player_{n - 1})")
     return int(m.group(1))
@@ -386,7 +393,9 @@ def _counts(reader, text):
         m = _ARTIFACT_COUNT.fullmatch(part.strip())
         if not m:
             reader.fail(f"{part.strip()!r}: artifacts are written like '2 white, 1 gray' or 'none'")
-        counts[COLOURS.index(m.group(2))] += int(m.group(1))
+        counts[COLOURS.index(m.group(2))] += _number(reader, m.group(1))
+    if max(counts) > 2**63 - 1:
+        reader.fail("a colour's artifacts add up to more than 2**63 - 1")
     return counts
 
 
@@ -403,6 +412,20 @@ def _place(reader, placed_by, t):
         number, key = placed_by[t]
         reader.fail(f"{_tile_token(t)} is already placed by line {number} ({key})")
     placed_by[t] = reader.at
+
+
+# the games of this library by the words of their game lines, to tell another game's text from a wrong one
+_GAMES = {"maunakea": "Mauna Kea", "makemake": "Make Make", "makabana": "Maka Bana"}
+
+
+def _other_game(name):
+    """Why a game line naming ``name``, not Mauna Kea, is refused."""
+    other = _GAMES.get(re.sub(r"[\W_]", "", name.lower()))
+    if other == "Mauna Kea":
+        return f"the game is written 'Mauna Kea', got {name!r}"
+    if other is not None:
+        return f"this is a {other} position; maunakea_env.from_text reads Mauna Kea positions"
+    return f"unknown game {name!r}; maunakea_env.from_text reads Mauna Kea positions ('game: Mauna Kea')"
 
 
 def _list(text):
@@ -424,15 +447,24 @@ def from_text(text):
         if ": " not in line and not line.rstrip().endswith(":"):
             raise ValueError(f"line {number}: {line.strip()!r} is not a 'key: value' line")
         key, _, value = line.strip().partition(":")
+        if not key.strip():
+            raise ValueError(f"line {number}: {line.strip()!r} has no key before the ':'; the keys are listed "
+                             f"in RULES.md, 'Position notation'")
         entries.append((number, key.strip(), value.strip()))
-    header = {}
-    for number, key, value in entries:
-        if key in ("game", "players", "variant", "max_turns", "seed", "rng"):
-            if key in header:
-                raise ValueError(f"line {number} ({key}): written twice")
-            header[key] = (number, value)
-    if header.get("game", (0, ""))[1] != "Mauna Kea":
+    # the game first: another game's text has other keys, and would be refused for one of them
+    game = next(((number, value) for number, key, value in entries if key == "game"), None)
+    if game is None:
         raise ValueError("the first lines must name the game ('game: Mauna Kea') and the players ('players: 2')")
+    if game[1] != "Mauna Kea":
+        raise ValueError(f"line {game[0]} (game): {_other_game(game[1])}")
+    first_line = {}
+    for number, key, value in entries:
+        spelt = " ".join(key.split())
+        if spelt in first_line:
+            raise ValueError(f"line {number} ({key}): {spelt} is given twice (first on line {first_line[spelt]})")
+        first_line[spelt] = number
+    header = {key: (number, value) for number, key, value in entries
+              if key in ("game", "players", "variant", "max_turns", "seed", "rng")}
     if "players" not in header:
         raise ValueError("line missing: 'players: 2' (2 … 4)")
 
@@ -490,7 +522,7 @@ def from_text(text):
                                 + ", ".join(END_REASON_NAMES[1:]))
                 reader.set(K.END_TRIGGERED, 1)
                 reader.set(K.END_REASON, _choice(reader, m.group(1), END_REASON_NAMES[1:], "end reason") + 1)
-                reader.set(K.FINAL_TURNS_LEFT, int(m.group(2)))
+                reader.set(K.FINAL_TURNS_LEFT, _number(reader, m.group(2)))
         elif words[0] == "tile" and len(words) == 2:
             f = _choice(reader, words[1], FIELD_INDEX, "field")
             m = re.fullmatch(r"(\S+) turned ([0-9]+)(?: \((.*)\))?", value)
@@ -504,6 +536,8 @@ def from_text(text):
             _place(reader, placed_by, t)
         elif words[:2] == ["terrain", "row"] and len(words) == 3:
             r = _number(reader, words[2], 1, SQUARES_PER_SIDE)
+            if r - 1 in terrain_rows:
+                reader.fail(f"terrain row {r} is given already by line {terrain_rows[r - 1][0][0]}")
             if len(value) != SQUARES_PER_SIDE or any(c not in TERRAIN_LETTERS for c in value):
                 reader.fail(f"a terrain row is {SQUARES_PER_SIDE} letters of {TERRAIN_LETTERS!r}")
             terrain_rows[r - 1] = (reader.at, value)
@@ -517,6 +551,8 @@ def from_text(text):
         elif len(words) == 3 and words[1] == "explorer":
             p = _player(reader, words[0], n)
             e = _number(reader, words[2], 0, k - 1)
+            if (p, e) in explorer_lines:
+                reader.fail(f"player_{p} explorer {e} is given already by line {explorer_lines[(p, e)][0][0]}")
             explorer_lines[(p, e)] = (reader.at, value)
         elif words[0] == "hand" and len(words) == 2:
             p = _player(reader, words[1], n)
@@ -557,7 +593,7 @@ def from_text(text):
                 end = -1 if m.group(1) == "-" else _choice(reader, m.group(1), FIELD_INDEX, "field")
                 reader.set(K.BRANCH_FIELD + j, end)
                 reader.set(K.BRANCH_DIRECTION + j, _choice(reader, m.group(2), _DIRECTION_WORDS, "direction"))
-                reader.set(K.BRANCH_LENGTH + j, int(m.group(3)))
+                reader.set(K.BRANCH_LENGTH + j, _number(reader, m.group(3)))
                 reader.set(K.BRANCH_OPEN + j, int(m.group(4) == "open"))
         elif words[0] == "cards" and len(words) == 2:
             p = _player(reader, words[1], n)
@@ -585,8 +621,8 @@ def from_text(text):
             m = re.fullmatch(r"removed ([0-9]+), lowest kind next ([0-9]+)", value)
             if not m:
                 reader.fail("write 'removed <0 … 2>, lowest kind next <0 … 17>'")
-            reader.set(K.CARDS_REMOVED + p, int(m.group(1)))
-            reader.set(K.REMOVE_FROM + p, int(m.group(2)))
+            reader.set(K.CARDS_REMOVED + p, _number(reader, m.group(1)))
+            reader.set(K.REMOVE_FROM + p, _number(reader, m.group(2)))
         elif key == "movement card":
             m = re.fullmatch(r"(jungle|water|mountain) movement with explorer ([0-9]+)", value)
             if not m:
@@ -610,6 +646,9 @@ def from_text(text):
         reader.at = at
         x = p * MAX_EXPLORERS + e
         m = re.fullmatch(r"(.+?)(?: carrying (.*))?", value)
+        if not m:
+            reader.fail("write the explorer's square or one of unplaced, in a boat, lost, rescued, then "
+                        "'carrying <artifacts>' if he carries any, e.g. 'D4-nw carrying 1 white'")
         where = m.group(1)
         if where in EXPLORER_STATUS_NAMES and where != "on the island":
             reader.set(K.EXPLORER_STATUS + x, EXPLORER_STATUS_NAMES.index(where))

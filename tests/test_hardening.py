@@ -483,16 +483,18 @@ def test_no_action_for_a_running_game_is_named_as_such(name):
         batch.step(np.array([batch.random_actions()[0], -1]))
 
 
-@pytest.mark.parametrize("package,text", [
-    (maunakea_env, "game: Mauna Kea\nplayers: 2\nremoved artifacts: 9223372036854775808 white\n"),
-    (maunakea_env, "game: Mauna Kea\nplayers: 2\nplayer_0 explorer 1:\n"),
-    (makemake_env, "game: Make Make\nplayers: 2\nceremonies: ,\n"),
-    (makemake_env, "game: Make Make\nplayers: 2\nterritories: ,\n"),
+@pytest.mark.parametrize("package,text,message", [
+    (maunakea_env, "game: Mauna Kea\nplayers: 2\nremoved artifacts: 9223372036854775808 white\n",
+     r"^line 3 \(removed artifacts\): 9223372036854775808 is not in 0 … 9223372036854775807$"),
+    (maunakea_env, "game: Mauna Kea\nplayers: 2\nplayer_0 explorer 1:\n",
+     r"^line 3 \(player_0 explorer 1\): write the explorer's square or one of unplaced"),
+    (makemake_env, "game: Make Make\nplayers: 2\nceremonies: ,\n", r"^line 3 \(ceremonies\): an item is empty"),
+    (makemake_env, "game: Make Make\nplayers: 2\nterritories: ,\n", r"^line 3 \(territories\): an item is empty"),
 ])
-def test_a_position_text_that_cannot_be_taken_apart_is_a_value_error(package, text):
+def test_a_position_text_that_cannot_be_taken_apart_is_a_value_error(package, text, message):
     """Lines the readers split or matched without a check ended in IndexError, AttributeError or
-    OverflowError."""
-    with pytest.raises(ValueError, match="the text cannot be read"):
+    OverflowError, then in a ValueError naming no line; the readers check them and name the line."""
+    with pytest.raises(ValueError, match=message):
         package.from_text(text)
 
 

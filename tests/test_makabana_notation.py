@@ -156,11 +156,47 @@ def test_a_wrong_text_names_the_line_and_the_field(line, match):
 
 def test_a_text_for_another_game_or_without_players_is_refused():
     with pytest.raises(ValueError, match="line 'game: Maka Bana' missing"):
-        from_text("game: Make Make\nplayers: 3\n")
+        from_text("players: 3\n")
     with pytest.raises(ValueError, match="line 'players: <2 to 5>' missing"):
         from_text("game: Maka Bana\n")
     with pytest.raises(ValueError, match=r"line 3 \(players\): repeats line 2"):
         from_text("game: Maka Bana\nplayers: 3\nplayers: 4\n")
+
+
+@pytest.mark.parametrize("game_line,message", [
+    ("game: Make Make", r"^line 1 \(game\): this is a Make Make position; makabana_env.from_text reads Maka Bana "
+                        r"positions$"),
+    ("game: Mauna Kea", r"^line 1 \(game\): this is a Mauna Kea position; makabana_env.from_text reads Maka Bana "
+                        r"positions$"),
+    ("game: Chess", r"^line 1 \(game\): unknown game 'Chess'; makabana_env.from_text reads Maka Bana positions"),
+])
+def test_a_text_of_another_game_says_whose_it_is(game_line, message):
+    """Hardening: the game line is read before the keys, even a repeated one."""
+    with pytest.raises(ValueError, match=message):
+        from_text(f"{game_line}\nplayers: 3\nturn: 1\nturn: 2\n")
+
+
+@pytest.mark.parametrize("variant", [kernels.VARIANT_HAAPII, kernels.VARIANT_MAO])
+def test_a_key_given_twice_is_refused_on_every_line(variant):
+    """Hardening, as for Mauna Kea's reader (which took the last of two lines)."""
+    state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+    kernels.init(state, 4, variant, 100, 3)
+    for _ in range(30):
+        kernels.step(state, kernels.random_action(state))
+    lines = to_text(state).splitlines()
+    for number, line in enumerate(lines, 1):
+        with pytest.raises(ValueError, match=rf"^line {len(lines) + 1} \({line.partition(':')[0]}\): "
+                                             rf"repeats line {number}$"):
+            from_text("\n".join(lines + [line]))
+
+
+def test_a_number_too_large_for_the_row_names_the_line():
+    """Hardening: 'asked' of a Mao project was taken without a range, and ended in OverflowError."""
+    text = ("game: Maka Bana\nplayers: 3\nvariant: mao\n"
+            f"Yellow project: choosing; top Flower; cards -; asked {'9' * 20}\n")
+    with pytest.raises(ValueError, match=r"^line 4 \(Yellow project\): expected 'asked <number>', a number from "
+                                         r"-9223372036854775808 to 9223372036854775807, got"):
+        from_text(text)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -134,7 +134,9 @@ def test_a_position_in_a_few_lines():
     (MINIMAL + "colour: Red\n", r"line 5 \(colour\): unknown key"),
     (MINIMAL + "phase Moai\n", r"line 5: 'phase Moai' is not a 'key: value' line"),
     ("players: 3\n", r"the line 'game: …' is missing"),
-    (MINIMAL.replace("Make Make", "Maka Bana"), r"line 1 \(game\): this is the notation of Make Make"),
+    (MINIMAL.replace("Make Make", "Maka Bana"), r"line 1 \(game\): this is a Maka Bana position; "
+                                                r"makemake_env.from_text reads Make Make positions$"),
+    (MINIMAL + "ceremonies: Ground-1 Red,, Ground-2 Blue\n", r"line 5 \(ceremonies\): an item is empty"),
     (MINIMAL.replace("territories: Sacred-1 Red 2 chief, Sacred-2 Red",
                      "territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Red 5") + "manu_supply: Red 0",
      r"line 5 \(manu_supply\): manu_supply is written 'CLAN COUNT' once for every clan"),
@@ -144,6 +146,31 @@ def test_a_wrong_text_names_the_line_and_the_field(text, message):
     key) and, where the validator refuses, the field."""
     with pytest.raises(ValueError, match=message):
         makemake_env.from_text(text)
+
+
+@pytest.mark.parametrize("game_line,message", [
+    ("game: Maka Bana", r"^line 1 \(game\): this is a Maka Bana position; makemake_env.from_text reads Make Make "
+                        r"positions$"),
+    ("game: Mauna Kea", r"^line 1 \(game\): this is a Mauna Kea position; makemake_env.from_text reads Make Make "
+                        r"positions$"),
+    ("game: Chess", r"^line 1 \(game\): unknown game 'Chess'; makemake_env.from_text reads Make Make positions"),
+    ("# no game line", r"^the line 'game: …' is missing"),
+])
+def test_a_text_of_another_game_says_whose_it_is(game_line, message):
+    """Hardening: a Maka Bana text was refused for its key 'season'; the game line is read first."""
+    with pytest.raises(ValueError, match=message):
+        makemake_env.from_text(f"{game_line}\nplayers: 3\nseason: 1\nplayer_0 explorer 1: unplaced\n")
+
+
+def test_a_key_given_twice_is_refused_on_every_line():
+    """Hardening, as for Mauna Kea's reader (which took the last of two lines)."""
+    *_, state = decisions(3, 1)
+    lines = makemake_env.to_text(state).splitlines()
+    for number, line in enumerate(lines, 1):
+        key = line.partition(":")[0]
+        with pytest.raises(ValueError, match=rf"^line {len(lines) + 1} \({key}\): {key} is given twice "
+                                             rf"\(first on line {number}\)$"):
+            makemake_env.from_text("\n".join(lines + [line]))
 
 
 def test_last_actions_are_read_only_and_record_passes():

@@ -10,6 +10,7 @@
 * The explorers view.
 """
 import os
+import re
 
 import numpy as np
 import pytest
@@ -101,6 +102,85 @@ def test_a_wrong_text_names_the_line_and_the_entry():
         from_text("game: Mauna Kea\nplayers: 2\ncolour: red\n")
     with pytest.raises(ValueError, match=r"line 3 \(tile E5\): TERRAIN|line 3 \(tile E5\): FIELD_TILE"):
         from_text("game: Mauna Kea\nplayers: 2\ntile E5: T0 turned 0\n")   # the volcano takes no tile
+
+
+def mid_game_text(num_players, variant, steps=80, seed=2):
+    """A position after ``steps`` random actions: explorers out, tiles laid, artifacts carried."""
+    state = np.zeros(kernels.STATE_SIZE, np.int64)
+    kernels.init(state, num_players, variant, 300, seed)
+    for _ in range(steps):
+        if state[kernels.STATUS] != kernels.STATUS_RUNNING:
+            break
+        kernels.step(state, kernels.random_action(state))
+    return to_text(state)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_key_given_twice_is_refused_on_every_line(variant):
+    """Hardening: a repeated line was read, the last one winning; the lines per player and per
+    explorer have keys of their own, so only the same key twice is a repeat."""
+    lines = mid_game_text(3, variant).splitlines()
+    for number, line in enumerate(lines, 1):
+        key = re.escape(line.partition(":")[0])
+        with pytest.raises(ValueError, match=rf"^line {len(lines) + 1} \({key}\): {key} is given twice "
+                                             rf"\(first on line {number}\)$"):
+            from_text("\n".join(lines + [line]))
+
+
+def test_two_spellings_of_one_key_are_a_key_given_twice():
+    base = "game: Mauna Kea\nplayers: 2\nplayer_0 explorer 1: unplaced\n"
+    with pytest.raises(ValueError, match=r"^line 4 \(player_0  explorer 1\): player_0 explorer 1 is given twice"):
+        from_text(base + "player_0  explorer 1: lost\n")
+    with pytest.raises(ValueError, match=r"^line 4 \(player_0 explorer 01\): player_0 explorer 1 is given already "
+                                         r"by line 3$"):
+        from_text(base + "player_0 explorer 01: lost\n")
+    with pytest.raises(ValueError, match=r"^line 3 \(hand player_00\): 'player_00' is not a player of this game"):
+        from_text("game: Mauna Kea\nplayers: 2\nhand player_00: none\n")
+
+
+@pytest.mark.parametrize("line,message", [
+    (": 5", r"^line 3: ': 5' has no key before the ':'; the keys are listed in RULES.md"),
+    ("player_0 explorer 1:", r"^line 3 \(player_0 explorer 1\): write the explorer's square or one of unplaced, "
+                             r"in a boat, lost, rescued"),
+    (f"end: {kernels.END_REASON_NAMES[1]}, final turns left {'9' * 20}",
+     r"^line 3 \(end\): 99999999999999999999 is not in 0 … 9223372036854775807$"),
+    ("turn: " + "9" * 5000, r"^line 3 \(turn\): a number of 5000 characters is not in 0 … 9223372036854775807$"),
+    ("removed artifacts: 9223372036854775807 white, 1 white",
+     r"^line 3 \(removed artifacts\): a colour's artifacts add up to more than 2\*\*63 - 1$"),
+    ("flow open arrow: B5 west 99999999999999999999 open; - north 0 closed",
+     r"^line 3 \(flow open arrow\): 99999999999999999999 is not in 0 … 9223372036854775807$"),
+])
+def test_a_line_that_cannot_be_taken_apart_names_the_line_and_the_key(line, message):
+    """Hardening: these ended in IndexError, AttributeError or OverflowError, reported as a text that
+    cannot be read, with no line."""
+    with pytest.raises(ValueError, match=message):
+        from_text(f"game: Mauna Kea\nplayers: 2\n{line}\n")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_huge_numbers_on_every_line_name_the_line(variant):
+    text = mid_game_text(2, variant)
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        key, _, value = line.partition(":")
+        if re.search(r"[0-9]", value):
+            with pytest.raises(ValueError, match=rf"^line {number} \({re.escape(key)}\): "):
+                from_text(text.replace(line, key + ":" + re.sub(r"[0-9]+", "9" * 20, value)))
+
+
+@pytest.mark.parametrize("game_line,message", [
+    ("game: Make Make", r"^line 1 \(game\): this is a Make Make position; maunakea_env.from_text reads Mauna Kea "
+                        r"positions$"),
+    ("game: Maka Bana", r"^line 1 \(game\): this is a Maka Bana position; maunakea_env.from_text reads Mauna Kea "
+                        r"positions$"),
+    ("game: Chess", r"^line 1 \(game\): unknown game 'Chess'; maunakea_env.from_text reads Mauna Kea positions"),
+    ("game: mauna kea", r"^line 1 \(game\): the game is written 'Mauna Kea', got 'mauna kea'$"),
+    ("# no game line", r"^the first lines must name the game \('game: Mauna Kea'\)"),
+])
+def test_a_text_of_another_game_says_whose_it_is(game_line, message):
+    """Hardening: the game line is read before the keys, which another game's text has others of."""
+    with pytest.raises(ValueError, match=message):
+        from_text(f"{game_line}\nplayers: 3\nseason: 1\nterritories: Sacred-1 Red\n")
 
 
 def test_the_set_up_position_takes_three_lines():
