@@ -355,14 +355,17 @@ def main(argv=None):
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
-    if args.update_threads is not None and args.update_threads < 1:
-        parser.error(f"--update-threads must be a positive integer, got {args.update_threads}")
-    if args.envs is not None and args.envs < 1:
-        parser.error(f"--envs must be a positive integer, got {args.envs}")
     if args.repeats is not None and args.repeats < 1:
         parser.error(f"--repeats must be a positive integer, got {args.repeats}")
-    from agents.training.train import SEED_MAX
-    if not 0 <= args.seed <= SEED_MAX:   # here, not in agents.train's own parser with its usage line
+    # agents.train's bounds, checked here: its own parser would answer with its usage line
+    from agents.training.train import MAX_ENVS, MAX_UPDATE_THREADS, SEED_MAX
+    for name, most in (("update_threads", MAX_UPDATE_THREADS), ("envs", MAX_ENVS)):
+        value, option = getattr(args, name), "--" + name.replace("_", "-")
+        if value is not None and value < 1:
+            parser.error(f"{option} must be a positive integer, got {value}")
+        if value is not None and value > most:
+            parser.error(f"{option} must be at most {most}, got {value}")
+    if not 0 <= args.seed <= SEED_MAX:
         parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
     repeats = args.repeats or (1 if args.quick else 3)
     args.iterations = 2 if args.quick else 6

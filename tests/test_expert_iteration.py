@@ -205,6 +205,8 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--value-width", "-1"], "--value-width must be non-negative"),
     (["--guide", "nowhere.npz"], "--guide: no network at nowhere.npz"),
     (["--guide", "agents/shipped/maunakea.npz"], "must both be action scorers or both policy networks"),
+    # was a traceback: the kind of the guide was asked before the guide was checked to be a network
+    (["--guide", __file__], "--guide: " + repr(__file__) + " is not an agent file"),
 ])
 def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):

@@ -306,6 +306,9 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     (["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295, got 5000000000"),
     (["--batch-size", "1"], "--batch-size must be at least 2, got 1"),
     (["--envs", "100000000"], "--envs must be at most 65536, got 100000000"),
+    # torch could not allocate the first, and overflowed its C int on the second after a rollout
+    (["--net", "1000000000000"], "--net must be at most 4096, got 1000000000000"),
+    (["--update-threads", "99999999999999999999"], "--update-threads must be at most 256, got 9999"),
     (["--out", __file__], "is a file; name a folder"),
 ])
 def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys):
@@ -317,6 +320,50 @@ def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys
     with pytest.raises(SystemExit):
         train.parse_args(["--game", "makemake", *args])
     assert message in capsys.readouterr().err
+
+
+def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, capsys):
+    """A copy a user made in pool/ crashed the resume, and so did the partial last row an interrupted
+    write of progress.csv leaves; a damaged row before the last is refused, named."""
+    import zipfile
+
+    from agents.training import train
+
+    out = tmp_path / "run"
+    args = train.parse_args(["--game", "makemake", "--out", str(out), "--resume"])
+    (out / "checkpoints").mkdir(parents=True)
+    with zipfile.ZipFile(out / "checkpoints" / "model_000000128.zip", "w") as archive:
+        archive.writestr("data", "{}")
+        archive.writestr("policy.pth", "")
+    (out / "config.json").write_text(json.dumps({k: str(v) if k == "out" else v for k, v in vars(args).items()}))
+    (out / "pool").mkdir()
+    for name in ("snapshot_000000064.npz", "snapshot_000000064 (copy).npz", "snapshot_000000192.npz"):
+        (out / "pool" / name).write_bytes(b"")
+    header = ",".join(train.CSV_FIELDS)
+    csv_path = out / "progress.csv"
+
+    csv_path.write_text(f"{header}\n64,1.2,0.5,0.0,1\n128,1\n")
+    _, steps, snapshots, rows, seconds = train._start_point(args, out, out / "config.json", csv_path)
+    assert steps == 128 and [p.name for p in snapshots] == ["snapshot_000000064.npz"]
+    assert [r["timesteps"] for r in rows] == ["64"] and seconds == 1.2
+    err = capsys.readouterr().err
+    assert "(copy).npz is not named snapshot_<steps>.npz" in err and "line 3" in err
+
+    csv_path.write_text(f"{header}\n64,1.2\n128,2.5,0.5,0.0,1\n")
+    with pytest.raises(SystemExit, match=r"progress.csv, line 2, is not a row of timesteps,seconds"):
+        train._start_point(args, out, out / "config.json", csv_path)
+
+
+def test_training_speed_checks_its_own_options(capsys):
+    """--envs past agents.train's bound was refused by agents.train's parser, with its usage line."""
+    from benchmarks import training_speed
+
+    for option, message in (("--envs", "--envs must be at most 65536"),
+                            ("--update-threads", "--update-threads must be at most 256")):
+        with pytest.raises(SystemExit):
+            training_speed.main([option, "99999999999", "--games", "makemake"])
+        err = capsys.readouterr().err
+        assert message in err and "[--quick]" in err and "--vec-env" not in err
 
 
 def test_update_threads(tmp_path, monkeypatch, capsys):

@@ -198,7 +198,11 @@ def parse_args(argv=None):
         guide = Path(args.guide)
         if not guide.is_file():
             parser.error(f"--guide: no network at {guide}")
-        if is_scorer_file(guide) != is_scorer_file(init):
+        try:
+            same_kind = is_scorer_file(guide) == is_scorer_file(init)
+        except ValueError:   # no .npz archive: make_agent says better what it is
+            same_kind = True
+        if not same_kind:
             parser.error(f"--guide: {guide} and --init {init} must both be action scorers or both policy networks")
         try:
             make_agent(f"mcts+{guide}", game)

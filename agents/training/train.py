@@ -35,7 +35,10 @@ Top to bottom:
    ``agents.arena.tournament`` and other seeds before trusting that number: it was picked for being high).
 
 ``--resume`` continues from DIR's latest checkpoint up to ``--timesteps`` in all, with the opponent
-pool and the curve as they were at that checkpoint.
+pool and the curve as they were at that checkpoint.  Files in ``DIR/pool`` not named
+``snapshot_<steps>.npz`` (a copy, say) are left out of the pool, with a note; a damaged last row of
+``progress.csv`` (what an interrupted write leaves) is dropped with a warning, a damaged earlier row
+refused.
 
 Defaults (per game, ``GAME_DEFAULTS``) are sized for about ten minutes on two CPU cores.  Install what
 training needs with ``pip install -e ".[train]"``.
@@ -121,6 +124,8 @@ SCORER_HIDDEN = 32   # the action scorer's hidden width (--policy scorer), as ag
 EVAL_OPPONENTS = ("random", "heuristic")  # the curve and the final table
 EVAL_SEED = 7_000_000                     # the evaluations' games: apart from the training games' seeds
 MAX_ENVS = 65_536                         # a Mauna Kea batch of them holds 1.1 GB of state rows alone
+MAX_NET = 4096                            # as agents.distill's --hidden: wider exhausts memory in torch
+MAX_UPDATE_THREADS = 256                  # torch takes a C int; more than any machine here has cores
 SEED_MAX = 2 ** 32 - 1                    # stable-baselines3 seeds numpy's legacy generator: 32 bits
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
 
@@ -213,7 +218,9 @@ def parse_args(argv=None):
         ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),
         ("ent_coef", "a non-negative number", lambda v: 0 <= v < math.inf),
         ("shaping", "a non-negative number", lambda v: 0 <= v < math.inf),
-        ("baseline_share", "in [0, 1]", lambda v: 0 <= v <= 1)))
+        ("baseline_share", "in [0, 1]", lambda v: 0 <= v <= 1),
+        ("net", f"at most {MAX_NET}", lambda v: v <= MAX_NET),
+        ("update_threads", f"at most {MAX_UPDATE_THREADS}", lambda v: v <= MAX_UPDATE_THREADS)))
     if args.policy == "scorer" and (args.game not in BATCHED_FEATURE_GAMES or args.vec_env != "batched"):
         parser.error(f"--policy scorer: action features of a batch exist for {', '.join(BATCHED_FEATURE_GAMES)} only, and "
                      f"are computed on the batched engine (--vec-env batched)")
@@ -397,14 +404,31 @@ def latest_checkpoint(out):
 
 
 def snapshot_steps(path):
-    return int(re.fullmatch(r"snapshot_(\d+)\.npz", Path(path).name).group(1))
+    """The steps of a snapshot named ``snapshot_<steps>.npz``, or None for any other name."""
+    match = re.fullmatch(r"snapshot_(\d+)\.npz", Path(path).name)
+    return int(match.group(1)) if match else None
 
 
 def read_csv(path):
+    """The rows of ``progress.csv``, or SystemExit naming the first damaged one.  A damaged last row
+    is dropped with a warning instead: the file is rewritten after every evaluation, and a run
+    interrupted meanwhile leaves part of its last line."""
     if not path.is_file():
         return []
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = [(reader.line_num, row) for row in reader]
+    for index, (line, row) in enumerate(rows):
+        try:   # what the curve and a resumed run read of it
+            int(row["timesteps"]), float(row["seconds"])
+            float(row["win_rate_random"]), float(row["win_rate_heuristic"])
+        except (KeyError, TypeError, ValueError):   # TypeError: a short row's missing fields are None
+            problem = f"{path}, line {line}, is not a row of {','.join(CSV_FIELDS)}: {row}"
+            if index < len(rows) - 1:
+                sys.exit(f"--resume: {problem}; repair or delete the file")
+            print(f"warning: {problem}; dropped, as an interrupted write leaves it", file=sys.stderr)
+            rows.pop()
+    return [row for _, row in rows]
 
 
 def write_csv(path, rows):
@@ -509,10 +533,13 @@ def _start_point(args, out, config_path, csv_path):
     out.mkdir(parents=True, exist_ok=True)
     config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                        for k, v in vars(args).items() if k != "resume"}, indent=1))
-    # whatever was written after the checkpoint is dropped: the run goes on as it was then
-    snapshots = sorted((p for p in (out / "pool").glob("snapshot_*.npz") if snapshot_steps(p) <= start_steps),
-                       key=snapshot_steps)
-    rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps]
+    # whatever was written after the checkpoint is dropped: the run goes on as it was then.  A file
+    # of another name (a copy a user made) was never a snapshot of the run: left where it is, unused
+    steps = {p: snapshot_steps(p) for p in (out / "pool").glob("snapshot_*.npz")}
+    for stray in sorted(p for p, n in steps.items() if n is None):
+        print(f"note: {stray} is not named snapshot_<steps>.npz; left out of the pool", file=sys.stderr)
+    snapshots = sorted((p for p, n in steps.items() if n is not None and n <= start_steps), key=steps.get)
+    rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps] if checkpoint else []
     write_csv(csv_path, rows)
     seconds_before = float(rows[-1]["seconds"]) if rows else 0.0
     return checkpoint, start_steps, snapshots, rows, seconds_before
