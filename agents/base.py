@@ -62,6 +62,14 @@ class GameInfo:
                                  f"leave it out")
 
 
+def check_seed(seed):
+    """Raise ValueError unless ``seed`` is one an agent can seed its randomness with: None, a
+    non-negative integer or a non-empty tuple or list of them (the tournament's seed and the game's)."""
+    seeds = seed if isinstance(seed, (tuple, list)) and seed else [seed]
+    if seed is not None and not all(is_integer(s) and s >= 0 for s in seeds):
+        raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
+
+
 class Agent:
     """Observation and mask in, action out."""
 
@@ -76,9 +84,7 @@ class Agent:
         if not is_integer(player) or not 0 <= player < game.num_players:
             raise ValueError(f"player is the agent's seat, an integer from 0 to {game.num_players - 1} in this "
                              f"{game.num_players}-player game, got {player!r}")
-        seeds = seed if isinstance(seed, (tuple, list)) and seed else [seed]   # (tournament seed, game)
-        if seed is not None and not all(is_integer(s) and s >= 0 for s in seeds):
-            raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
+        check_seed(seed)
         self.game = game
         self.player = int(player)
         self.rng = np.random.default_rng(seed)

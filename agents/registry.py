@@ -102,6 +102,14 @@ def split_settings(spec):
     return (spec, None) if at < 0 else (spec[:at], spec[at + 1:])
 
 
+def _path_is(spec, test):
+    """``test(Path(spec))``; a path the system will not look at (a name too long) is a ValueError."""
+    try:
+        return test(Path(spec))
+    except OSError as error:
+        raise ValueError(f"agent {spec!r} names no file that can be read: {error.strerror or error}") from None
+
+
 def make_agent(spec, game, **kwargs):
     """A fresh agent for ``spec`` (see the module docstring) playing ``game`` (a ``GameInfo``);
     ``kwargs`` go to the agent's constructor (a setting both there and in the name is a ValueError).
@@ -124,7 +132,7 @@ def make_agent(spec, game, **kwargs):
             raise ValueError(f"{', '.join(clash)} given both in the name {spec!r} and as an argument; "
                              f"give each setting once")
         kwargs.update(settings)
-    elif text is not None and not Path(spec).exists():
+    elif text is not None and not _path_is(spec, Path.exists):
         raise ValueError(f"@<setting>=<value> settings are only for a search (mcts, mcts:N, mcts+<policy>), "
                          f"got {spec!r}")
     else:
@@ -146,7 +154,7 @@ def make_agent(spec, game, **kwargs):
         agent = _lookahead(game, **kwargs)
     elif name == "shipped":
         return _shipped(game, **kwargs)
-    elif Path(spec).is_file():
+    elif _path_is(spec, Path.is_file):
         return _from_file(Path(spec), game, **kwargs)
     elif spec.endswith(".npz"):
         return _network(spec, game, **kwargs)  # which says that no such file exists
@@ -154,7 +162,7 @@ def make_agent(spec, game, **kwargs):
         return load_policy(spec, game, **kwargs)  # idem
     elif is_rllib_checkpoint(spec):
         return load_rllib_policy(spec, game, **kwargs)
-    elif Path(spec).is_dir():
+    elif _path_is(spec, Path.is_dir):
         raise ValueError(f"{spec!r} is a folder but not an RLlib checkpoint (it holds neither "
                          f"rllib_checkpoint.json nor a policy's class_and_ctor_args.pkl and "
                          f"module_state.pkl)")
@@ -186,12 +194,15 @@ def shipped_guide_path(game):
     return guide if guide.is_file() else path
 
 
+NO_SHIPPED = "no shipped policy exists yet"   # how a missing shipped file's error begins
+
+
 def _shipped(game, path=None, **kwargs):
     # agents.learned.network.save_snapshot files, or action scorers of agents.learned.scorer: played
     # without torch, so that the shipped opponents need no training extra.
     path = shipped_path(game) if path is None else path
     if not path.is_file():
-        raise ValueError(f"no shipped policy exists yet for {game.name} ({game.variant}) (looked for "
+        raise ValueError(f"{NO_SHIPPED} for {game.name} ({game.variant}) (looked for "
                          f"{path}); use another agent or the path of a checkpoint")
     kwargs.setdefault("name", "shipped")
     return _network(path, game, **kwargs)
@@ -264,7 +275,7 @@ def _guided(spec, game, **kwargs):
     root = kwargs.pop("root", "guide")
     if root not in ROOT_GUIDES:
         raise ValueError(f"setting 'root' names the policy that ranks the root's actions, one of "
-                         f"{', '.join(ROOT_GUIDES)}; got {root!r} in {spec!r}")
+                         f"{', '.join(ROOT_GUIDES)}; got {root!r}")
     if root == "shipped":
         kwargs["root_guide"] = _shipped(game)
     return _lazy("agents.search.mcts", "GuidedMCTSAgent", spec)(guide, **kwargs)

@@ -20,10 +20,11 @@ import numpy as np
 from numba import njit, prange
 
 from pacific_common.checked import field_name
-from pacific_common.cli import checked_output_file
+from pacific_common.cli import checked_output_file, integer_option
 from pacific_common.options import SEED_LIMIT
 
 GAMES = ("makabana", "makemake", "maunakea")
+MAX_GAMES = 10**12   # a million games took 10 to 40 minutes on two cores
 
 
 def _modules(game):
@@ -59,14 +60,27 @@ def _soak_kernel(kernels):
     return soak
 
 
+def _setups(game):
+    """(variant, variant id, players) of every way ``game`` can be set up."""
+    raw_env, _ = _modules(game)
+    low, high = raw_env.players
+    return [(variant, vid, n) for variant, vid in raw_env.variants.items() for n in range(low, high + 1)]
+
+
+def games_played(game, games):
+    """How many games ``soak_game`` plays for ``games``: as many for every setup, rounded up."""
+    setups = len(_setups(game))
+    return -(-games // setups) * setups
+
+
 def soak_game(game, games, seed, chunk=10_000, progress=None):
-    """Play ``games`` games of ``game`` spread evenly over its variants and player counts; one result
-    dict.  The setups take turns by chunks of ``chunk`` games, so that a run cut short still covers
-    every setup; ``progress(result)`` is called after each round."""
+    """Play ``games`` games of ``game`` spread evenly over its variants and player counts
+    (``games_played`` in all, seeds ``seed`` onwards); one result dict.  The setups take turns by
+    chunks of ``chunk`` games, so that a run cut short still covers every setup; ``progress(result)``
+    is called after each round."""
     raw_env, kernels = _modules(game)
     soak = _soak_kernel(kernels)
-    low, high = raw_env.players
-    setups = [(variant, vid, n) for variant, vid in raw_env.variants.items() for n in range(low, high + 1)]
+    setups = _setups(game)
     max_turns = inspect.signature(raw_env).parameters["max_turns"].default
     per_setup = -(-games // len(setups))
     result = {"game": game, "max_turns": max_turns, "games": 0, "steps": 0, "violations": 0,
@@ -104,17 +118,17 @@ def _progress(r):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1_000_000, help="games per game (default 1,000,000)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=integer_option(1, MAX_GAMES), default=1_000_000,
+                        help="games per game (default 1,000,000)")
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=1)
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     parser.add_argument("--progress", action="store_true", help="print the running totals after every round")
     parser.add_argument("--json", type=Path, help="write the results as JSON to this file")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be a positive integer, got {args.games}")
-    if not 0 <= args.seed <= SEED_LIMIT - args.games:   # the games take seeds --seed onwards
-        parser.error(f"--seed must be an integer from 0 to {SEED_LIMIT - args.games} (2**63 - 1 less --games), "
-                     f"got {args.seed}")
+    played = max(games_played(game, args.games) for game in args.game or GAMES)
+    if args.seed > SEED_LIMIT - played:   # the games take seeds --seed onwards
+        parser.error(f"--seed must be an integer from 0 to {SEED_LIMIT - played} (2**63 - 1 less the {played} "
+                     f"games played, --games rounded up to as many for every setup), got {args.seed}")
     checked_output_file(parser, "--json", args.json)
     results = []
     print(f"{'game':10} {'games':>10} {'steps':>13} {'violations':>10} {'seconds':>9}")

@@ -43,6 +43,19 @@ def checked_output_file(parser, option, path):
         parser.error(str(error))
 
 
+def _path_os_error(check):
+    """``check`` as it is, with the system's refusal to look at a path at all (a name too long, say)
+    turned into the ValueError every other refusal of a path is."""
+    def checked(option, path, *args, **kwargs):
+        try:
+            return check(option, path, *args, **kwargs)
+        except OSError as error:
+            raise ValueError(f"{option} {str(path)!r}: {error.strerror or error}") from None
+    checked.__doc__, checked.__name__ = check.__doc__, check.__name__
+    return checked
+
+
+@_path_os_error
 def output_file(option, path):
     """``path`` as a ``Path`` where a file can be written, else ValueError naming ``option``: its folder
     must exist and be writeable, and it must not be a folder itself."""
@@ -57,6 +70,7 @@ def output_file(option, path):
     return path
 
 
+@_path_os_error
 def output_folder(option, path, create=True):
     """``path`` as a ``Path`` to an existing, writeable folder (created if missing, with its parents),
     else ValueError naming ``option``.  With ``create=False`` nothing is made: a missing folder must

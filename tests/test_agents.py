@@ -605,10 +605,13 @@ def scripted(*answers, then="1", limit=20000):
 def test_human_plays_a_whole_game(name):
     lines = []
     result = play(name, players=3, against="random", seat=1, seed=4, max_turns=SHORT[name],
-                  input_fn=scripted("", "abc", "0", "100000"), print_fn=lines.append)
+                  input_fn=scripted("", "abc", "0", "100000", "1_0", "١", "9" * 5000), print_fn=lines.append)
     text = "\n".join(map(str, lines))
     assert result is not None and "Final scores" in text
     assert "Please type the number" in text and "'abc' is not a number" in text
+    # what int() alone would read: an underscore, another script's digits; and more digits than it reads
+    assert "'1_0' is not a number" in text and "'١' is not a number" in text
+    assert "'" + "9" * 5000 + "' is not a number" in text
     assert "There is no action 0" in text and "There is no action 100000" in text
     assert "Winner:" in text or "Tied for first" in text or "No winner" in text
     assert "player 1 (you)" in text and "Your move (player 1)" in text

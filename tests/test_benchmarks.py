@@ -97,6 +97,20 @@ def test_soak_plays_every_game_and_counts_no_violation(tmp_path):
         assert r["games"] >= 60 and r["steps"] > r["games"] and r["violations"] == 0
 
 
+def test_soak_refuses_seeds_its_games_would_run_past(capsys):
+    """``--games`` is rounded up to as many games for every setup; the seeds of those extra games
+    overflowed int64 inside Numba."""
+    from benchmarks import soak
+    played = soak.games_played("makabana", 1)
+    assert played == len(soak._setups("makabana")) > 1
+    for argv, message in ((["--seed", str(2**63 - 1 - 1)], f"from 0 to {2**63 - 1 - played}"),
+                          (["--games", "9" * 23], "--games: must be an integer from 1 to"),
+                          (["--seed", "-1"], "--seed: must be an integer from 0 to")):
+        with pytest.raises(SystemExit):
+            soak.main(["--games", "1", "--game", "makabana"] + argv)
+        assert message in capsys.readouterr().err
+
+
 def test_soak_reports_a_violation(monkeypatch):
     """A validator that rejects a row is counted, with the seed, step and field of the first one."""
     import numpy as np
@@ -217,7 +231,7 @@ def test_the_pages_training_speed_tables_are_those_of_the_kept_run():
     ("benchmarks.training_speed", ["--write", "pyproject.toml"], "has no <!-- training-speed:start -->"),
     ("benchmarks.training_speed", ["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295"),
     ("benchmarks.soak", ["--json", "/tmp"], "--json '/tmp' is a folder"),
-    ("benchmarks.soak", ["--seed", "99999999999999999999"], "--seed must be an integer from 0 to"),
+    ("benchmarks.soak", ["--seed", "99999999999999999999"], "argument --seed: must be an integer from 0 to"),
     ("benchmarks.maunakea_endings", ["--games", "0"], "--games: must be an integer from 1"),
     ("benchmarks.maunakea_endings", ["--max-turns", "-7"], "--max-turns: must be an integer from 1"),
     ("benchmarks.report", ["/nonexistent.json"], "cannot be read as the JSON of a benchmarks.throughput run"),

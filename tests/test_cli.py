@@ -317,10 +317,20 @@ def test_a_script_that_starts_workers_when_imported_fails_at_once_and_says_why(t
         assert result.stderr.count("Traceback") <= 8   # the parent's, and a few workers' at most
 
 
-def test_resume_without_its_file_starts_afresh(tmp_path):
+def test_resume_without_its_file_starts_afresh(tmp_path, capsys):
+    """And says so, as ``agents.expert_iteration`` does: a mistyped path would otherwise lose the games
+    already played without a word."""
     path = tmp_path / "new.json"
     tournament.main(RESUMABLE + ["--json", str(path), "--resume"])
     assert json.loads(path.read_text())["complete"] and len(json.loads(path.read_text())["records"]) == 8
+    assert capsys.readouterr().out.startswith(f"--resume: no {path} yet, starting afresh\n")
+
+
+def test_no_agents_at_all_get_a_whole_example(capsys, no_games):
+    """``--agents ,`` names none: the hint ended "e.g. --agents " with nothing after it."""
+    error = fails(tournament.main, ["--game", "makemake", "--players", "2", "--agents", ","], capsys)
+    assert error.strip().endswith("2 players need at least 2 agents, got 0; name an agent several times to "
+                                  "fill the seats, e.g. --agents random,random")
 
 
 @pytest.mark.parametrize("change,message", [
@@ -357,10 +367,37 @@ def test_resume_needs_the_json_of_a_tournament(tmp_path, capsys, no_games):
     (lambda records: records[1]["agents"].reverse(), "its agents are ['heuristic', 'random'], not "
                                                     "['random', 'heuristic']; it was changed after --json wrote it"),
     (lambda records: records.append(dict(records[0])), "holds game 0 twice"),
-    (lambda records: records[2].update(scores=["12", 3]), "its 'scores' are not 2 numbers"),
-    (lambda records: records[2].update(win_shares=[1.0, 1.0]), "its ranks or win shares are not those of a game"),
-    (lambda records: records[0].update(truncated="no"), "its 'truncated' is not true or false"),
-    (lambda records: records[0].update(agent_seconds=[0.1]), "its 'agent_seconds' are not 2 numbers"),
+    (lambda records: records[2].update(scores=["12", 3]), "game 2 that this tournament would not have "
+                                                          "played: its 'scores' must be 2 integers from "
+                                                          "-9223372036854775808 to 9223372036854775807"),
+    (lambda records: records[2].update(scores=[10**400, 3]), "its 'scores' must be 2 integers"),  # no OverflowError
+    (lambda records: records[2].update(scores=[2**63, 3]), "its 'scores' must be 2 integers"),
+    (lambda records: records[2].update(scores=[2.0, 3]), "its 'scores' must be 2 integers"),
+    (lambda records: records[1].update(rewards=[float("nan"), 0.0]), "game 1 that this tournament would not "
+                                                                     "have played: its 'rewards' must be 2 "
+                                                                     "rewards, each -1, 0 or 1, got [nan, 0.0]"),
+    (lambda records: records[1].update(rewards=[0.5, 0.0]), "its 'rewards' must be 2 rewards, each -1, 0 or 1"),
+    (lambda records: records[0].update(ranks=[1, 3]), "its 'ranks' must be 2 places from 1 to 2, got [1, 3]"),
+    (lambda records: records[0].update(ranks=[1.0, 2]), "its 'ranks' must be 2 places from 1 to 2"),
+    (lambda records: records[0].update(ranks=[2, 2], win_shares=[1, 0]),  # the ranks no game gives
+     "game 0 that this tournament would not have played: its 'ranks' [2, 2] are not the places its 'rewards' "
+     "and 'scores' give"),
+    (lambda records: records[2].update(win_shares=[1.0, 1.0]), "its 'win_shares' [1.0, 1.0] are not the shares "
+                                                               "its 'ranks' give"),
+    (lambda records: records[2].update(win_shares=[1.0, 0.0] if records[2]["ranks"] == [1, 1] else [0.5, 0.5]),
+     "game 2 that this tournament would not have played: its 'win_shares'"),  # a whole win, wrongly shared
+    (lambda records: records[2].update(win_shares=[float("inf"), 0.0]), "its 'win_shares' must be 2 numbers "
+                                                                        "from 0 to 1, got [inf, 0.0]"),
+    (lambda records: records[0].update(truncated="no"), "its 'truncated' must be true or false, got 'no'"),
+    (lambda records: records[0].update(decisions=-1), "its 'decisions' must be a count"),
+    (lambda records: records[0].update(decisions=True), "its 'decisions' must be a count"),
+    (lambda records: records[0].update(agent_decisions=[records[0]["decisions"], 1]),
+     "its 'agent_decisions' [%s, 1] do not add up to its 'decisions'"),
+    (lambda records: records[0].update(agent_decisions=[-1, 1]), "its 'agent_decisions' must be 2 counts"),
+    (lambda records: records[0].update(agent_seconds=[0.1]), "its 'agent_seconds' must be 2 numbers of seconds"),
+    (lambda records: records[0].update(agent_seconds=[float("nan"), 0.1]),
+     "its 'agent_seconds' must be 2 numbers of seconds, 0 or more, got [nan, 0.1]"),
+    (lambda records: records[0].update(agent_seconds=[-0.1, 0.1]), "its 'agent_seconds' must be 2 numbers"),
 ])
 def test_resume_refuses_a_record_changed_after_it_was_written(tmp_path, capsys, resumable_report, no_games,
                                                               edit, message):
@@ -369,7 +406,28 @@ def test_resume_refuses_a_record_changed_after_it_was_written(tmp_path, capsys, 
     edit(report["records"])
     path = tmp_path / "t.json"
     path.write_text(json.dumps(report))
-    assert message in fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
+    message = message.replace("%s", str(report["records"][0]["decisions"]))
+    error = fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
+    assert f"--resume: {str(path)!r} holds" in error and message in error
+
+
+@pytest.mark.parametrize("seconds", [None, "abc", "12", float("nan"), float("inf"), -1.0, True, [3.0]])
+def test_resume_refuses_edited_seconds(tmp_path, capsys, resumable_report, no_games, seconds):
+    """The earlier runs' seconds are added to this run's: null was a TypeError, "abc" an error naming
+    neither the file nor the key, and NaN was reported as "in nan s"."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(dict(resumable_report, seconds=seconds)))
+    error = fails(tournament.main, RESUMABLE + ["--json", str(path), "--resume"], capsys)
+    assert f"--resume: {str(path)!r} holds 'seconds' {seconds!r}, not the time the games took (a number, " \
+           f"0 or more)" in error
+
+
+def test_resume_keeps_a_file_without_seconds(tmp_path, capsys, resumable_report):
+    """Counted as 0: the games are what matters."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({k: v for k, v in resumable_report.items() if k != "seconds"}))
+    tournament.main(RESUMABLE + ["--json", str(path), "--resume"])
+    assert "3/8 games kept from the earlier run" in capsys.readouterr().out
 
 
 @pytest.fixture(scope="module")
@@ -400,14 +458,21 @@ def test_play_record_path_is_checked_before_the_game(tmp_path, capsys, no_games)
     assert "--record" in message and "does not exist" in message
 
 
-@pytest.mark.parametrize("quit_after", [None, 1])
-def test_play_writes_the_humans_game(tmp_path, quit_after):
-    """Issue 25 item 3: "agents.play writes the human's game" -- finished, or left with q."""
-    answers = iter(["1"] * (quit_after or 10**6) + ["q"])
+@pytest.mark.parametrize("quit_after,leave", [(None, "q"), (1, "q"), (1, "ctrl-c")])
+def test_play_writes_the_humans_game(tmp_path, quit_after, leave):
+    """Issue 25 item 3: "agents.play writes the human's game" -- finished, or left with q or Ctrl-C."""
+    answers = iter(["1"] * (quit_after or 10**6) + [leave])
+
+    def answer(prompt):
+        given = next(answers)
+        if given == "ctrl-c":
+            raise KeyboardInterrupt
+        return given
+
     said = []
     path = tmp_path / "mine.json"
     result = play_module.play("makemake", players=2, against="random", seed=12, max_turns=6,
-                              input_fn=lambda prompt: next(answers), print_fn=said.append, record=path)
+                              input_fn=answer, print_fn=said.append, record=path)
     assert f"The game record is in {path}" in said
     record = load(path)
     assert record.players == ["player 0 (you)", "player 1 (random)"]
@@ -429,6 +494,28 @@ def agent_files(folder):
     (folder / "empty.bin").write_bytes(b"")
     return {"notes.txt": "text beginning 'hello'", "arrays.npz": "not a policy network",
             "broken.zip": "found", "other.zip": "zip archive holding 'readme.md'", "empty.bin": "an empty file"}
+
+
+def test_a_path_the_system_will_not_look_at_is_a_clear_error(tmp_path, capsys, no_games):
+    """A name over the system's length limit was an OSError traceback, as an agent and as an output."""
+    long_name = str(tmp_path / ("a" * 300))
+    game = game_info("makemake", 2)
+    for spec in (long_name, long_name + ".npz", long_name + ".zip", long_name + "@c=1"):
+        with pytest.raises(ValueError, match="names no file that can be read: File name too long"):
+            make_agent(spec, game)
+    for option in ("--json", "--plot"):
+        argv = SMALL + [option, long_name + ".out"]
+        assert f"{option} '{long_name}.out': File name too long" in fails(tournament.main, argv, capsys)
+    assert "--record" in fails(tournament.main, SMALL + ["--record", long_name], capsys)
+
+
+def test_a_search_refuses_a_seed_it_could_not_use_when_made():
+    """A default seed was checked only by a reset that had no seed of its own, which play_game never does."""
+    for seed in ("x", -1, 1.5, True, ()):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            MCTSAgent(seed=seed)
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            make_agent("mcts", game_info("makemake", 2), seed=seed)
 
 
 def test_a_file_that_is_no_agent_says_what_was_expected_and_found(tmp_path, capsys, no_games):

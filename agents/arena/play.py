@@ -20,6 +20,7 @@ import argparse
 
 import numpy as np
 
+from pacific_common.checked import is_decimal
 from pacific_common.cli import integer_option, output_file
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
 from pacific_common.record import record_game, save
@@ -51,7 +52,7 @@ class HumanAgent(Agent):
         say("")
         say(render_ansi(self.game, state, self.player))
         say(f"\nYour move (player {self.player}):")
-        entries = [f"{number:>4}. {describe_action(self.game, int(a))}" for number, a in enumerate(legal, 1)]
+        entries = [f"{number:>4}. {describe_action(self.game, int(a), state)}" for number, a in enumerate(legal, 1)]
         for line in columns(entries):
             say(line)
         return int(legal[self._ask(len(legal)) - 1])
@@ -68,11 +69,10 @@ class HumanAgent(Agent):
             if not answer:
                 self.print_fn(f"Please type the number of an action, 1 to {count}, or q to quit.")
                 continue
-            try:
-                number = int(answer)
-            except ValueError:
+            if not is_decimal(answer):   # int() would also read '1_0' and other scripts' digits
                 self.print_fn(f"{answer!r} is not a number: type 1 to {count}, or q to quit.")
                 continue
+            number = int(answer)
             if 1 <= number <= count:
                 return number
             self.print_fn(f"There is no action {number}: choose from 1 to {count}.")
@@ -107,7 +107,7 @@ def public_words(game, action, before, after):
         # the action counts seats from the denouncer; name the colour for the human
         from makabana_env.board import COLOUR_NAMES
         return f"denounces {COLOUR_NAMES[after[core.DENOUNCED]]}"
-    return describe_action(game, action)
+    return describe_action(game, action, before)
 
 
 def seat_names(agent_names, seat):
@@ -160,7 +160,7 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
 
     try:
         result = play_game(info, agents, seed=seed, on_step=announce)
-    except Quit:
+    except (Quit, KeyboardInterrupt):   # q, the end of the input, or Ctrl-C: the game so far is kept
         print_fn("You left the game.")
         _write_record(record, info, seed, actions, names, print_fn)
         return None

@@ -44,6 +44,7 @@ import argparse
 import json
 import math
 import os
+import reprlib
 import sys
 import time
 from collections import Counter
@@ -60,7 +61,7 @@ from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
 from ..workers import sigterm_as_exit, spawn_pool
-from .match import IllegalActionError, play_game
+from .match import IllegalActionError, finishing_ranks, play_game, win_shares
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 
 
@@ -197,7 +198,8 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     info = game_info(game, num_players, variant, max_turns)
     n = info.num_players
     if len(specs) < n:
-        filled = ",".join(specs + specs[-1:] * (n - len(specs)))
+        named = specs or ["random"]  # none named (--agents ,): the example still needs one
+        filled = ",".join(named + named[-1:] * (n - len(named)))
         raise ValueError(f"{n} players need at least {n} agents, got {len(specs)}; name an agent "
                          f"several times to fill the seats, e.g. --agents {filled}")
     games = integer("games", games, 1, 10**9)
@@ -211,7 +213,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
 
     header = dict(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed, specs=specs)
     kept = {} if done is None else {r["game"]: r for r in _same_tournament(done, header, games, labels)}
-    earlier = 0.0 if done is None else float(done.get("seconds", 0.0))
+    earlier = 0.0 if done is None else _seconds_so_far(done)
     # the plan is made as it is played, never listed: a long tournament's would not fit in memory
     plan = ((g, seating(g, len(specs), n)) for g in range(games) if g not in kept)
     size = max(1, min(25, (games - len(kept)) // (50 * workers)))  # small batches: a stopped run loses little
@@ -298,26 +300,57 @@ def _same_tournament(done, header, games, labels):
     return done["records"]
 
 
+def _seconds_so_far(done):
+    """The seconds the earlier runs of ``done`` took (0 in a file without them); else ResumeError."""
+    seconds = done.get("seconds", 0.0)
+    if not _real(0, math.inf)(seconds):
+        raise ResumeError(f"holds 'seconds' {reprlib.repr(seconds)}, not the time the games took (a number, "
+                          f"0 or more); it was changed after --json wrote it")
+    return float(seconds)
+
+
+INT64 = (-2**63, 2**63 - 1)  # the cores keep scores and counts in int64: nothing larger was played
+
+
+def _whole(low, high):
+    return lambda value: type(value) is int and low <= value <= high
+
+
+def _real(low, high):
+    # an int too large for a float is compared exactly: math.isfinite would raise OverflowError on it
+    return lambda value: ((type(value) is int or type(value) is float and math.isfinite(value))
+                          and low <= value <= high)
+
+
 def _record_problem(record, agents):
     """What is wrong with a kept game's record, whose seats should hold ``agents``; "" if nothing.
     The report is computed from these records, so one that was edited would be reported as played."""
-    def numbers(key, allowed=(int, float)):
-        values = record[key]
-        return (isinstance(values, list) and len(values) == len(agents)
-                and all(type(v) in allowed and math.isfinite(v) for v in values))
+    n = len(agents)
     if record["agents"] != agents:
         return f"its agents are {record['agents']!r}, not {agents!r}"
-    for key in ("scores", "rewards", "ranks", "win_shares"):
-        if not numbers(key):
-            return f"its {key!r} are not {len(agents)} numbers"
-    if not all(1 <= rank <= len(agents) for rank in record["ranks"]) or \
-            abs(sum(record["win_shares"]) - 1) > 1e-9 or not all(0 <= w <= 1 for w in record["win_shares"]):
-        return "its ranks or win shares are not those of a game"
-    if type(record["truncated"]) is not bool or type(record["decisions"]) is not int or record["decisions"] < 0:
-        return "its 'truncated' is not true or false, or its 'decisions' not a count"
-    for key in ("agent_decisions", "agent_seconds"):  # absent from files written before the timing
-        if key in record and not numbers(key):
-            return f"its {key!r} are not {len(agents)} numbers"
+    lists = {"scores": (f"integers from {INT64[0]} to {INT64[1]}", _whole(*INT64)),
+             "rewards": ("rewards, each -1, 0 or 1", lambda value: type(value) in (int, float)
+                         and value in (-1, 0, 1)),
+             "ranks": (f"places from 1 to {n}", _whole(1, n)),
+             "win_shares": ("numbers from 0 to 1", _real(0, 1)),
+             "agent_decisions": ("counts (integers, 0 or more)", _whole(0, INT64[1])),
+             "agent_seconds": ("numbers of seconds, 0 or more", _real(0, math.inf))}
+    for key, (allowed, fits) in lists.items():
+        values = record.get(key)  # the timing's keys are absent from files written before it
+        if key in record and not (isinstance(values, list) and len(values) == n and all(map(fits, values))):
+            return f"its {key!r} must be {n} {allowed}, got {reprlib.repr(values)}"
+    if type(record["truncated"]) is not bool:
+        return f"its 'truncated' must be true or false, got {reprlib.repr(record['truncated'])}"
+    if not _whole(0, INT64[1])(record["decisions"]):
+        return f"its 'decisions' must be a count (an integer, 0 or more), got {reprlib.repr(record['decisions'])}"
+    ranks = finishing_ranks(record["rewards"], record["scores"], record["truncated"])
+    if record["ranks"] != ranks:
+        return f"its 'ranks' {record['ranks']} are not the places its 'rewards' and 'scores' give, {ranks}"
+    if record["win_shares"] != win_shares(ranks):
+        return f"its 'win_shares' {record['win_shares']} are not the shares its 'ranks' give, {win_shares(ranks)}"
+    if "agent_decisions" in record and sum(record["agent_decisions"]) != record["decisions"]:
+        return (f"its 'agent_decisions' {record['agent_decisions']} do not add up to its 'decisions', "
+                f"{record['decisions']}")
     return ""
 
 
@@ -503,6 +536,8 @@ def main(argv=None):
         parser.error(f"--resume: {args.json!r} {error}")
     except ValueError as error:
         parser.error(str(error))
+    if args.resume and done is None:
+        print(f"--resume: no {args.json} yet, starting afresh")  # as agents.expert_iteration says it
     checkpoint = None if args.json is None else (lambda partial: write_json(partial, args.json))
     try:
         report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
