@@ -61,9 +61,10 @@ def _module(game: GameInfo, name):
     return importlib.import_module(f"{GAMES[game.name].package.__name__}.{name}")
 
 
-def describe_action(game: GameInfo, action) -> str:
-    """The game's words for an action (``<package>.env.describe_action``)."""
-    return _module(game, "env").describe_action(action)
+def describe_action(game: GameInfo, action, state=None) -> str:
+    """The game's words for an action (``<package>.env.describe_action``), in the words of the position
+    ``state`` where it is given (Maka Bana Mao names the colour denounced, what a spot action does)."""
+    return _module(game, "env").describe_action(action, state)
 
 
 def render_ansi(game: GameInfo, state, viewer) -> str:

@@ -26,12 +26,14 @@ def reads_text(read):
     return checked_read
 
 
-_DECIMAL = re.compile(r"[+-]?[0-9]+")
+# at most 4300 digits: int() refuses longer ones (sys.get_int_max_str_digits), and no option is that large
+_DECIMAL = re.compile(r"[+-]?[0-9]{1,4300}")
 
 
 def is_decimal(text):
     """``text`` is an integer written in ASCII digits, with a sign or not.  ``int()`` alone would also
-    take '١٠' (Arabic-Indic digits), '10_0' and ' 7 ', which no reader of ours writes."""
+    take '١٠' (Arabic-Indic digits), '10_0' and ' 7 ', which no reader of ours writes.  Where this
+    holds, ``int(text)`` cannot fail."""
     return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 

@@ -1013,9 +1013,12 @@ def test_sequential_halving_visits_the_guides_favourites_and_plays_the_most_visi
     ("value_scale", 0.0, "a number above 0"),                   # divided by zero at the first leaf
     ("value_scale", -5.0, "a number above 0"),
     ("c", -1.0, "a number of at least 0"),
-    ("rollout_depth", -1, "a whole number of at least 0"),
-    ("horizon", -1, "a whole number of at least 0"),            # was taken silently as no limit
-    ("horizon", 1.5, "a whole number of at least 0"),
+    ("rollout_depth", -1, "a whole number from 0 to 1000000000"),
+    ("rollout_depth", 10**23, "a whole number from 0 to 1000000000"),   # overflowed int64 inside Numba
+    ("horizon", -1, "a whole number from 0 to 1000000000"),            # was taken silently as no limit
+    ("horizon", 1.5, "a whole number from 0 to 1000000000"),
+    ("horizon", 2**63 - 1, "a whole number from 0 to 1000000000"),    # the root's clock plus it overflowed
+    ("halving", 10**20, "a whole number from 0 to 1000000000"),
     ("value_weight", 1.5, "a number from 0 to 1"),
     ("pw_k", -1.0, "a number of at least 0"),
     ("pw_alpha", 2.0, "a number from 0 to 1"),

@@ -66,7 +66,11 @@ def play_until(client, game_id, stop):
 # --- issue 26, What 1 and 5: the home page's options are checked, with a clear 4xx answer ---------------
 @pytest.mark.parametrize("options, words", [
     ({"game": "chess"}, "unknown game 'chess'"),
-    ({"game": "makemake", "players": 9}, "num_players"),
+    ({"game": "makemake", "players": 9}, "players must be an integer from 2 to 4, got 9"),
+    ({"game": "makemake", "players": 1}, "players must be an integer from 2 to 4, got 1"),
+    ({"game": "makemake", "players": 0}, "players must be an integer from 2 to 4, got 0"),
+    ({"game": "makemake", "players": "9" * 4301}, "players must be an integer from 2 to 4"),   # was a 500
+    ({"game": "makemake", "max_turns": "9" * 5000}, "max_turns must be an integer from 1"),    # was a 500
     ({"game": "makemake", "players": "many"}, "players must be an integer"),
     ({"game": "makabana", "variant": "blitz"}, "variant"),
     ({"game": "maunakea", "seat": 2}, "seat must be an integer from 0 to 1"),
@@ -85,11 +89,28 @@ def play_until(client, game_id, stop):
     ({"game": ["makabana"]}, "unknown game ['makabana']"),                          # was a 500
     ({"game": "makabana", "variant": False}, "variant must be the name of one"),     # was the default variant
     ({"game": "makemake", "against": "mcts@max_depth=0"}, "max_depth is the tree's depth cap"),
+    # accepted, then every machine move was a 500 (an int64 overflow in the search)
+    ({"game": "makemake", "against": "mcts:5@rollout_depth=100000000000000000000000"}, "from 0 to 1000000000"),
+    ({"game": "makemake", "against": "mcts:5@horizon=10000000000"}, "from 0 to 1000000000"),
+    ({"game": "makemake", "against": "mcts:5@halving=10000000000"}, "from 0 to 1000000000"),
 ])
 def test_bad_options_are_a_4xx_answer_naming_the_option(client, options, words):
     answer = client.post("/api/games", json={"players": 2, **options})
     assert answer.status_code == 400
     assert words in answer.json()["error"]
+
+
+def test_bad_options_carry_no_command_line_names_nor_wrong_advice(client):
+    for options in ({"game": "makabana", "variant": "blitz"}, {"game": "makemake", "players": 9},
+                    {"game": "makemake", "against": "mcts:5+shipped@value_mix=5"}):
+        error = client.post("/api/games", json={"players": 2, **options}).json()["error"]
+        assert "--" not in error and "choose heuristic" not in error, error
+
+
+def test_a_body_too_large_is_refused_before_it_is_read_to_the_end(client):
+    from agents.web.app import MAX_REQUEST_BYTES
+    answer = client.post("/api/games", content=b" " * (MAX_REQUEST_BYTES + 1))
+    assert answer.status_code == 413 and f"at most {MAX_REQUEST_BYTES} bytes" in answer.json()["error"]
 
 
 def test_a_body_nested_too_deeply_is_a_4xx_answer(client):
@@ -364,3 +385,30 @@ def test_the_command_refuses_bad_options_before_serving(capsys, argv, words):
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_a_seats_choices_and_moves_are_named_in_the_positions_words():
+    """Maka Bana Mao's denunciations, keep and stop actions and spot actions are named by what they do
+    in the position ("denounce Green", "keep the paint card", "build on …"), not by the position-free
+    names ("denounce the colour 2 seats clockwise", "stop / decline")."""
+    import makabana_env
+    from agents.web.views import choices, log_entry
+
+    info = game_info("makabana", 4, "mao")
+    names = [f"player {p}" for p in range(4)]
+    env = makabana_env.raw_env(num_players=4, variant="mao")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    differing = 0
+    while env.agents and differing < 20:
+        state = env.state()
+        seat = int(env.agent_selection.split("_")[1])
+        offered = choices(info, state, seat)
+        for choice in offered:
+            assert choice["name"] == makabana_env.describe_action(choice["action"], state)
+            differing += choice["name"] != makabana_env.describe_action(choice["action"])
+        action = int(rng.choice([c["action"] for c in offered]))
+        env.step(action)
+        entry = log_entry(info, names, seat, seat, action, state, env.state())
+        assert entry["words"] == makabana_env.describe_action(action, state)
+    assert differing >= 20

@@ -171,6 +171,6 @@ def check_action(game, state, agent, player, action, legal):
     decisions = GAMES[game.name].raw_env.decisions
     phase = int(state[game.core.PHASE])
     decision = decisions[phase] if phase < len(decisions) else f"phase {phase}"
-    raise IllegalActionError(f"{who} chose illegal action {action} ({describe_action(game, action)}) in "
+    raise IllegalActionError(f"{who} chose illegal action {action} ({describe_action(game, action, state)}) in "
                              f"{game.name}: the {decision} decision was asked, with "
                              f"{int(legal.sum())} legal actions in the mask")

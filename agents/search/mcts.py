@@ -53,9 +53,9 @@ import time
 
 import numpy as np
 
-from pacific_common.options import is_integer
+from pacific_common.options import MAX_TURNS_LIMIT, is_integer
 
-from ..base import Agent, GameInfo
+from ..base import Agent, GameInfo, check_seed
 from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
 
 # Per-game defaults (measured choices, see the module docstring of each game's ``agents.search.<game>``
@@ -115,18 +115,22 @@ MAX_DEPTH = 100_000
 # What each numeric setting is, and what it may be: (what, whole number?, lowest, highest, lowest allowed?).
 # A value outside would not fail in the search: it would play nonsense (a negative exploration
 # constant), ignore itself (a negative horizon is none) or choose no action at all (a depth of 0).
+# rollout_depth, horizon, halving: no game lasts MAX_TURNS_LIMIT turns nor has as many actions, and the
+# search adds a clock to the horizon in int64
+LONGEST = MAX_TURNS_LIMIT
+
 NUMERIC_SETTINGS = {
     "simulations": ("the number of simulations per decision", True, 1, MAX_SIMULATIONS, True),
     "c": ("the exploration constant", False, 0, math.inf, True),
-    "rollout_depth": ("the most steps a playout takes (0: the leaf is evaluated as it is)", True, 0, math.inf, True),
-    "horizon": ("the seasons or turns a playout may go past the root's (0: no limit)", True, 0, math.inf, True),
+    "rollout_depth": ("the most steps a playout takes (0: the leaf is evaluated as it is)", True, 0, LONGEST, True),
+    "horizon": ("the seasons or turns a playout may go past the root's (0: no limit)", True, 0, LONGEST, True),
     "value_scale": ("the points of margin worth a full +-1", False, 0, math.inf, False),
     "value_weight": ("the sign term's share of a leaf's value", False, 0, 1, True),
     "max_depth": ("the tree's depth cap", True, 1, MAX_DEPTH, True),
     "pw_k": ("the progressive widening's factor (0: every legal action)", False, 0, math.inf, True),
     "pw_alpha": ("the progressive widening's exponent", False, 0, 1, True),
     "bias": ("the weight of the prior's progressive bias", False, 0, math.inf, True),
-    "halving": ("how many of the root's actions sequential halving considers (0: the UCB root)", True, 0, math.inf,
+    "halving": ("how many of the root's actions sequential halving considers (0: the UCB root)", True, 0, LONGEST,
                 True),
 }
 
@@ -182,6 +186,7 @@ class MCTSAgent(Agent):
                             belief=belief, max_depth=max_depth, pw_k=pw_k, pw_alpha=pw_alpha, bias=bias,
                             puct=puct, halving=halving)
         check_settings({k: v for k, v in self.options.items() if v is not None})  # before any game
+        check_seed(seed)   # here, not at a reset that is given a seed of its own and never reads it
         self.default_seed = seed
         self.last_visits = None
         self._arrays = None

@@ -22,6 +22,9 @@ Routes (JSON under ``/api``)::
     GET  /api/games/{id}/record     the finished game's record (JSON file)
     POST /api/replays               a game record (JSON text) -> {"id", "steps", "actions", ...}
     GET  /api/replays/{id}/{step}   the public board before action ``step`` (after the last: the end)
+
+A body longer than a request can need (``MAX_REQUEST_BYTES``; a game record ``MAX_RECORD_BYTES``) is
+refused with 413 as soon as it has come that far.
 """
 import asyncio
 import json
@@ -45,9 +48,8 @@ from pacific_common.record import from_json, record_game, replay, to_json
 
 from ..arena.match import check_action, game_seeds
 from ..arena.play import seat_names
-from ..arena.tournament import game_info_or_error
-from ..games import GAMES, describe_action
-from ..registry import is_search, make_agent, split_settings
+from ..games import GAMES, describe_action, game_info
+from ..registry import NO_SHIPPED, is_search, make_agent, split_settings
 from .views import checked_core, legal_actions, log_entry, public_step, result_view, seat_view
 from .views import to_act as whose_turn
 
@@ -55,6 +57,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_GAMES = 64        # games held at once; the least recently used goes first
 MAX_REPLAYS = 16      # replays held at once, likewise
 MAX_RECORD_BYTES = 4_000_000
+MAX_REQUEST_BYTES = 1_000_000   # a new game's options or a move take a few dozen bytes
 MAX_SIMULATIONS = 20_000  # "mcts:N" from a browser: more would hold a worker thread for minutes a move
 # Opponents a browser may ask for by name.  Files of agents (checkpoints, policy networks) are the
 # server's to choose (``--against PATH``): a page must not make the server open paths of its choosing.
@@ -148,10 +151,20 @@ class Store:
         return item
 
 
+async def bounded_body(request, limit, what):
+    """The request's body, read no further than ``limit`` bytes (``what`` it should be, for the 413)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BadRequest(f"{what} is at most {limit} bytes long", 413)
+    return bytes(body)
+
+
 async def json_body(request, keys):
     """The request's JSON object, with no key outside ``keys``."""
     try:
-        body = json.loads(await request.body())
+        body = json.loads(await bounded_body(request, MAX_REQUEST_BYTES, "a request"))
     except (ValueError, UnicodeDecodeError):
         raise BadRequest("the request body must be a JSON object") from None
     except RecursionError:
@@ -182,7 +195,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
     here, not an error in every page."""
     if default_game not in GAMES:
         raise ValueError(f"default_game must be one of {', '.join(GAMES)}, got {default_game!r}")
-    make_agent(default_against, game_info_or_error(default_game, None, None, None))  # the name's own error
+    make_agent(default_against, game_info(default_game))  # the name's own error
     if not is_integer(reveal_ms) or not 0 <= reveal_ms <= 60_000:
         raise ValueError(f"reveal_ms must be an integer from 0 to 60000 milliseconds, got {reveal_ms!r}")
     games = Store(MAX_GAMES)
@@ -245,10 +258,10 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         if variant is not None and not isinstance(variant, str):
             raise BadRequest(f"variant must be the name of one of the game's variants, got {variant!r}")
         variant = variant or None   # "" too: the game's default
-        players = optional_integer(body, "players", 1, 99)
+        players = optional_integer(body, "players", *GAMES[game].raw_env.players)
         max_turns = optional_integer(body, "max_turns", 1, MAX_TURNS_LIMIT)
         try:
-            info = game_info_or_error(game, players, variant, max_turns)
+            info = game_info(game, players, variant, max_turns)
         except ValueError as error:
             raise BadRequest(str(error)) from None
         seat = optional_integer(body, "seat", 0, info.num_players - 1) or 0
@@ -257,8 +270,8 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         try:
             web_game = await run_in_threadpool(WebGame, info, seat, against, seed)
         except (ValueError, ImportError) as error:
-            shipped = against == "shipped" or split_settings(against)[0].endswith("+shipped")
-            hint = "; choose heuristic, mcts or random for this game" if shipped else ""
+            # a page cannot name a file of its own, as the error's own advice would have it
+            hint = "; choose heuristic, mcts or random for this game" if str(error).startswith(NO_SHIPPED) else ""
             raise BadRequest(f"{error}{hint}") from None
         return JSONResponse({"id": games.add(web_game)}, status_code=201)
 
@@ -299,12 +312,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def new_replay(request):
-        body = bytearray()
-        async for chunk in request.stream():  # read no further than a record can be long
-            body += chunk
-            if len(body) > MAX_RECORD_BYTES:
-                raise BadRequest(f"a game record is at most {MAX_RECORD_BYTES} bytes long", 413)
-        body = bytes(body)
+        body = await bounded_body(request, MAX_RECORD_BYTES, "a game record")
         try:
             record = from_json(body.decode("utf-8"))
             steps = await run_in_threadpool(lambda: list(replay(record)))
@@ -312,12 +320,12 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
             raise BadRequest("a game record is JSON text (UTF-8)") from None
         except ValueError as error:
             raise BadRequest(str(error), 422) from None
-        info = game_info_or_error(record.game, record.num_players, record.variant, record.max_turns)
+        info = game_info(record.game, record.num_players, record.variant, record.max_turns)
         core = checked_core(record.game)
         names = record.players or [f"player {p}" for p in range(record.num_players)]
         movers = [int(core.player_to_act(state)) for state, _ in steps[:-1]]
-        actions = [{"player": player, "who": names[player], "words": describe_action(info, action)}
-                   for player, (_, action) in zip(movers, steps[:-1])]
+        actions = [{"player": player, "who": names[player], "words": describe_action(info, action, state)}
+                   for player, (state, action) in zip(movers, steps[:-1])]
         key = replays.add({"game": record.game, "states": [state for state, _ in steps]})
         return JSONResponse({"id": key, "game": record.game, "variant": record.variant,
                              "num_players": record.num_players, "players": names, "steps": len(steps),

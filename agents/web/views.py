@@ -43,7 +43,7 @@ def to_act(info, state):
 def choices(info, state, seat):
     """The seat's legal actions: number, name and the board place clicked to play it (None: a button)."""
     render = render_module(info.name)
-    return [{"action": int(a), "name": describe_action(info, int(a)), "place": render.action_place(int(a), state)}
+    return [{"action": int(a), "name": describe_action(info, int(a), state), "place": render.action_place(int(a), state)}
             for a in np.flatnonzero(legal_actions(info, state, seat))]
 
 
@@ -51,7 +51,7 @@ def log_entry(info, names, seat, player, action, before, after):
     """The line a seat reads after ``player`` played ``action`` (None: nothing to announce yet).  The
     seat's own moves are named in full; the others' as ``agents.play`` announces them at the table, so
     a secret decision is heard only as "prepares a project" once it is made."""
-    words = describe_action(info, action) if player == seat else public_words(info, action, before, after)
+    words = describe_action(info, action, before) if player == seat else public_words(info, action, before, after)
     return None if words is None else {"player": int(player), "who": names[player], "words": words}
 
 
