@@ -12,7 +12,6 @@
 """
 import difflib
 import numbers
-import re
 from typing import NamedTuple
 
 import numpy as np
@@ -28,8 +27,6 @@ STATUS_NAMES = ("running", "terminated", "truncated")
 VARIANT_NAMES = ("haapii", "mao")
 CASE_NAMES = ("none", "paid back", "not minding his business")
 GAME_NAME = "Maka Bana"
-# the other games of this library by the words of their game lines, to name them when given their texts
-_OTHER_GAMES = {"maunakea": "Mauna Kea", "makemake": "Make Make"}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -308,11 +305,7 @@ class _Reader:
         if game is None:
             raise ValueError(f"line 'game: {GAME_NAME}' missing")
         if _normal(game[1]) != GAME_NAME.lower():
-            other = _OTHER_GAMES.get(re.sub(r"[\W_]", "", game[1].lower()))
-            raise ValueError(f"line {game[0]} (game): " + (
-                f"this is a {other} position; makabana_env.from_text reads {GAME_NAME} positions" if other
-                else f"unknown game {game[1]!r}; makabana_env.from_text reads {GAME_NAME} positions "
-                     f"('game: {GAME_NAME}')"))
+            raise ValueError(f"line {game[0]} (game): {checked.another_game(game[1], 'makabana')}")
         for number, key, value in entries:
             normal = _normal(key)
             if normal in self.lines:

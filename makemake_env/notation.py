@@ -13,7 +13,6 @@ not needed.
 """
 import difflib
 import numbers
-import re
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -124,8 +123,6 @@ def _row(state):
 KEYS = ("game", "players", "variant", "max_turns", "seed", "rng", "status", "phase", "to_act", "turn", "amulet",
         "winner", "moai_left", "moai", "territories", "ceremonies", "token_supply", "manu_supply", "last")
 REQUIRED = ("game", "players")
-# the other games of this library by the words of their game lines, to name them when given their texts
-_OTHER_GAMES = {"maunakea": "Mauna Kea", "makabana": "Maka Bana"}
 
 
 def _clan_name(c):
@@ -194,11 +191,7 @@ class _Reader:
         # for a key that is not the trouble
         game = next(((number, value) for number, key, value in entries if key == "game"), None)
         if game is not None and game[1].lower() not in (GAME_NAME.lower(), "makemake"):
-            other = _OTHER_GAMES.get(re.sub(r"[\W_]", "", game[1].lower()))
-            raise ValueError(f"line {game[0]} (game): " + (
-                f"this is a {other} position; makemake_env.from_text reads {GAME_NAME} positions" if other
-                else f"unknown game {game[1]!r}; makemake_env.from_text reads {GAME_NAME} positions "
-                     f"('game: {GAME_NAME}')"))
+            raise ValueError(f"line {game[0]} (game): {checked.another_game(game[1], 'makemake')}")
         written = {key for _, key, _ in entries}
         for key in REQUIRED:
             if key not in written:

@@ -414,20 +414,6 @@ def _place(reader, placed_by, t):
     placed_by[t] = reader.at
 
 
-# the games of this library by the words of their game lines, to tell another game's text from a wrong one
-_GAMES = {"maunakea": "Mauna Kea", "makemake": "Make Make", "makabana": "Maka Bana"}
-
-
-def _other_game(name):
-    """Why a game line naming ``name``, not Mauna Kea, is refused."""
-    other = _GAMES.get(re.sub(r"[\W_]", "", name.lower()))
-    if other == "Mauna Kea":
-        return f"the game is written 'Mauna Kea', got {name!r}"
-    if other is not None:
-        return f"this is a {other} position; maunakea_env.from_text reads Mauna Kea positions"
-    return f"unknown game {name!r}; maunakea_env.from_text reads Mauna Kea positions ('game: Mauna Kea')"
-
-
 def _list(text):
     text = text.strip()
     return [] if text == "none" else [part.strip() for part in text.split(";")]
@@ -456,7 +442,7 @@ def from_text(text):
     if game is None:
         raise ValueError("the first lines must name the game ('game: Mauna Kea') and the players ('players: 2')")
     if game[1] != "Mauna Kea":
-        raise ValueError(f"line {game[0]} (game): {_other_game(game[1])}")
+        raise ValueError(f"line {game[0]} (game): {checked.another_game(game[1], 'maunakea')}")
     first_line = {}
     for number, key, value in entries:
         spelt = " ".join(key.split())

@@ -26,6 +26,21 @@ def reads_text(read):
     return checked_read
 
 
+GAME_NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}   # as game lines write them
+
+
+def another_game(written, game):
+    """Why a position text whose game line reads ``written`` is refused by the reader of ``game`` (a
+    package name such as "maunakea"): another game's text, or a game unknown to this library."""
+    other = re.sub(r"[\W_]", "", written.lower())
+    if other == game:
+        return f"the game is written {GAME_NAMES[game]!r}, got {written!r}"
+    reads = f"{game}_env.from_text reads {GAME_NAMES[game]} positions"
+    if other in GAME_NAMES:
+        return f"this is a {GAME_NAMES[other]} position; {reads}"
+    return f"unknown game {written!r}; {reads} ('game: {GAME_NAMES[game]}')"
+
+
 # at most 4300 digits: int() refuses longer ones (sys.get_int_max_str_digits), and no option is that large
 _DECIMAL = re.compile(r"[+-]?[0-9]{1,4300}")
 
