@@ -74,8 +74,15 @@ def _project_text(state, colour, viewer_player):
 def render_ansi(state, viewer_player: int | None) -> str:
     """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
     information).  Lines stay within 100 characters.  A viewer who is not a
-    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
-    rules cannot reach (``render_svg`` checks it)."""
+    player of the game is a ``ValueError``, as is a row that ``core.check_state`` refuses (the drawing
+    trusts the row's counts and indices: a wrong one reads outside it)."""
+    core.check_state(state)
+    return unchecked_ansi(state, viewer_player)
+
+
+def unchecked_ansi(state, viewer_player):
+    """``render_ansi`` of a row it does not check: for tests that draw a row the rules cannot reach
+    (a position with one project taken away, to see what that project adds to the text)."""
     viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n, players = int(state[kernels.NUM_COLOURS]), int(state[kernels.NUM_PLAYERS])
 
@@ -272,7 +279,9 @@ def _tile_layers(state, spot):
 
 
 def render_rgb(state) -> np.ndarray:
-    """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis."""
+    """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis.  A row
+    that ``core.check_state`` refuses is a ``ValueError``."""
+    core.check_state(state)
     img = np.empty(picture_size() + (3,), np.uint8)
     img[:] = _SEA
     for s in range(NUM_SPOTS):
@@ -314,7 +323,7 @@ _PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>' f
 
 def place_id(spot):
     """The id of the spot's place in ``render_svg``, e.g. ``'place-azzura-grass-flower'``."""
-    return "place-" + SPOT_NAMES[spot].lower()
+    return "place-" + SPOT_NAMES[checked.integer("spot", spot, 0, NUM_SPOTS - 1)].lower()   # -1 would name the last
 
 
 def _spot_title(state, spot):

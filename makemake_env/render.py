@@ -31,8 +31,9 @@ _RINGS = ((1, "Sacred territories"), (2, "Inner territories"), (3, "Coast territ
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as "you".
     Lines stay within 100 characters.  A viewer who is not a
-    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
-    rules cannot reach (``render_svg`` checks it)."""
+    player of the game is a ``ValueError``, as is a row that ``core.check_state`` refuses (the drawing
+    trusts the row's counts and indices: a wrong one reads outside it)."""
+    core.check_state(state)
     viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n = int(state[kernels.NUM_PLAYERS])
 
@@ -311,7 +312,9 @@ _MANU = [_disc(manu_disc(i)) for i in range(TANGATA_MANU_PER_CLAN)]
 
 def render_rgb(state) -> np.ndarray:
     """An (H, W, 3) uint8 picture of the whole board: controllers, tokens, chiefs, Moai, ceremonies,
-    the amulet holder (gold badge, top right) and the clan to act (top bar and framed swatch)."""
+    the amulet holder (gold badge, top right) and the clan to act (top bar and framed swatch).  A row
+    that ``core.check_state`` refuses is a ``ValueError``."""
+    core.check_state(state)
     n = int(state[kernels.NUM_PLAYERS])
     fill = np.empty((NUM_TERRITORIES + 2, 3), np.uint8)  # indexed by _CELL + 1
     fill[0], fill[-1] = _SEA, _CENTRE

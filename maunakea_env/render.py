@@ -111,8 +111,9 @@ def _bag_lines(state):
 def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
     "you".  Lines stay within 100 characters.  A viewer who is not a
-    player of the game is a ``ValueError``.  The row is not checked, so that a test may draw one the
-    rules cannot reach (``render_svg`` checks it)."""
+    player of the game is a ``ValueError``, as is a row that ``core.check_state`` refuses (the drawing
+    trusts the row's counts and indices: a wrong one reads outside it)."""
+    core.check_state(state)
     viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     n, phase, turn = int(state[kernels.NUM_PLAYERS]), int(state[kernels.PHASE]), int(state[kernels.TURN])
     advanced = state[kernels.VARIANT] == kernels.VARIANT_ADVANCED
@@ -557,7 +558,9 @@ def render_rgb(state) -> np.ndarray:
     """An (H, W, 3) uint8 picture: the island (terrain, lava flows with their arrows, the volcano),
     artifacts, explorers, the boats still at their landings, a panel with each player's explorers,
     hand and boats, and the player to act (top bar and highlighted panel row).  Once the game is
-    over the bar is hatched, in the sole winner's colour if there is one."""
+    over the bar is hatched, in the sole winner's colour if there is one.  A row that
+    ``core.check_state`` refuses is a ``ValueError``."""
+    core.check_state(state)
     img = np.empty(picture_size(state) + (3,), np.uint8)
     img[:] = _SEA
     _draw_board(img, state)
@@ -657,17 +660,17 @@ def _slug(name):
 
 def square_place(s):
     """The id of square ``s``'s place in ``render_svg``, e.g. ``place-f4-nw``."""
-    return _slug(SQUARE_NAMES[s])
+    return _slug(SQUARE_NAMES[checked.integer("square", s, 0, NUM_SQUARES - 1)])   # -1 would name the last
 
 
 def field_place(f):
     """The id of field ``f``'s place, e.g. ``place-f3`` (only fields that take tiles have one)."""
-    return _slug(FIELD_NAMES[f])
+    return _slug(FIELD_NAMES[checked.integer("field", f, 0, NUM_FIELDS - 1)])
 
 
 def landing_place(k):
     """The id of landing ``k``'s place, its boat: e.g. ``place-landing-b1-c1``."""
-    return _slug(LANDING_NAMES[k])
+    return _slug(LANDING_NAMES[checked.integer("landing", k, 0, NUM_LANDINGS - 1)])
 
 
 def hand_tile_place(p, h):

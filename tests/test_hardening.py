@@ -673,3 +673,37 @@ def test_agent_names_and_positions_take_ascii_digits_only():
             with pytest.raises(ValueError):
                 notation.from_text(text.replace(line, f"{key}: {odd}"))
 
+
+
+@pytest.mark.parametrize("name,field,value", [
+    ("makabana", "NUM_COLOURS", 10**9),     # render_rgb and render_ansi read outside the row: a segfault
+    ("makabana", "PHASE", 77),
+    ("makemake", "NUM_PLAYERS", 10**12),
+    ("maunakea", "ARTIFACTS", 10**9),       # render_rgb built a list of a billion artifacts
+    ("maunakea", "NUM_PLAYERS", 10**12),    # render_rgb asked for 42 PiB
+])
+def test_every_drawing_refuses_a_row_the_validator_refuses(name, field, value):
+    package = PACKAGES[name]
+    render = importlib.import_module(f"{name}_env.render")
+    env = package.raw_env(num_players=2)
+    env.reset(seed=1)
+    row = env.state()
+    row[getattr(package.kernels, field)] = value
+    for draw in (lambda: render.render_ansi(row, None), lambda: render.render_rgb(row),
+                 lambda: render.render_svg(row)):
+        with pytest.raises(ValueError, match="state"):
+            draw()
+    with pytest.raises(ValueError):
+        render.render_rgb(row.astype(np.float64))   # was Numba's typing error
+
+
+def test_the_places_of_the_drawings_are_named_only_for_what_exists():
+    """``place_id(-1)`` named the last spot, as Python's indexing does."""
+    from makabana_env import render as makabana_render
+    from maunakea_env import render as maunakea_render
+    for place, count in ((makabana_render.place_id, 39), (maunakea_render.square_place, 324),
+                         (maunakea_render.field_place, 81), (maunakea_render.landing_place, 8)):
+        assert place(0) != place(count - 1)
+        for bad in (-1, count, 1.0, None):
+            with pytest.raises(ValueError, match="must be an integer from 0 to"):
+                place(bad)
