@@ -13,7 +13,7 @@ import pytest
 from agents.baselines.batched.common import KernelGenerator
 from agents.games import game_info
 from agents.training.batched import BatchedSelfPlayEnv
-from agents.training.selfplay import SelfPlayEnv
+from agents.training.selfplay import OpponentPool, SelfPlayEnv
 from pacific_common.batch import ThreadChoice
 
 pytest.importorskip("sb3_contrib")
@@ -187,12 +187,14 @@ def _observe(env, state, seat):
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(num_envs=0), "num_envs must be a positive integer"),
+    (dict(num_envs=0), "num_envs must be an integer from 1 to 1048576"),
+    (dict(num_envs=2**40), "num_envs must be an integer from 1 to 1048576"),   # BatchEnv's bound; was killed
+    (dict(opponents=["random", "nosuch"]), "unknown agent 'nosuch'"),          # was refused at a later reset
     (dict(seat="left"), "seat must be one of"),
     (dict(truncation="maybe"), "truncation must be one of"),
-    (dict(shaping=-1.0), "shaping must be a non-negative number"),
+    (dict(shaping=-1.0), "shaping must be a finite non-negative number"),
     (dict(reward="points"), "reward must be one of"),
-    (dict(shaping=True), "shaping must be a non-negative number"),   # not 1.0
+    (dict(shaping=True), "shaping must be a finite non-negative number"),   # not 1.0
     (dict(seed=-1), "seed must be an integer from 0"),               # was refused only at the first reset
     (dict(seed=1.5), "seed must be an integer from 0"),
     (dict(first_seats=[0.5, 1.7]), "first_seats must give"),        # was truncated to [0, 1]
@@ -201,6 +203,68 @@ def _observe(env, state, seat):
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         BatchedSelfPlayEnv("makemake", **{"num_envs": 2, **options})
+
+
+def test_a_failed_step_or_reset_leaves_the_batch_refusing_steps_until_a_reset(tmp_path):
+    # a failed autoreset left games half started: the next step met an opponent's turn ("the core
+    # refused a learner action its mask offered")
+    env = BatchedSelfPlayEnv("makemake", 4, 2, opponents=OpponentPool(["random"], [], baseline_share=0.0),
+                             max_turns=3, seed=0)
+    env.reset()
+    path = write_snapshot(tmp_path / "snapshot_1.npz", env.game)
+    with pytest.raises(ValueError, match="no snapshot file"):
+        env.add_opponent(str(tmp_path / "missing.npz"))
+    env.add_opponent(path)
+    (tmp_path / "snapshot_1.npz").unlink()   # checked when added, gone by the games that draw it
+    with pytest.raises(ValueError, match="snapshot_1.npz"):
+        for _ in range(10):
+            env.step(learner_actions(env.action_masks(), np.random.default_rng(0)))
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match=r"the last step\(\) failed: call reset\(\)"):
+        env.step(np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match="snapshot_1.npz"):
+        env.reset()
+    with pytest.raises(RuntimeError, match=r"the last reset\(\) failed: call reset\(\) again"):
+        env.step(np.zeros(4, np.int64))
+    write_snapshot(tmp_path / "snapshot_1.npz", env.game)
+    env.reset()
+    env.step(learner_actions(env.action_masks(), np.random.default_rng(0)))
+
+
+def test_set_attr_changes_only_the_options_the_next_games_read():
+    env = BatchedSelfPlayEnv("makemake", 4, 2, opponents=["random"], seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="indices must be game numbers from 0 to 3"):
+        env.set_attr("seat_mode", "random", indices=99)
+    with pytest.raises(ValueError, match="one setting for all 4 games: indices must be None or name every game"):
+        env.set_attr("seat_mode", "random", indices=[0])
+    with pytest.raises(ValueError, match="seat must be one of"):
+        env.set_attr("seat_mode", "bogus")
+    with pytest.raises(ValueError, match=r"set_attr can change only \['seat_mode', 'shaping', 'truncation'\]"):
+        env.set_attr("num_envs", 2)   # then a broadcast error at the next step
+    assert (env.seat_mode, env.num_envs) == ("rotate", 4)
+    env.set_attr("seat_mode", "random", indices=range(4))
+    env.set_attr("shaping", np.float32(0.5))
+    assert env.get_attr("shaping") == [0.5] * 4 and env.seat_mode == "random"
+    margins = np.zeros(4, np.int64)
+    env.loops.margins(env.states, env.seats, margins)
+    assert np.array_equal(env._margins, margins)   # the shaping counts from the change, not from 0
+    env.step(learner_actions(env.action_masks(), np.random.default_rng(0)))
+
+
+def test_odd_indices_actions_and_a_closed_env_are_clear_errors():
+    env = BatchedSelfPlayEnv("makemake", 4, 2, opponents=["mcts:4"], seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="indices must be game numbers from 0 to 3"):
+        env.get_attr("seat_mode", indices=1.0)   # was a TypeError
+    assert env.get_attr("seat_mode", indices=np.int64(1)) == ["rotate"]
+    with pytest.raises(ValueError, match=r"actions must be an integer array of shape \(4,\)"):
+        env.step(np.zeros((2, 2), np.int64))   # was taken as 4 actions
+    env.close()
+    with pytest.raises(RuntimeError, match="the environment is closed"):   # was a KeyError
+        env.step(learner_actions(env.action_masks(), np.random.default_rng(0)))
+    with pytest.raises(RuntimeError, match="the environment is closed"):
+        env.reset()
 
 
 def test_a_tiny_maskable_ppo_run_completes(tmp_path):

@@ -174,6 +174,54 @@ def test_env_draws_snapshots_from_its_pool(tmp_path):
     assert reward in (-1.0, 0.0, 1.0)
 
 
+def test_bad_pool_entries_are_refused_when_added(tmp_path):
+    # they were taken, and failed at whichever later reset drew them, again and again
+    game = game_info("makemake", 2)
+    with pytest.raises(ValueError, match="unknown agent 'nosuch'"):
+        SelfPlayEnv(game, opponents=["random", "nosuch"])
+    with pytest.raises(ValueError, match="unknown agent 'nosuch'"):
+        SelfPlayEnv(game, opponents=OpponentPool(["random", "nosuch"]))   # a pool made without a game
+    with pytest.raises(ValueError, match="no snapshot file"):
+        OpponentPool(["random"], ["missing.npz"], game=game)
+    env = SelfPlayEnv(game, opponents=["random"], seed=0)
+    with pytest.raises(ValueError, match="opponent .*missing.npz' cannot play makemake: no snapshot file"):
+        env.add_opponent(str(tmp_path / "missing.npz"))
+    assert env.pool.entries == ["random"]
+
+
+def test_after_a_failed_reset_or_step_only_reset_plays_on(tmp_path, monkeypatch):
+    # a failed reset left the old position with a new seat: the learner's step moved for another
+    # player, and the next step crashed on the opponent that was never made
+    env = SelfPlayEnv("makemake", 2, opponents=OpponentPool(["random"], [], baseline_share=0.0), seed=0)
+    path = save_snapshot(tiny_model(env), tmp_path / "snapshot_1.npz")
+    env.add_opponent(str(path))
+    path.unlink()   # checked when added, gone by the reset
+    with pytest.raises(ValueError, match="no snapshot file"):
+        env.reset()
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match=r"the last reset\(\) failed: call reset\(\)"):
+        env.step(0)
+    # an opponent that fails in a step leaves an opponent to move
+    env = SelfPlayEnv("makemake", 2, opponents=["random"], seed=0)
+    opponent = next(agent for agent in env._agents_by_seat if agent is not None)
+    monkeypatch.setattr(opponent, "act", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(RuntimeError, match=r"an opponent failed in the last step\(\): call reset\(\)"):
+        env.step(0)
+    monkeypatch.undo()
+    env.reset()
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_shaping_takes_numpy_reals_and_refuses_what_is_no_finite_number():
+    env = SelfPlayEnv("makemake", 2, opponents=["random"], shaping=np.float32(0.25))
+    assert env.shaping == 0.25 and type(env.shaping) is float
+    for bad in (np.inf, np.float32("nan"), 10**400, np.bool_(True), -0.5, "1"):
+        with pytest.raises(ValueError, match="shaping must be a finite non-negative number"):
+            SelfPlayEnv("makemake", 2, opponents=["random"], shaping=bad)
+
+
 def test_snapshot_plays_like_the_greedy_policy(tmp_path):
     """The numpy forward pass of a snapshot picks the same action as MaskablePPO's greedy predict."""
     env = SelfPlayEnv("makabana", 2, opponents=["random"], seed=0)

@@ -35,7 +35,8 @@ from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from pacific_common.batch import PARALLEL_FROM, ThreadChoice
-from pacific_common.options import REWARD_MODES, check_seed, is_integer
+from pacific_common.checked import integer
+from pacific_common.options import NUM_ENVS_LIMIT, REWARD_MODES, check_seed, is_integer
 from pacific_common.rng import seed_rng
 
 from ..base import GameInfo
@@ -46,6 +47,11 @@ from ..games import game_info
 from ..learned.network import ACTIVATIONS, SnapshotAgent, policy_layers, scorer_layers, squash
 from ..learned.scorer import ScorerAgent, features_module, is_scorer_file, scorer_logits
 from .selfplay import BASELINES, OpponentPool, check_options, make_opponent
+
+# what set_attr may change (attribute -> SelfPlayEnv's option of the same meaning): options that the
+# next games read as they start; the rest is fixed at construction, the arrays' sizes included
+SETTABLE = {"seat_mode": "seat", "truncation": "truncation", "shaping": "shaping"}
+CLOSED = "the environment is closed: make a new one"
 
 
 class SnapshotNetwork:
@@ -136,8 +142,7 @@ def sample_actions(logits, masks, draws):
 
 
 def _check_options(num_envs, seat, reward, truncation, shaping):
-    if not is_integer(num_envs) or num_envs < 1:
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    integer("num_envs", num_envs, 1, NUM_ENVS_LIMIT)   # BatchEnv's bound: a typo must not ask for terabytes
     check_options(seat, reward, truncation, shaping)
 
 
@@ -166,7 +171,7 @@ class BatchedSelfPlayEnv(VecEnv):
             raise ValueError(f"autoreset must be True or False, got {autoreset!r}")
         self.autoreset = bool(autoreset)
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
-        self.pool = OpponentPool.of(opponents)
+        self.pool = OpponentPool.of(opponents, self.game)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
         self.truncation = truncation
         self.kernels = importlib.import_module(f"{self.game.name}_env.kernels")
@@ -214,16 +219,17 @@ class BatchedSelfPlayEnv(VecEnv):
         self._threads = ThreadChoice(g >= PARALLEL_FROM)
         self._scorer_rows, self._scorer_candidates = {}, None   # scorer opponents' features (_scorer_buffers)
         self.network_seconds = 0.0
-        self._started = False
+        self._refusal = "call reset() before step()"   # why step() refuses, None while it may play
         self._actions_given = False
         if seed is not None:
             self.seed(seed)
 
     # -- the pool -----------------------------------------------------------------------------------
     def add_opponent(self, snapshot):
-        """Add a snapshot (path) to the pool (``env_method("add_opponent", path)``, as for ``SelfPlayEnv``);
-        networks no game can draw any more and none plays are let go."""
-        self.pool.add(snapshot)
+        """Add a snapshot (path) to the pool (``env_method("add_opponent", path)``, as for ``SelfPlayEnv``),
+        after checking that it plays this game (ValueError otherwise); networks no game can draw any
+        more and none plays are let go."""
+        self.pool.add(snapshot, self.game)
         drawable = set(self.pool.candidates()[0])
         seated = {spec for row in self.opponents for spec in row}
         for spec in [s for s in self._networks if s not in drawable | seated]:
@@ -365,19 +371,26 @@ class BatchedSelfPlayEnv(VecEnv):
 
     # -- VecEnv -----------------------------------------------------------------------------------------
     def reset(self):
+        if self._refusal == CLOSED:
+            raise RuntimeError(CLOSED)
         self.over[:] = False
-        self._start_games(np.arange(self.num_envs), list(self._seeds))
+        try:
+            self._start_games(np.arange(self.num_envs), list(self._seeds))
+        except BaseException:
+            self._stop("the last reset() failed: call reset() again before step()")
+            raise
         self._reset_seeds()
         self._reset_options()
-        self._started = True
+        self._refusal = None
         self._update_margins()
         self.loops.observe_seats(self.states, self.seats, self.observations, self.masks)
         return self.observations.copy()
 
     def step_async(self, actions):
-        actions = np.asarray(actions).reshape(-1)
+        actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} {actions.shape}")
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), one per game, got "
+                             f"{actions.dtype} of shape {actions.shape}")
         if ((actions < 0) | (actions >= self.game.num_actions)).any():
             raise ValueError(f"actions must lie in the action space [0, {self.game.num_actions}), got "
                              f"{actions[(actions < 0) | (actions >= self.game.num_actions)][:5].tolist()}")
@@ -385,11 +398,24 @@ class BatchedSelfPlayEnv(VecEnv):
         self._actions_given = True
 
     def step_wait(self):
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
+        if self._refusal is not None:
+            raise RuntimeError(self._refusal)
         if not self._actions_given:   # else the last step's actions, or zeros, would be played again
             raise RuntimeError("step_wait() without step_async(actions) first; step(actions) does both")
         self._actions_given = False
+        try:
+            return self._play_step()
+        except BaseException:
+            self._stop("the last step() failed: call reset() before step()")
+            raise
+
+    def _stop(self, refusal):
+        """Refuse steps until a reset succeeds: after a failure some games moved on and some did not,
+        or were half started, and a learner's action would meet an opponent's turn."""
+        self._refusal = refusal
+        self.masks[:] = 0
+
+    def _play_step(self):
         k, everything = self.kernels, np.arange(self.num_envs)
         actions = self._actions
         running = ~self.over
@@ -467,6 +493,7 @@ class BatchedSelfPlayEnv(VecEnv):
         return self.masks.astype(bool)
 
     def close(self):
+        self._refusal = CLOSED
         self._agents.clear()
 
     def seed(self, seed=None):
@@ -474,16 +501,38 @@ class BatchedSelfPlayEnv(VecEnv):
         return super().seed(check_seed(seed))
 
     def _get_indices(self, indices):
-        indices = list(super()._get_indices(indices))
-        if not all(is_integer(i) and 0 <= i < self.num_envs for i in indices):
-            raise ValueError(f"indices must be game numbers from 0 to {self.num_envs - 1}, got {indices!r}")
-        return indices
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, np.ndarray):
+            indices = indices.tolist()
+        if is_integer(indices):
+            indices = [indices]
+        if not isinstance(indices, (list, tuple, range)) \
+                or not all(is_integer(i) and 0 <= i < self.num_envs for i in indices):
+            raise ValueError(f"indices must be game numbers from 0 to {self.num_envs - 1} (one, a list of them, "
+                             f"or None for all), got {indices!r}")
+        return list(indices)
 
     def get_attr(self, attr_name, indices=None):
-        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
 
     def set_attr(self, attr_name, value, indices=None):
-        setattr(self, attr_name, value)
+        """Change an option for the games that start from now on: ``seat_mode`` ("rotate" or "random"),
+        ``truncation`` or ``shaping`` (as ``SelfPlayEnv``'s ``seat``, ``truncation``, ``shaping``), checked
+        as the constructor checks them.  The games share one setting: ``indices`` must name them all
+        (None does).  Everything else is fixed at construction."""
+        if attr_name not in SETTABLE:
+            raise ValueError(f"set_attr can change only {sorted(SETTABLE)}, got {attr_name!r}; the other "
+                             f"attributes are fixed at construction")
+        if sorted(set(self._get_indices(indices))) != list(range(self.num_envs)):
+            raise ValueError(f"{attr_name} is one setting for all {self.num_envs} games: indices must be None "
+                             f"or name every game, got {indices!r}")
+        options = {"seat": self.seat_mode, "reward": REWARD_MODES[self.reward_mode],
+                   "truncation": self.truncation, "shaping": self.shaping, SETTABLE[attr_name]: value}
+        check_options(**options)
+        setattr(self, attr_name, float(value) if attr_name == "shaping" else value)
+        if attr_name == "shaping" and self._refusal is None:
+            self._update_margins()   # margins are not kept while shaping is 0: count from now
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
         """The method called once for the whole batch.  ``action_masks`` returns the (games, actions)

@@ -29,6 +29,7 @@ Rewards (``reward``, ``shaping``):
 Snapshots of the learner are ``.npz`` policy networks (``agents.learned.network.save_snapshot``),
 played by numpy as pool opponents.
 """
+import math
 from pathlib import Path
 
 import gymnasium
@@ -61,6 +62,17 @@ def make_opponent(spec, game, **kwargs):
     return make_agent(str(spec), game, **kwargs)
 
 
+def check_entries(specs, game):
+    """Raise ValueError for an entry no opponent of ``game`` can be made of (an unknown name, a missing
+    or foreign file): caught when it is added, not at whichever later reset first draws it, again and
+    again, with the entry still in the pool."""
+    for spec in specs:
+        try:
+            make_opponent(spec, game)
+        except ValueError as error:
+            raise ValueError(f"opponent {spec!r} cannot play {game.name}: {error}") from None
+
+
 # ---------------------------------------------------------------------------------------------------
 # The opponent pool
 def _specs(what, specs):
@@ -80,9 +92,12 @@ class OpponentPool:
     A draw takes, with probability ``baseline_share``, a baseline (uniformly); otherwise one of the
     ``window`` most recent snapshots (uniformly).  With no snapshot yet every draw is a baseline, with
     no baseline every draw a snapshot.  Entries are agent specs (strings): baselines are
-    ``agents.registry`` names, snapshots the paths of ``.npz`` snapshots or ``.zip`` checkpoints."""
+    ``agents.registry`` names, snapshots the paths of ``.npz`` snapshots or ``.zip`` checkpoints.
+    With a ``game`` (a ``GameInfo``) every entry, and every one ``add`` adds, is checked to make an
+    opponent of that game (ValueError otherwise); the environments check the entries of a pool
+    without one against their game themselves."""
 
-    def __init__(self, baselines=BASELINES, snapshots=(), baseline_share=0.5, window=5):
+    def __init__(self, baselines=BASELINES, snapshots=(), baseline_share=0.5, window=5, game=None):
         if not is_real(baseline_share) or not 0.0 <= baseline_share <= 1.0:
             raise ValueError(f"baseline_share must be a number between 0 and 1, got {baseline_share!r}")
         if not is_integer(window) or window < 1:
@@ -93,17 +108,29 @@ class OpponentPool:
             raise ValueError("the opponent pool is empty: give at least one baseline or snapshot")
         self.baseline_share = float(baseline_share)
         self.window = window
+        self.game = game
+        if game is not None:
+            check_entries(self.entries, game)
 
     @classmethod
-    def of(cls, opponents):
-        """A pool from ``opponents``: a pool (returned as is), one spec, or a list of specs."""
+    def of(cls, opponents, game=None):
+        """A pool from ``opponents``: a pool (returned as is), one spec, or a list of specs; its
+        entries checked against ``game`` when one is given."""
         if isinstance(opponents, OpponentPool):
+            if game is not None and opponents.game is not game:
+                check_entries(opponents.entries, game)
             return opponents
         opponents = _specs("opponents", opponents)
-        return cls([o for o in opponents if not is_snapshot(o)], [o for o in opponents if is_snapshot(o)])
+        return cls([o for o in opponents if not is_snapshot(o)], [o for o in opponents if is_snapshot(o)],
+                   game=game)
 
-    def add(self, snapshot):
-        self.snapshots += _specs("snapshot", snapshot)
+    def add(self, snapshot, game=None):
+        """Add snapshots, checked against ``game`` (default: the pool's own, if any)."""
+        specs = _specs("snapshot", snapshot)
+        game = self.game if game is None else game
+        if game is not None:
+            check_entries(specs, game)
+        self.snapshots += specs
 
     @property
     def entries(self):
@@ -135,8 +162,12 @@ def check_options(seat, reward, truncation, shaping):
         raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
     if truncation not in TRUNCATION_MODES:
         raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
-    if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
-        raise ValueError(f"shaping must be a non-negative number, got {shaping!r}")
+    try:
+        finite = is_real(shaping) and 0 <= float(shaping) < math.inf
+    except OverflowError:   # an int past the float range it is used in
+        finite = False
+    if not finite:
+        raise ValueError(f"shaping must be a finite non-negative number, got {shaping!r}")
 
 
 class SelfPlayEnv(gymnasium.Env):
@@ -169,7 +200,7 @@ class SelfPlayEnv(gymnasium.Env):
         super().__init__()
         self.game = game if isinstance(game, GameInfo) else game_info(game, num_players, variant, max_turns)
         check_options(seat, reward, truncation, shaping)
-        self.pool = OpponentPool.of(opponents)
+        self.pool = OpponentPool.of(opponents, self.game)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
         self.truncation = truncation
         self.core = self.game.core
@@ -186,14 +217,15 @@ class SelfPlayEnv(gymnasium.Env):
         self._seat_offset = None
         self.opponents = [None] * n
         self._over = True
+        self._refusal = "call reset() before step()"   # why step() refuses while self._over
         if check_seed(seed) is not None:
             self.reset(seed=seed)
 
     # -- pool -------------------------------------------------------------------------------------
     def add_opponent(self, snapshot):
-        """Add a snapshot (path) to the pool; ``VecEnv.env_method("add_opponent", path)`` reaches every
-        training env."""
-        self.pool.add(snapshot)
+        """Add a snapshot (path) to the pool, after checking that it plays this game (ValueError
+        otherwise); ``VecEnv.env_method("add_opponent", path)`` reaches every training env."""
+        self.pool.add(snapshot, self.game)
 
     def _opponent(self, spec, seat):
         key = (spec, seat)
@@ -209,6 +241,21 @@ class SelfPlayEnv(gymnasium.Env):
     # -- gymnasium ----------------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
         super().reset(seed=check_seed(seed))   # the batch's seeds: a bool or 2**64 is not one
+        try:
+            started = self._start_game(seed)
+        except BaseException:
+            self._stop("the last reset() failed: call reset() again before step()")
+            raise
+        self._refusal = "the game is over: call reset() before step()"
+        return started
+
+    def _stop(self, refusal):
+        """Refuse steps until a reset succeeds: after a failure the position is no longer one where the
+        learner is to move (the old game with new seats, or an opponent's turn)."""
+        self._over, self._refusal = True, refusal
+        self._mask[:] = 0
+
+    def _start_game(self, seed):
         rng, n = self.np_random, self.num_players
         while True:  # a game that ended before the learner's first move (a tiny max_turns) is replayed
             if self.seat_mode == "rotate":
@@ -236,13 +283,17 @@ class SelfPlayEnv(gymnasium.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("the game is over: call reset() before step()")
+            raise RuntimeError(self._refusal)
         action = integer("action", action, 0, self.game.num_actions - 1)
         if not self._mask[action]:
             return self._end_on_illegal_action()
         if self.core.step(self.state, action) != self.core.STEP_OK:
             raise RuntimeError(f"{self.game.name}: the core refused action {action}, which its mask offered")
-        self._advance_opponents()
+        try:
+            self._advance_opponents()
+        except BaseException:
+            self._stop("an opponent failed in the last step(): call reset() before step()")
+            raise
         reward = 0.0
         if self.shaping:
             margin = self._points_margin()
