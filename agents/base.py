@@ -62,6 +62,13 @@ class GameInfo:
                                  f"leave it out")
 
 
+def check_game_info(game):
+    """Raise ValueError unless ``game`` is a ``GameInfo``: a game's name alone says neither its players
+    nor its variant, and an agent sizes its buffers from them."""
+    if not isinstance(game, GameInfo):
+        raise ValueError(f"game must be a GameInfo (agents.game_info(name, ...)), got {game!r}")
+
+
 def check_seed(seed):
     """Raise ValueError unless ``seed`` is one an agent can seed its randomness with: None, a
     non-negative integer or a non-empty tuple or list of them (the tournament's seed and the game's)."""
@@ -80,7 +87,9 @@ class Agent:
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         """A new game starts, in which this agent plays ``player``; ``seed`` makes its own randomness
         reproducible.  Forget everything from earlier games here: the tournament plays games in any
-        order on any worker and must get the same results."""
+        order on any worker and must get the same results.  A subclass that reads ``game`` before
+        calling this checks it first (``check_game_info``)."""
+        check_game_info(game)
         if not is_integer(player) or not 0 <= player < game.num_players:
             raise ValueError(f"player is the agent's seat, an integer from 0 to {game.num_players - 1} in this "
                              f"{game.num_players}-player game, got {player!r}")
@@ -109,6 +118,18 @@ class Agent:
             if not isinstance(array, np.ndarray) or array.shape != (size,) or array.dtype == object:
                 got = f"{array.dtype} {array.shape}" if isinstance(array, np.ndarray) else type(array).__name__
                 raise ValueError(f"{what} must be a numpy array of shape ({size},) {where}, got {got}")
+        # A float mask (0.5, NaN) or a -1 in an integer one is no mask: nonzero entries counted as legal
+        # made the random agent play illegal moves and the heuristic's kernels choose none.
+        kind = action_mask.dtype.kind
+        if kind not in "biu" or kind != "b" and not 0 <= action_mask.min() <= action_mask.max() <= 1:
+            got = (f"{action_mask.dtype}" if kind not in "biu" else
+                   f"values from {action_mask.min()} to {action_mask.max()}")
+            raise ValueError(f"action_mask must hold 0 and 1 (a bool or integer array) {where}, got {got}")
+        # NaN has no integer value (the heuristic's cast made one up) and no place in a network's input;
+        # only float arrays can hold it, so integer observations cost nothing here
+        if self.reads_observation and observation.dtype.kind == "f" and not np.isfinite(observation).all():
+            bad = int(np.flatnonzero(~np.isfinite(observation))[0])
+            raise ValueError(f"observation must hold finite numbers {where}, got {observation[bad]} at index {bad}")
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError(f"{self.name} was asked to act with no legal action in the mask")

@@ -153,18 +153,18 @@ def test_illegal_action_is_a_clear_error(name):
     illegal = int(np.flatnonzero(mask == 0)[-1])
     with pytest.raises(IllegalActionError, match=r"agent 'cheat' \(Cheat, player \d\) chose illegal action "
                                                  rf"{illegal} \({describe_action(game, illegal)}\)"):
-        play_game(game, [Cheat(illegal)] * game.num_players, seed=1)
+        play_game(game, [Cheat(illegal) for _ in range(game.num_players)], seed=1)
     with pytest.raises(IllegalActionError, match="outside"):
-        play_game(game, [Cheat(game.num_actions)] * game.num_players, seed=1)
+        play_game(game, [Cheat(game.num_actions) for _ in range(game.num_players)], seed=1)
     with pytest.raises(IllegalActionError, match="returned 1.5"):
-        play_game(game, [Cheat(1.5)] * game.num_players, seed=1)
+        play_game(game, [Cheat(1.5) for _ in range(game.num_players)], seed=1)
     # a policy's predict gives a numpy 0-d array: an action like any integer (issue 23, item 3)
     with pytest.raises(IllegalActionError, match=rf"chose illegal action {illegal} "):
-        play_game(game, [Cheat(np.array(illegal))] * game.num_players, seed=1)
+        play_game(game, [Cheat(np.array(illegal)) for _ in range(game.num_players)], seed=1)
     with pytest.raises(ValueError, match="needs"):
         play_game(game, [RandomAgent()], seed=1)
     with pytest.raises(ValueError, match="permutation"):
-        play_game(game, [RandomAgent()] * game.num_players, seed=1, seats=[0] * game.num_players)
+        play_game(game, [RandomAgent() for _ in range(game.num_players)], seed=1, seats=[0] * game.num_players)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -782,3 +782,82 @@ def test_a_network_refuses_a_game_of_other_sizes_at_reset():
     agent = agents.make_agent("shipped", game_info("makabana", 2))
     with pytest.raises(ValueError, match="takes observations of size 935 and has 273 actions; makemake"):
         agent.reset(game_info("makemake", 2), 0, 0)
+
+
+@pytest.mark.parametrize("name,spec", AGENT_KINDS + [("maunakea", "lookahead")])
+def test_reset_refuses_a_game_that_is_not_a_game_info(name, spec):
+    """A game's name failed with "'str' object has no attribute 'num_players'" (or 'obs_size', 'name')."""
+    agent = agents.make_agent(spec, game_info(name, 2))
+    with pytest.raises(ValueError, match=r"game must be a GameInfo \(agents.game_info\(name, ...\)\), got 'makemake'"):
+        agent.reset("makemake", 0)
+
+
+def test_a_sampling_network_acts_before_reset():
+    """A deterministic network could act before any reset, a sampling one failed: it had no generator."""
+    game = game_info("makabana", 2)
+    state, player, obs, mask = _decision(game)
+    agent = agents.make_agent("shipped", game, deterministic=False)
+    assert mask[agent.act(obs, mask)] == 1
+
+
+def test_play_game_refuses_one_agent_in_two_seats():
+    """A search failed later with a misleading message; a Maka Bana Mao heuristic shared its plans
+    between the seats without a word."""
+    mao = game_info("makabana", 2, "mao")
+    for game, agent in ((game_info("makemake", 2), agents.make_agent("mcts:4", game_info("makemake", 2))),
+                        (mao, agents.make_agent("heuristic", mao))):
+        with pytest.raises(ValueError, match=r"is given for more than one seat; make one agent per seat"):
+            play_game(game, [agent, agent], seed=0)
+
+
+@pytest.mark.parametrize("name,spec", AGENT_KINDS)
+def test_an_agent_refuses_a_mask_that_is_not_zeros_and_ones_and_an_observation_with_nan(name, spec):
+    """A mask of halves made the heuristic "choose illegal action -1" (blaming itself); the random
+    agent took NaN and -1 entries for legal actions."""
+    game = game_info(name, 2)
+    state, player, obs, mask = _decision(game)
+    agent = agents.make_agent(spec, game)
+    agent.reset(game, player, 0)
+    for bad, got in ((mask * 0.5, "float64"), (np.where(mask != 0, 1.0, np.nan), "float64"),
+                     (-mask, "values from -1 to 0"), (mask * 2, "values from 0 to 2")):
+        with pytest.raises(ValueError, match=r"action_mask must hold 0 and 1 \(a bool or integer array\) in .*, "
+                                             rf"got {got}"):
+            agent.act(obs, bad, state)
+    if agent.reads_observation:
+        nan = obs.astype(np.float32)
+        nan[5] = np.nan
+        with pytest.raises(ValueError, match="observation must hold finite numbers in .*, got nan at index 5"):
+            agent.act(nan, mask, state)
+        assert mask[agent.act(obs.astype(np.float32), mask, state)] == 1   # a float observation is fine
+    for good in (mask.astype(bool), mask.astype(np.uint8), mask.astype(np.int64)):
+        assert mask[agent.act(obs, good, state)] == 1
+
+
+def test_ratings_refuse_labels_anchor_and_counts_that_are_none():
+    """``labels=5`` was a TypeError, an unhashable anchor "unhashable type", and 3 wins in 0 games
+    the whole interval."""
+    games = [{"a": 1, "b": 2}]
+    for labels in (5, "ab", [["a"], "b"], ["a", "a", "b"]):
+        with pytest.raises(ValueError, match="labels must be"):
+            plackett_luce(games, labels=labels)
+    with pytest.raises(ValueError, match=r"anchor must be one label \(a player's name\) or None, got \['a'\]"):
+        fit_ratings(games, anchor=["a"])
+    assert fit_ratings(games, labels=("a", "b"), anchor="a")["a"] == pytest.approx(1000.0)
+    for wins, count in ((3, 0), (-1, 5), (0.5, 0)):
+        with pytest.raises(ValueError, match=r"wins must lie between 0 and games"):
+            wilson_interval(wins, count)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+# -- the drawing helpers of the games' renderers ---------------------------------------------------------
+def test_outline_refuses_what_is_not_a_2d_boolean_mask():
+    """None failed with AttributeError, a 1-D mask with IndexError."""
+    from pacific_common.draw import outline
+
+    for mask, got in ((None, "None"), (np.ones(5, bool), r"bool array of shape \(5,\)"),
+                      (np.ones((3, 3), np.int8), r"int8 array of shape \(3, 3\)")):
+        with pytest.raises(ValueError, match=rf"mask must be a 2-D numpy array of bools \(rows, columns\), got {got}"):
+            outline(mask)
+    square = np.zeros((5, 5), bool)
+    square[1:4, 1:4] = True
+    assert outline(square).sum() == 8 and not outline(square)[2, 2]

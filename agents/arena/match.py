@@ -18,7 +18,7 @@ import numpy as np
 
 from pacific_common.options import is_integer
 
-from ..base import Agent, GameInfo
+from ..base import Agent, check_game_info
 from ..games import GAMES, describe_action
 
 WIN_LOSS = 0  # the cores' REWARD_WIN_LOSS mode
@@ -89,14 +89,18 @@ def play_game(game, agents, seed, seats=None, on_step=None) -> GameResult:
     given, is called after every action as ``on_step(player, action, before, after)`` with copies of
     the state rows around the step (human play uses it to announce moves).  An agent that returns an
     action its mask does not offer raises ``IllegalActionError``."""
-    if not isinstance(game, GameInfo):
-        raise ValueError(f"game must be a GameInfo (agents.game_info(name, ...)), got {game!r}")
+    check_game_info(game)
     core, n = game.core, game.num_players
     if not isinstance(agents, (list, tuple)) or len(agents) != n:
         raise ValueError(f"{game.name} with {n} players needs a list of {n} agents, got {agents!r}")
     strangers = [a for a in agents if not isinstance(a, Agent)]
     if strangers:
         raise ValueError(f"agents must be Agent objects (agents.make_agent(name, game)), got {strangers[0]!r}")
+    # an agent keeps its seat and its plans between moves: one object in two seats mixes them up
+    twice = next((a for i, a in enumerate(agents) if any(a is b for b in agents[:i])), None)
+    if twice is not None:
+        raise ValueError(f"agent {twice.name!r} ({type(twice).__name__}) is given for more than one seat; make "
+                         f"one agent per seat ([agents.make_agent(name, game) for _ in range({n})])")
     if seats is None:
         seats = list(range(n))
     elif not isinstance(seats, (list, tuple)) or not all(is_integer(s) for s in seats):

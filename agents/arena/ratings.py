@@ -23,7 +23,7 @@ Win rates: a game's win is split evenly between the players tied for first place
 defined in ``agents.arena.match.finishing_ranks``).  The win rate is the sum of the shares over the games
 played, with a Wilson score interval.
 """
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from itertools import combinations
 from math import comb, inf, isfinite, log10, sqrt
 
@@ -78,7 +78,11 @@ def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations
             labels = sorted({p for g in games for p in g})
         except TypeError:   # labels that do not compare: the order of first appearance
             labels = list(dict.fromkeys(p for g in games for p in g))
+    elif isinstance(labels, (str, bytes, Mapping)) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be a list of the players' labels, got {labels!r}")
     labels = list(labels)
+    if not all(isinstance(label, Hashable) for label in labels) or len(set(labels)) != len(labels):
+        raise ValueError(f"labels must be distinct labels such as names (hashable), got {labels!r}")
     if not labels:
         return {}
     index = {label: i for i, label in enumerate(labels)}
@@ -114,6 +118,8 @@ def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations
 def fit_ratings(games, labels=None, anchor=None, prior=1.0):
     """Elo-scale ratings {label: rating} from finishing orders (see the module docstring): the
     ``anchor`` label gets 1000 when given and present, else the mean is 1000."""
+    if not isinstance(anchor, Hashable):
+        raise ValueError(f"anchor must be one label (a player's name) or None, got {anchor!r}")
     strength = plackett_luce(games, labels, prior)
     elo = {label: ELO_SCALE * log10(g) for label, g in strength.items()}
     if not elo:
@@ -130,10 +136,10 @@ def wilson_interval(wins, games, z=1.96):
                          f"games={games!r}, z={z!r}")
     if games < 0:
         raise ValueError(f"games must not be negative, got {games}")
+    if not 0 <= wins <= games:   # before the answer for no games: 3 wins of 0 games is a miscount
+        raise ValueError(f"wins must lie between 0 and games ({games}), got {wins}")
     if games == 0:
         return 0.0, 1.0
-    if not 0 <= wins <= games:
-        raise ValueError(f"wins must lie between 0 and games ({games}), got {wins}")
     p = wins / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)

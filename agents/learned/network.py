@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Agent
+from ..base import Agent, check_game_info
 from ..search.prior import check_layers
 from .scorer import ScorerAgent, is_scorer_file, save_scorer
 
@@ -144,6 +144,9 @@ class SnapshotAgent(Agent):
         self.squash = features == "log"
         self.skip = bool(skip)
         self.deterministic = deterministic
+        # a network may act before any reset (it knows its sizes), so a sampling one needs its generator
+        # from the start; reset replaces it with a seeded one
+        self.rng = np.random.default_rng()
         if name is not None:
             self.name = name
 
@@ -171,6 +174,7 @@ class SnapshotAgent(Agent):
     def check_game(self, game, what=None):
         """Refuse ``game`` if its observation or actions are not the network's sizes (or its value
         network's input is not the observation, or it has more than one output)."""
+        check_game_info(game)   # reset comes here before the base class has checked the game
         what = what or f"network {self.name!r}"
         check_sizes(self.layers, game, what)
         if self.value_layers is not None:

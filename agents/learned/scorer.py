@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Agent, GameInfo
+from ..base import Agent, GameInfo, check_game_info
 from ..search.prior import check_layers
 
 KIND = "action_scorer"
@@ -188,6 +188,8 @@ class ScorerAgent(Agent):
             layers = []
             while f"w{len(layers)}" in data.files and f"b{len(layers)}" in data.files:
                 layers.append((data[f"w{len(layers)}"], data[f"b{len(layers)}"]))
+        if game is not None:
+            check_game_info(game)
         if game is not None and game.name != game_name:
             raise ValueError(f"scorer {str(path)!r} was trained for {game_name}, not {game.name}")
         if game is not None and game.variant != variant:
@@ -203,6 +205,7 @@ class ScorerAgent(Agent):
         return cls(layers, game_name, variant, **kwargs)
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        check_game_info(game)   # before reading its name: the base class checks only after this
         if game.name != self.game_name or game.variant != self.variant:
             raise ValueError(f"this scorer plays {self.game_name} ({self.variant}), not {game.name} "
                              f"({game.variant})")
