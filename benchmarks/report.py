@@ -189,14 +189,16 @@ def main(argv=None):
         try:
             with open(args.json) as f:
                 run = json.load(f)
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, RecursionError) as error:   # RecursionError: nested too deeply
             raise ValueError(f"{args.json!r} cannot be read as the JSON of a benchmarks.throughput run "
                              f"({error})") from None
-        text = section(run)
-        headline_text = headline(run) if args.readme else None
     except (OSError, ValueError) as error:
         parser.error(str(error))
-    except (KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError) as error:
+    try:
+        text = section(run)
+        headline_text = headline(run) if args.readme else None
+    except (KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError, ValueError) as error:
+        # ValueError: max() of no rows, where a run has its batch rows
         parser.error(f"{args.json!r} is not the JSON of a benchmarks.throughput run "
                      f"({type(error).__name__}: {error})")
     if args.write:

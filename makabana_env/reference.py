@@ -32,6 +32,7 @@ Maka Bana Mao (RULES.md, "Maka Bana Mao") uses the tiki actions above and 70 mor
 * ``342``        stop executing projects; decline the payback; keep the paint card.
 """
 from makabana_env import board
+from pacific_common.checked import whole_number
 from pacific_common.options import check_options
 
 # Component data, turned into plain Python values so that the rules below read without numpy.
@@ -354,11 +355,7 @@ class ReferenceGame:
     def step(self, action: int) -> None:
         if self.phase == "over":
             raise ValueError("the game is over: no more actions can be taken")
-        if not isinstance(action, int):
-            try:
-                action = int(action)
-            except (TypeError, ValueError):
-                raise ValueError(f"an action must be an integer, not {action!r}") from None
+        action = whole_number("action", action)   # int() would take 0.9 as 0 and "5" as 5
         legal = self.legal_actions()
         if action not in legal:
             description = describe_mao_action(action) if self.mao else describe_action(action)

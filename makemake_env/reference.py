@@ -18,6 +18,7 @@ Actions (912, shared with the core):
 - ``864 .. 911`` Ceremonial Phase b: start a ceremony on ground ``a - 864`` (asked only when there are
   more free grounds than Tangata Manu in supply).
 """
+from pacific_common.checked import whole_number
 from pacific_common.options import check_options
 
 from .board import (CHIEF_STRENGTH, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_MOAI, SACRED,
@@ -253,7 +254,7 @@ class ReferenceGame:
         """Play the decision of the clan to act; then run the game on until the next decision."""
         if self.phase == "over":
             raise ValueError("the game is over; no action is legal")
-        action = int(action)
+        action = whole_number("action", action)   # int() would take 0.9 as 0 and "5" as 5
         legal = self.legal_actions()
         if action not in legal:
             raise ValueError(f"illegal action {action} ({describe_action(action)}) for clan "

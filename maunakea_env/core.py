@@ -272,8 +272,12 @@ def seat_after(seat, k, n):
 
 
 def margins(out, n):
+    """``pacific_common.seats.margins`` on ``out[:n]``: each player's points minus the best other's (so
+    at least two players: one alone has no other)."""
     if not isinstance(out, np.ndarray) or out.dtype not in (np.float64, np.float32):
         raise ValueError(f"out must be a 1-D numpy array of float64 or float32, got "
                          f"{type(out).__name__ if not isinstance(out, np.ndarray) else out.dtype}")
     checked.array("out", out, out.dtype, writeable=True)
-    seats.margins(out, checked.integer("n", n, 1, out.shape[0]))
+    if out.shape[0] < 2:
+        raise ValueError(f"out must hold the points of at least two players, got {out.shape[0]} entries")
+    seats.margins(out, checked.integer("n", n, 2, out.shape[0]))

@@ -41,7 +41,7 @@ Card kinds are numbered as in ``board.CARD_KIND_NAMES`` (0 - 6 artifact sets, 7 
 8 no deduction, 9 - 12 boat of a colour, 13 jungle, 14 water, 15 mountain movement, 16 earthquake,
 17 helicopter rescue).
 """
-from pacific_common.checked import integer
+from pacific_common.checked import integer, whole_number
 from pacific_common.options import SEED_LIMIT, check_options
 
 from . import board as B
@@ -512,7 +512,7 @@ class ReferenceGame:
         """Play the decision of the player to act; then run the game on until the next decision."""
         if self.phase == "over":
             raise ValueError("the game is over; no action is legal")
-        action = int(action)
+        action = whole_number("action", action)   # int() would take 0.9 as 0 and "5" as 5
         if action not in self.legal_actions():
             raise ValueError(f"illegal action {action} ({describe_action(action)}) for player_"
                              f"{self.to_act} in the {self.phase} phase")

@@ -52,6 +52,16 @@ def is_decimal(text):
     return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
+def whole_number(name, value):
+    """``value`` as a Python ``int``, when it is integer-like (as ``integer`` takes it), of any size:
+    for a value whose range is checked after (an action, by the legal actions)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
 def integer(name, value, low, high):
     """``value`` as a Python ``int``, when it is integer-like (``int``, a numpy integer, a 0-d integer
     array such as stable-baselines3's ``predict`` returns) and ``low <= value <= high``."""

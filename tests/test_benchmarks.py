@@ -242,3 +242,11 @@ def test_the_pages_training_speed_tables_are_those_of_the_kept_run():
 ])
 def test_outputs_and_numbers_are_checked_before_anything_is_measured(module, options, words):
     assert words in refusal(module, *options)
+
+
+def test_the_report_refuses_a_json_nested_too_deeply_or_without_rows(tmp_path):
+    deep, empty = tmp_path / "deep.json", tmp_path / "empty.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)   # was a RecursionError traceback
+    empty.write_text('{"rows": []}')                 # was "max() arg is an empty sequence"
+    assert "cannot be read as the JSON of a benchmarks.throughput run" in refusal("benchmarks.report", str(deep))
+    assert "is not the JSON of a benchmarks.throughput run" in refusal("benchmarks.report", str(empty))

@@ -514,6 +514,31 @@ def test_the_reference_rules_check_their_options_as_the_environments_do(name, op
         reference.ReferenceGame(**{"num_players": 2, **options})
 
 
+@pytest.mark.parametrize("name", PACKAGES)
+def test_the_reference_rules_take_only_integers_as_actions(name):
+    """``int(action)`` played 0.9 as action 0 and "5" as 5, and gave TypeError or OverflowError for None
+    and infinity."""
+    reference = importlib.import_module(f"{name}_env.reference")
+    game = reference.ReferenceGame(num_players=2)   # only Mauna Kea's reference takes a seed
+    legal = sorted(game.legal_actions())[0]
+    for bad in (legal + 0.5, float(legal), str(legal), True, None, float("inf"), [legal]):
+        with pytest.raises(ValueError, match="action must be an integer"):
+            game.step(bad)
+    assert sorted(game.legal_actions())[0] == legal   # nothing was played
+    game.step(np.int64(legal))
+
+
+def test_margins_need_two_players():
+    """One player alone got a margin over nobody: 10**300."""
+    out = np.array([1.0, 3.0])
+    with pytest.raises(ValueError, match="n must be an integer from 2 to 2"):
+        maunakea_env.core.margins(out, 1)
+    with pytest.raises(ValueError, match="at least two players"):
+        maunakea_env.core.margins(np.array([1.0]), 1)
+    maunakea_env.core.margins(out, 2)
+    assert out.tolist() == [-2.0, 2.0]
+
+
 @pytest.mark.parametrize("seed", [1.5, -1, "3", None])
 def test_the_mauna_kea_reference_refuses_a_seed_that_is_not_one(seed):
     """``int(seed)`` turned 1.5 into the game of seed 1."""

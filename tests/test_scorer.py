@@ -468,6 +468,9 @@ def test_tiny_distillation_run(tmp_path):
     assert again["decisions"] == saved["decisions"] and "win_rate_heuristic" not in again
     with pytest.raises(SystemExit, match="recorded with players=2, not players=3"):
         distill_main(["--game", "maunakea", "--players", "3", "--out", str(out), "--reuse"])
+    (out / "decisions.npz").write_text("not an archive")   # was a zipfile.BadZipFile traceback
+    with pytest.raises(SystemExit, match="is not a decisions file"):
+        distill_main(["--game", "maunakea", "--out", str(out), "--reuse"])
 
 
 @pytest.mark.parametrize("args,message", [

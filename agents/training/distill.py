@@ -27,6 +27,7 @@ import json
 import math
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -250,7 +251,7 @@ def load_decisions(path, setting):
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in keys}
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:   # an .npz is a zip archive
         raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.training.distill "
                          f"({error}); run without --reuse") from None
     recorded = json.loads(str(arrays.pop("setting")))
