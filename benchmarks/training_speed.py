@@ -51,8 +51,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.report import NAMES, check_page, write
-from pacific_common.cli import output_file
 from benchmarks.throughput import cpu_name, load_average
+from pacific_common.cli import check_ranges, output_file
 
 GAMES = ("makabana", "makemake", "maunakea")
 TARGETS = {"rollout": 4.0, "network_share": 0.85, "ppo": 2.0}
@@ -359,12 +359,10 @@ def main(argv=None):
         parser.error(f"--repeats must be a positive integer, got {args.repeats}")
     # agents.train's bounds, checked here: its own parser would answer with its usage line
     from agents.training.train import MAX_ENVS, MAX_UPDATE_THREADS, SEED_MAX
-    for name, most in (("update_threads", MAX_UPDATE_THREADS), ("envs", MAX_ENVS)):
-        value, option = getattr(args, name), "--" + name.replace("_", "-")
-        if value is not None and value < 1:
-            parser.error(f"{option} must be a positive integer, got {value}")
-        if value is not None and value > most:
-            parser.error(f"{option} must be at most {most}, got {value}")
+    check_ranges(parser, args, (("update_threads", "a positive integer", lambda v: v >= 1),
+                                ("update_threads", f"at most {MAX_UPDATE_THREADS}", lambda v: v <= MAX_UPDATE_THREADS),
+                                ("envs", "a positive integer", lambda v: v >= 1),
+                                ("envs", f"at most {MAX_ENVS}", lambda v: v <= MAX_ENVS)))
     if not 0 <= args.seed <= SEED_MAX:
         parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
     repeats = args.repeats or (1 if args.quick else 3)

@@ -52,27 +52,29 @@ def is_decimal(text):
     return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
-def whole_number(name, value):
-    """``value`` as a Python ``int``, when it is integer-like (as ``integer`` takes it), of any size:
-    for a value whose range is checked after (an action, by the legal actions)."""
+def _whole(name, value, wanted):
+    """``value`` as a Python ``int`` when it is integer-like, else a ValueError saying that ``name``
+    must be ``wanted``."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        raise ValueError(f"{name} must be {wanted}, got {value!r} ({type(value).__name__})")
     return int(value)
+
+
+def whole_number(name, value):
+    """``value`` as a Python ``int``, when it is integer-like (as ``integer`` takes it), of any size:
+    for a value whose range is checked after (an action, by the legal actions)."""
+    return _whole(name, value, "an integer")
 
 
 def integer(name, value, low, high):
     """``value`` as a Python ``int``, when it is integer-like (``int``, a numpy integer, a 0-d integer
     array such as stable-baselines3's ``predict`` returns) and ``low <= value <= high``."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}"
-                         f" ({type(value).__name__})")
-    value = int(value)
+    wanted = f"an integer from {low} to {high}"
+    value = _whole(name, value, wanted)
     if not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value}")
+        raise ValueError(f"{name} must be {wanted}, got {value}")
     return value
 
 
