@@ -152,9 +152,8 @@ def test_2_revealing_hints_a_shown_tattoo_card_is_observable():
     of the 11 beach/area/theme cards can be the hint -- including the Tattoo theme.  Once revealed, each
     colour's block (COLOUR_FEATURES wide) must hold exactly one shown-card bit.
 
-    Fails with the current core: COLOUR_FEATURES is 18 but the block needs CF_SHOWN_CARD (8) + 11 = 19
-    slots, so the Tattoo bit (slot 10) is written into the next colour's CF_PRESENT feature and a
-    Tattoo hint looks like no hint at all."""
+    The block needs CF_SHOWN_CARD (8) + 11 = 19 slots; with 18, the Tattoo bit (slot 10) was written
+    into the next colour's CF_PRESENT feature and a Tattoo hint looked like no hint at all."""
     env = position(new_game(4), {"Coquito-Grass-Flower": RED})
     choose_projects(env, {c: construct("Azzura-Rock-Tattoo", "theme") for c in range(4)})
     assert env.decision() == "tiki"
@@ -167,9 +166,9 @@ def test_2_revealing_hints_a_shown_tattoo_card_is_observable():
 @pytest.mark.parametrize("num_players", [4, 5])
 def test_2_revealing_hints_a_shown_card_does_not_overwrite_other_features(num_players):
     """Rulebook 2 "Revealing Hints" / observation layout: revealing a hint changes only the shown-card
-    features of that colour.  Fails with the current core (COLOUR_FEATURES = 18 < 8 + 11): with 4
-    colours the last colour's Tattoo hint marks the absent fifth colour as present; with 5 colours it
-    writes into the viewer's own project block (a phantom own project on spot 0)."""
+    features of that colour.  With COLOUR_FEATURES = 18 < 8 + 11, with 4 colours the last colour's
+    Tattoo hint marked the absent fifth colour as present; with 5 colours it wrote into the viewer's
+    own project block (a phantom own project on spot 0)."""
     n = num_players
     env = position(new_game(n), {"Coquito-Grass-Flower": RED})
     projects = {c: construct("Diabolo-Sand-Fish", "beach") for c in range(n)}

@@ -300,9 +300,8 @@ def test_end_of_game_stalemate_also_when_a_clan_has_free_grounds_but_no_tangata_
     clan has no Tangata Manu in supply.  Red (all 5 Tangata Manu in ceremonies, no amulet) encloses a
     sixth ground it cannot use; Blue and Red have no dominance action: the game is a stalemate.
 
-    Fails with the current core: ``_finish_turn`` counts ``ceremony_count > 0`` as activity even with
-    an empty supply, so the stalemate is never detected and the game runs on until ``max_turns``
-    (truncated instead of terminated)."""
+    A core that counted ``ceremony_count > 0`` as activity even with an empty supply never saw this
+    stalemate and ran on until ``max_turns`` (truncated instead of terminated)."""
     red = ["Inner-3", "Inner-4", "Inner-5", "Sacred-2", "Sacred-3", "Coast-5", "Coast-6",
            "Coast-10", "Coast-13", "Coast-16"]
     assert grounds_of(*red) == ["Ground-6", "Ground-7", "Ground-8", "Ground-27", "Ground-28", "Ground-29"]
@@ -468,10 +467,10 @@ def test_ceremonial_phase_a_a_tangata_manu_at_any_corner_of_the_territory_or_a_n
     taking the last neighbour of T builds the Moai.  With its only ceremony on any other ground, no
     Moai.
 
-    Fails with the current core: ``NEAR_GROUND_BITS`` adds ``1 << g`` over a list in which grounds
-    shared by T and a neighbour appear several times (``_bits`` uses ``sum``), so the carries give a
-    wrong set of grounds: most near grounds (e.g. Ground-27 for Inner-4) do not enable the Moai and some
-    far ones (e.g. Ground-33 for Inner-4) do."""
+    Guards ``NEAR_GROUND_BITS``: its grounds come from a list in which grounds shared by T and a
+    neighbour appear several times, so adding ``1 << g`` instead of or-ing it gave a wrong set (most
+    near grounds, e.g. Ground-27 for Inner-4, did not enable the Moai and some far ones, e.g.
+    Ground-33, did)."""
     failures = []
     for t in MOAI_SITES:
         site = TERRITORY_NAMES[t]
@@ -568,8 +567,8 @@ def test_ceremonial_phase_order_no_moai_after_a_chosen_ceremony():
     by a new ceremony waits for the clan's next ceremonial phase.  When every ceremony is placed
     without asking the core never returns to the Moai; it must not either when the clan chooses.
 
-    Fails with the current core: after a chosen ceremony ``step`` runs the whole ceremonial phase
-    again from the Moai, so the Moai on Inner-4 is built in the middle of the ceremonies."""
+    A core that ran the whole ceremonial phase again from the Moai after a chosen ceremony built the
+    Moai on Inner-4 in the middle of the ceremonies."""
     env = moai_position(new_game(4), "manu")
     act(env, place("Sacred-2", 1))
     assert env.decision() == "ceremony"
