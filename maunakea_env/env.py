@@ -54,6 +54,8 @@ block                     size         content
 ``OBS_BOATS``             8 × 7        boat b (``board.BOAT_NAMES[b]``) once taken: by relative
                                        player k (one-hot 4), white / gray / black aboard
 ``OBS_BAG``               7            tiles in the bag: terrain worth 1 / 2 / 3, lava per flow
+``OBS_BAG_TILES``         17 + 4 × 4   tiles in the bag by terrain kind (``board.TERRAIN_KIND_NAMES``),
+                                       then lava by flow and shape (``board.LAVA_SHAPE_NAMES``)
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
 ``OBS_LAVA_ENDS``         4 × 2 × 2    the field an open branch ends on: column + 1, row + 1
                                        (``board.FIELD_XY``; 0 for a closed branch)
@@ -103,6 +105,9 @@ Version history
   ``OBS_LAVA_ENDS`` (where each open lava branch ends, which the board's arrows show) was added after
   ``OBS_LAVA``; the observation grew from 5154 to 5170 values.  The advanced block gained
   ``OBS_A_REMOVED``, the cards the viewer removed at set-up (the state row, ``REMOVED_CARDS``).
+  ``OBS_BAG_TILES`` (the bag's tiles by terrain kind and by lava flow and shape, which every player
+  can count, since tiles leave and enter the bag face up) was added after ``OBS_BAG``; the observation
+  grew from 5170 to 5203 values (the advanced one from 5353 to 5386).
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED

@@ -94,9 +94,10 @@ def test_advanced_basic_game_trajectories_are_unchanged():
     layout with those blocks left out still gave the old digest), and again when the basic game's end
     changed (the settled and walled-in ends, the turn going on after lava ends the game while
     drawing), and again when the observation gained where each lava branch ends (``OBS_LAVA_ENDS``; the
-    observations with that block left out still gave c74cb7bd...)."""
+    observations with that block left out still gave c74cb7bd...), and again when it gained the bag's
+    tiles by kind and shape (``OBS_BAG_TILES``; with that block left out, 3fc02edb...)."""
     digest = random_play_digest(core, core.VARIANT_BASIC, (2, 3, 4), range(6), 300, observe_every=7)
-    assert digest == "3fc02edbfb113d0530944cbdae67f1c1772ca2d83161d364056e7bf31b8dab45"
+    assert digest == "fb416745e58c40b3c4a7393afa9c0a4dcc8e93304743ede4ef31b355441f6824"
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from maunakea_env.board import (
     ARTIFACT_COUNTS, FIELD_NAMES, FIELD_SQUARES, FIRST_LAVA_TILE, IS_TILE_FIELD,
     LANDING_NAMES, LAVA, NUM_FIELDS, NUM_ISLAND_TILES, NUM_LANDINGS, NUM_SQUARES, NUM_START_TILES, NO_TILE,
     SQUARE_NAMES, START_FIELDS, START_SQUARES, START_TILE_ARTIFACTS, START_TILE_SPACES, START_TILE_SQUARES,
-    TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES, LAVA_FLOW_EXIT_FIELD, VOLCANO_FIELD, rotate_tile,
+    TERRAIN_KIND_NAMES, TERRAIN_KIND_POINTS, TERRAIN_TILE_KIND, TERRAIN_TILE_POINTS, TERRAIN_TILE_SQUARES,
+    LAVA_FLOW_EXIT_FIELD, LAVA_TILE_FLOW, LAVA_TILE_SHAPE, VOLCANO_FIELD, rotate_tile,
 )
 from pacific_common.rng import draw, seed_rng
 
@@ -836,6 +837,97 @@ def test_volcanic_eruption_the_same_lava_laid_in_another_order_is_seen_apart():
         obs_a, obs_b = (env.observe(f"player_{viewer}")["observation"] for env in games)
         differ = np.flatnonzero(obs_a != obs_b)
         assert differ.size and all(ends.start <= i < ends.stop for i in differ)
+
+
+def _bag_tiles(env, viewer):
+    obs = env.observe(f"player_{viewer}")["observation"]
+    return obs[core.OBS_BAG_TILES:core.OBS_LAVA]
+
+
+def test_volcanic_eruption_the_lava_shapes_left_in_the_bag_are_observed():
+    """[Volcanic eruption] / RULINGS.md "Conventions": a lava tile drawn is turned over and laid, or
+    removed when its branch has left the board, in everyone's sight, so every player can know which
+    shapes of a flow are still in the bag; and the next one turns the flow.  Two games differ only in
+    which north tile the branch that left the board took away (a straight or the left bend): the
+    north flow's next tile turns differently, and the observation tells the two games apart in the bag
+    block and nowhere else."""
+    kept = {"straight": lava_tile(NORTH_FLOW, LEFT_BEND), "left bend": lava_tile(NORTH_FLOW, STRAIGHT, 2)}
+    games = {}
+    for discarded, other in kept.items():
+        env, s = craft()
+        commit(env, s)
+        for tile in (lava_tile(NORTH_FLOW, STRAIGHT, 0), lava_tile(NORTH_FLOW, STRAIGHT, 1),
+                     lava_tile(NORTH_FLOW, RIGHT_BEND), lava_tile(NORTH_FLOW, FORK)):
+            erupt(env, tile)      # E3, E2, E1 (turning east), the fork on F1: the "•" branch heads north
+        gone = lava_tile(NORTH_FLOW, STRAIGHT, 2) if discarded == "straight" else lava_tile(NORTH_FLOW, LEFT_BEND)
+        erupt(env, gone)          # the "•" branch runs off the board: the tile leaves the game
+        assert where(env, gone) == core.REMOVED
+        s = env.state()
+        only_in_bag(s, [other])
+        commit(env, s)
+        games[discarded] = env
+    north = core.NUM_TERRAIN_KINDS + core.NUM_LAVA_SHAPES * NORTH_FLOW
+    for viewer in (0, 1):
+        a, b = (_bag_tiles(games[name], viewer) for name in ("straight", "left bend"))
+        assert a[north:north + core.NUM_LAVA_SHAPES].tolist() == [0, 1, 0, 0]     # the left bend is left
+        assert b[north:north + core.NUM_LAVA_SHAPES].tolist() == [1, 0, 0, 0]     # a straight is left
+        obs_a, obs_b = (games[name].observe(f"player_{viewer}")["observation"] for name in games)
+        differ = np.flatnonzero(obs_a != obs_b)
+        assert differ.size and all(core.OBS_BAG_TILES <= i < core.OBS_LAVA for i in differ)
+    for name, env in games.items():
+        erupt(env, kept[name])
+    assert branch(games["straight"], NORTH_FLOW, 1)[1] != branch(games["left bend"], NORTH_FLOW, 1)[1]
+
+
+def test_drawing_other_tiles_the_terrain_kinds_left_in_the_bag_are_observed():
+    """[Drawing other tiles] / RULINGS.md "Conventions": tiles are drawn, laid and covered face up, so
+    the bag's composition is public knowledge, kind by kind, not only by points: a lake and a massif
+    are both worth 1 point, and a game where lava covered the lake (the massif left in the bag) is told
+    apart from one where it covered the massif."""
+    games = {}
+    for covered in ("lake", "massif"):
+        env, s = craft()
+        t = bag_tile(s, kind=covered)
+        s[core.FIELD_TILE + field("G3")] = t
+        s[core.TILE_WHERE + t] = core.ON_BOARD
+        lay_lava(s, "G3", lava_tile(EAST_FLOW, STRAIGHT, 0))     # covers it: the tile leaves the game
+        commit(env, s)
+        games[covered] = env
+    lake, massif = (TERRAIN_KIND_NAMES.index(name) for name in ("lake", "massif"))
+    for viewer in (0, 1):
+        a, b = (_bag_tiles(games[name], viewer) for name in ("lake", "massif"))
+        assert a[lake] == b[lake] - 1 and a[massif] == b[massif] + 1
+        obs_a, obs_b = (games[name].observe(f"player_{viewer}")["observation"] for name in games)
+        assert np.array_equal(obs_a[core.OBS_BAG:core.OBS_BAG + 7], obs_b[core.OBS_BAG:core.OBS_BAG + 7])
+        differ = np.flatnonzero(obs_a != obs_b)
+        assert differ.size and all(core.OBS_BAG_TILES <= i < core.OBS_LAVA for i in differ)
+
+
+def test_drawing_other_tiles_the_bag_block_counts_every_tile_left():
+    """RULINGS.md "Conventions": at every decision of random games, for every viewer, the bag block
+    holds the number of each terrain kind and of each flow's lava shape still in the bag, and agrees
+    with the counts by points and by flow."""
+    rng = np.random.default_rng(5)
+    for num_players, variant in ((2, "basic"), (3, "advanced"), (4, "basic")):
+        env = new_game(num_players, seed=num_players, variant=variant, max_turns=60)
+        while running(env):
+            s = env.state()
+            in_bag = [t for t in range(NUM_ISLAND_TILES) if s[core.TILE_WHERE + t] == core.IN_BAG]
+            kinds = np.bincount([TERRAIN_TILE_KIND[t] for t in in_bag if t < FIRST_LAVA_TILE],
+                                minlength=core.NUM_TERRAIN_KINDS)
+            shapes = np.zeros((4, core.NUM_LAVA_SHAPES), np.int64)
+            for t in in_bag:
+                if t >= FIRST_LAVA_TILE:
+                    shapes[LAVA_TILE_FLOW[t - FIRST_LAVA_TILE], LAVA_TILE_SHAPE[t - FIRST_LAVA_TILE]] += 1
+            for viewer in range(num_players):
+                obs = env.observe(f"player_{viewer}")["observation"]
+                block = obs[core.OBS_BAG_TILES:core.OBS_LAVA]
+                assert block[:core.NUM_TERRAIN_KINDS].tolist() == kinds.tolist()
+                assert block[core.NUM_TERRAIN_KINDS:].tolist() == shapes.ravel().tolist()
+                by_points = np.bincount(TERRAIN_KIND_POINTS - 1, weights=kinds, minlength=3)
+                assert obs[core.OBS_BAG:core.OBS_BAG + 3].tolist() == by_points.tolist()
+                assert obs[core.OBS_BAG + 3:core.OBS_BAG + 7].tolist() == shapes.sum(axis=1).tolist()
+            act(env, int(rng.choice(sorted(legal(env)))))
 
 
 # =====================================================================================================

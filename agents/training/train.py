@@ -183,7 +183,7 @@ def parse_args(argv=None):
              "batched) (default: the game's)")
     add("--skip", type=int, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
-             "(default: the game's; too large for Mauna Kea's 5170 x 2040)")
+             "(default: the game's; too large for Mauna Kea's 5203 x 2040)")
     add("--opponents", default=None,
         help="baseline opponents in the pool, comma-separated agent names; a name given twice is drawn "
              "twice as often (default: the game's, random,heuristic or for Maka Bana "
