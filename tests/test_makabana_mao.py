@@ -754,3 +754,160 @@ def test_mao_batch_env_plays_like_single_games():
                 e.step(int(actions[i]))
         batch.step(actions)
     assert batch.observations.shape == (6, core.OBS_SIZE_MAO) and batch.action_masks.shape == (6, 343)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. Execution: an overloaded paint project that builds, and a normal project naming no spot
+def test_mao_4_overloaded_paint_and_three_cards_naming_an_empty_spot_builds_there():
+    """Rulebook Mao 4 "Overloaded project": "If the project contains 4 cards or more, he combines 3 of
+    these cards, as he wishes, to create a construction project"; "A player who has prepared 1 or 2
+    paint cards is not forced to use them, if he doesn't he takes them back in his hand".  Coquito,
+    Grass, Fish and a paint card on an empty spot: no take-back is possible, but the three cards build
+    on Coquito-Grass-Fish, and the paint card goes back to the hand."""
+    env = mao_game(huts={"Diabolo-Rock-Fish": BLUE})
+    to_execution(env, {YELLOW: (["Coquito", "Grass", "Fish", "Paint"], "Paint")})
+    assert env.decision() == "execution" and colour_to_act(env) == YELLOW
+    assert spot_actions(env) == {"Coquito-Grass-Fish"} and core.MAO_STOP in legal(env)
+    choose(env, "Coquito-Grass-Fish")
+    assert hut_at(env, "Coquito-Grass-Fish") == YELLOW
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR - 1 and paints(env, YELLOW) == NUM_PAINT_CARDS
+    assert hut_at(env, "Diabolo-Rock-Fish") == BLUE and env.decision() == "project"
+
+
+def test_mao_4_three_card_project_naming_a_spot_that_does_not_exist_builds_nothing():
+    """Rulebook 1.a "Attention": "An incorrect project (non-existing ... spot ...) will be cancelled"
+    and 4.a "The designated spot exists"; Mao 4 "Normal project": 3 cards build only on the spot they
+    designate.  Azzura, Sand and Fish are a beach, an area and a theme, but Azzura has no Sand area:
+    Yellow is asked nothing, builds nothing (not on another Azzura or Sand spot) and keeps every hut."""
+    env = mao_game(huts={"Diabolo-Rock-Fish": BLUE})
+    before = env.state()[core.HUT:core.HUT + NUM_SPOTS].copy()
+    to_execution(env, {YELLOW: ["Azzura", "Sand", "Fish"]})
+    assert env.decision() == "project" and int(env.state()[core.SEASON]) == 1   # nothing was asked
+    np.testing.assert_array_equal(env.state()[core.HUT:core.HUT + NUM_SPOTS], before)
+    assert reserve(env, YELLOW) == HUTS_PER_COLOUR and paints(env, YELLOW) == NUM_PAINT_CARDS
+    obs = observation(env, RED)                          # the project was revealed, and did nothing
+    revealed = obs[core.OBS_M_REVEALED + (YELLOW - RED) % 4 * core.NUM_CARDS:][:core.NUM_CARDS]
+    assert [CARD_NAMES[c] for c in np.flatnonzero(revealed)] == ["Azzura", "Sand", "Fish"]
+    assert not obs[core.OBS_M_DONE + (YELLOW - RED) % 4 * NUM_SPOTS:][:NUM_SPOTS].any()
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. Season End: "The victory condition are the same as in the first step"
+def test_mao_5_season_end_full_beach_gives_exactly_one_more_season():
+    """Rulebook Mao 5 "Season End": the end conditions are Haapii's -- "The game continues for one last
+    season if one beach is completely occupied by huts or Tikis" (checked before the tikis are lifted).
+    Diabolo holds 7 huts; Yellow's and Blue's tikis fill its two free spots: last season, the tikis
+    are lifted, one more Mao season is played (projects, denunciation round, tikis), then it ends."""
+    diabolo = [n for n in SPOT_NAMES if n.startswith("Diabolo")]
+    free = diabolo[:2]
+    env = mao_game(huts={name: i % 4 for i, name in enumerate(diabolo[2:])})
+    prepare_all(env)
+    denounce(env)
+    act(env, core.TIKI_BASE + spot(free[0]))             # Yellow
+    act(env, core.TIKI_BASE + spot(free[1]))             # Blue
+    place_tikis(env)
+    s = env.state()
+    assert int(s[core.SEASON]) == 1 and s[core.LAST_SEASON] == 1
+    assert not (s[core.TIKI:core.TIKI + NUM_SPOTS] >= 0).any()   # the tikis were lifted after the check
+    assert observation(env, GREEN)[core.OBS_LAST_SEASON] == 1
+    assert env.decision() == "project" and not any(env.terminations.values())
+    to_execution(env)                                    # the last season
+    assert env.decision() == "over"
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert int(env.state()[core.SEASON]) == 2
+
+
+def test_mao_5_season_end_a_colour_out_of_huts_ends_the_game_at_the_end_of_that_season():
+    """Rulebook Mao 5 "Season End" / "Game Ends": "The game ends immediately if a player doesn't have
+    any hut left in his reserve", checked at the end of the season (RULES.md "End of the game").
+    Yellow, with 2 huts left, builds both with one overloaded project (Keanu's example 1); Blue still
+    executes its project later in the season, then the game ends with no further season."""
+    yellow_eight = ["Bikini-Sand-Flower", "Bikini-Sand-Tattoo", "Bikini-Grass-Flower", "Coquito-Grass-Flower",
+                    "Coquito-Sand-Flower", "Diabolo-Sand-Fish", "Diabolo-Rock-Tattoo", "Diabolo-Grass-Flower"]
+    env = mao_game(huts={n: YELLOW for n in yellow_eight})
+    assert reserve(env, YELLOW) == 2
+    to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"], BLUE: ["Bikini", "Rock", "Tattoo"]})
+    choose(env, "Coquito-Lagoon-Fish")
+    assert env.decision() == "execution" and reserve(env, YELLOW) == 1
+    choose(env, "Coquito-Sand-Fish")
+    assert reserve(env, YELLOW) == 0
+    assert hut_at(env, "Bikini-Rock-Tattoo") == BLUE     # the season was played to its end
+    assert int(env.state()[core.SEASON]) == 1 and env.state()[core.LAST_SEASON] == 0
+    assert env.decision() == "over"
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+
+
+def test_mao_denunciation_payback_with_the_last_hut_of_aatas_reserve_ends_the_game_at_season_end():
+    """Rulebook Mao "Aata must be paid back": "Aata freely repaints a hut belonging to Vaea" -- with a
+    hut from his reserve -- and "This doesn't disrupt Aata's turn"; "Game Ends": a player without a
+    hut in his reserve ends the game, checked at the end of the season (RULES.md "End of the game").
+    Blue (9 huts on the board) is paid back with its tenth hut: the season goes on (tikis, execution;
+    Blue's own project has no hut left to build with, Red still builds), then the game is over."""
+    blue_nine = ["Bikini-Sand-Flower", "Bikini-Sand-Tattoo", "Bikini-Grass-Tattoo", "Coquito-Grass-Flower",
+                 "Coquito-Sand-Flower", "Coquito-Lagoon-Flower", "Diabolo-Sand-Fish", "Diabolo-Grass-Tattoo",
+                 "Coquito-Grass-Tattoo"]
+    env = mao_game(huts={**{n: BLUE for n in blue_nine}, "Diabolo-Rock-Fish": GREEN})
+    assert reserve(env, BLUE) == 1
+    prepare_all(env, {BLUE: ["Bikini", "Lagoon", "Fish"], GREEN: ["Coquito", "Grass", "Flower", "Paint"],
+                      RED: ["Bikini", "Rock", "Tattoo"]})
+    denounce(env, {BLUE: GREEN})                         # Green threatens Blue's Coquito-Grass-Flower
+    assert env.decision() == "payback" and colour_to_act(env) == BLUE
+    choose(env, "Diabolo-Rock-Fish")
+    assert hut_at(env, "Diabolo-Rock-Fish") == BLUE and reserve(env, BLUE) == 0
+    assert paints(env, GREEN) == NUM_PAINT_CARDS - 1 and reserve(env, GREEN) == HUTS_PER_COLOUR
+    assert env.decision() == "tiki" and not any(env.terminations.values())   # not at once
+    assert place_tikis(env) == [YELLOW, BLUE, RED]
+    assert hut_at(env, "Bikini-Lagoon-Fish") is None      # Blue had no hut left to build with
+    assert hut_at(env, "Bikini-Rock-Tattoo") == RED       # the season was played to its end
+    assert int(env.state()[core.SEASON]) == 1
+    assert env.decision() == "over"
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+
+
+# ---------------------------------------------------------------------------------------------------
+# RULINGS "Conventions for all three games": public information stays observable
+def test_mao_revealed_project_stays_observable_in_later_seasons_denunciation_is_this_seasons():
+    """RULINGS "Conventions": "Information that becomes public (a revealed project ...) stays observable
+    where a player at the table would remember it"; RULES.md, Observation, Mao block: OBS_M_REVEALED
+    holds "the colour's most recently revealed project" and OBS_M_DONE where it built, with
+    OBS_M_REVEALED_NOW telling whether that was this season; the denunciation block is documented as
+    "this season's denunciation round".  Yellow's season-1 project (Coquito, Lagoon, Fish, built on
+    Coquito-Lagoon-Fish) stays in Red's view through season 2, in which Yellow is denounced and
+    eliminated (so it reveals nothing new), and into season 3."""
+    env = mao_game()
+    to_execution(env, {YELLOW: ["Coquito", "Lagoon", "Fish"]})
+    assert hut_at(env, "Coquito-Lagoon-Fish") == YELLOW and int(env.state()[core.SEASON]) == 1
+    k = (YELLOW - RED) % 4
+
+    def yellow_seen_by_red():
+        obs = observation(env, RED)
+        revealed = obs[core.OBS_M_REVEALED + k * core.NUM_CARDS:][:core.NUM_CARDS]
+        done = obs[core.OBS_M_DONE + k * NUM_SPOTS:][:NUM_SPOTS]
+        return ([CARD_NAMES[c] for c in np.flatnonzero(revealed)], [SPOT_NAMES[s] for s in np.flatnonzero(done)],
+                int(obs[core.OBS_M_REVEALED_NOW + k]), obs)
+
+    season_1 = (["Coquito", "Lagoon", "Fish"], ["Coquito-Lagoon-Fish"])
+    checks = 0
+    # season 2: Blue is first; Yellow's 4-card project is denounced by Blue, so Yellow is eliminated
+    prepare_all(env, {YELLOW: ["Coquito", "Sand", "Fish", "Flower"]})
+    while env.decision() in ("denunciation", "tiki"):
+        cards, done, now, _ = yellow_seen_by_red()
+        assert (cards, done) == season_1 and now == 0
+        checks += 1
+        if env.decision() == "denunciation":
+            denounce(env, {BLUE: YELLOW})
+            assert env.state()[core.ELIMINATED + YELLOW] == 1
+            assert count_seen(env, RED, YELLOW) == 4      # the denounced count is public this season
+        else:
+            place_tikis(env)
+    assert checks >= 2 and int(env.state()[core.SEASON]) == 2
+    assert hut_at(env, "Coquito-Sand-Fish") is None       # eliminated: Yellow executed nothing
+    # season 3: Yellow's season-1 project is still remembered; last season's round is not this season's
+    cards, done, now, obs = yellow_seen_by_red()
+    assert (cards, done) == season_1 and now == 0
+    assert count_seen(env, RED, YELLOW) == 0
+    for block in (core.OBS_M_DENOUNCER, core.OBS_M_DENOUNCED, core.OBS_M_ELIMINATED):
+        assert not obs[block:block + 4].any()
+    kb = (BLUE - RED) % 4                                 # Blue's season-2 project was revealed
+    assert [CARD_NAMES[c] for c in np.flatnonzero(obs[core.OBS_M_REVEALED + kb * core.NUM_CARDS:][:core.NUM_CARDS])] \
+        == DUD

@@ -828,3 +828,139 @@ def test_the_legality_check_of_one_action_agrees_with_the_mask(num_players, vari
             assert legal == [bool(m) for m in mask], (g, int(row[kernels.PHASE]))
         batch.step(batch.random_actions(actions))
     assert tiki_positions > 50
+
+
+# =====================================================================================================
+# Game Ends: both end conditions in one season
+def test_game_ends_beach_filled_in_the_season_a_reserve_empties_ends_at_once():
+    """Rulebook "Game Ends": "The game ends immediately if a player doesn't have any hut left in his
+    reserve"; the extra season is for a full beach alone (RULES.md "End of the game": otherwise, if a
+    beach is full, one more season).  Green builds its tenth hut on one of Azzura's two free spots while
+    Yellow's tiki fills the other: the beach is full *and* Green is out of huts, so the game ends at the
+    end of this season, with no extra season."""
+    azzura = spots_of("Azzura")
+    free = ["Azzura-Rock-Flower", "Azzura-Lagoon-Fish"]
+    others = [n for n in azzura if n not in free]
+    huts = {name: (YELLOW, BLUE, RED)[i % 3] for i, name in enumerate(others)}
+    green_nine = ["Bikini-Sand-Flower", "Bikini-Sand-Tattoo", "Bikini-Grass-Tattoo", "Coquito-Grass-Flower",
+                  "Coquito-Sand-Flower", "Coquito-Lagoon-Flower", "Diabolo-Sand-Fish", "Diabolo-Grass-Tattoo",
+                  "Diabolo-Rock-Tattoo"]
+    huts.update({n: GREEN for n in green_nine})
+    env = position(new_game(4), huts)
+    assert reserve(env, GREEN) == 1 and env.state()[core.LAST_SEASON] == 0
+    play_season(env, {GREEN: construct("Azzura-Rock-Flower")}, tikis={YELLOW: "Azzura-Lagoon-Fish"})
+    assert hut_at(env, "Azzura-Rock-Flower") == GREEN and reserve(env, GREEN) == 0
+    assert all(hut_at(env, n) is not None or tiki_at(env, n) is not None for n in azzura)  # Azzura is full
+    assert int(env.state()[core.SEASON]) == 1
+    assert env.decision() == "over", "a full beach must not add a season once a reserve is empty"
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.infos["player_0"]["colour_scores"] == env.colour_scores()
+
+
+# =====================================================================================================
+# Maka Bana for 2 Players: ties between partner colours
+def test_2_players_partner_colours_tied_on_a_beach_get_2_each_counted_per_colour():
+    """Rulebook "Maka Bana for 2 Players": "points for the 4 colors are counted separately and summed
+    for each player", with "Bonus for Beaches": "If two players tie for majority, they each gain 2
+    points" and "If three players or more are tied ..., none of them gain any points".  On Azzura
+    Yellow and Green (both player_0's) tie with 2 huts each, Blue has 1: Yellow and Green get 2 each
+    (not one 4-point majority for player_0).  On Coquito Yellow, Green and Blue have one hut each: a
+    three-way tie of colours, so no bonus, although player_0 holds two huts there to player_1's one."""
+    a = ISOLATED_AZZURA
+    huts = {a[0]: YELLOW, a[1]: YELLOW, a[2]: GREEN, a[3]: GREEN, a[4]: BLUE,
+            "Coquito-Sand-Flower": YELLOW, "Coquito-Grass-Flower": GREEN, "Coquito-Sand-Tattoo": BLUE}
+    assert all(sizes == [1] * len(sizes) for sizes in groups(huts).values())   # every hut scores 1
+    env = position(new_game(2), huts, last_season=True)
+    assert env.colour_scores() == [3 + 2, 2, 3 + 2, 0]
+    assert env.scores() == {"player_0": 10, "player_1": 2}
+    play_season(env)
+    assert env.decision() == "over" and all(env.terminations.values())
+    assert env.infos["player_1"]["colour_scores"] == [5, 2, 5, 0]
+    assert env.infos["player_1"]["scores"] == {"player_0": 10, "player_1": 2}
+    assert env.rewards == {"player_0": 1, "player_1": -1}
+
+
+# =====================================================================================================
+# Setup, note: 3 players -- Bikini out of the beach bonus and of the end check
+def test_setup_3_players_a_bikini_hut_or_tiki_is_refused_by_the_position_notation():
+    """Rulebook "Setup" note: "When there are only 3 players, the Bikini beach is not used"; RULINGS:
+    its spots do not exist for building, tikis, the end check or the bonus.  A written position that
+    puts a hut or a tiki there is refused with the line and the reason; the same hut with 4 players
+    is accepted and counts for Bikini's beach bonus."""
+    with pytest.raises(ValueError, match=r"line 3 \(Blue huts\): invalid state: HUT\[10\] = 1: a spot out "
+                                         r"of play \(Bikini with 3 players\) holds no hut and no tiki"):
+        makabana_env.from_text("game: Maka Bana\nplayers: 3\nBlue huts: Bikini-Sand-Fish\n")
+    with pytest.raises(ValueError, match=r"line 4 \(Blue tiki\): invalid state: TIKI\[10\] = 1: a spot out "
+                                         r"of play \(Bikini with 3 players\)"):
+        makabana_env.from_text("game: Maka Bana\nplayers: 3\nphase: tiki\nBlue tiki: Bikini-Sand-Fish\n")
+    with pytest.raises(ValueError, match="Bikini with 3 players"):
+        makabana_env.from_text("game: Maka Bana\nvariant: mao\nplayers: 3\nBlue huts: Bikini-Sand-Fish\n")
+    four = makabana_env.from_text("game: Maka Bana\nplayers: 4\nBlue huts: Bikini-Sand-Fish\n")
+    assert core.colour_score(four, BLUE) == 1 + 4
+
+
+@pytest.mark.parametrize("beach", ["Azzura", "Coquito", "Diabolo"])
+def test_setup_3_players_an_in_play_beach_filled_gives_one_more_season_bikini_never_checked(beach):
+    """Rulebook "Setup" note and "Game Ends": with 3 players the end check looks at the three beaches
+    in play.  Bikini's 12 spots stay empty all game (they take no hut and no tiki) and never count as
+    full or as filled: an ordinary season keeps ``last season`` off.  Each in-play beach, 7 huts plus
+    2 tikis on its free spots, gives exactly one more season; its bonus goes to its sole leader and
+    Bikini gives none."""
+    spots = spots_of(beach)
+    free, taken = spots[:2], spots[2:]
+    huts = {name: (YELLOW, BLUE, GREEN)[i % 3] for i, name in enumerate(taken)}   # 3, 2, 2 huts
+    env = position(new_game(3), huts)
+    play_season(env)                                     # the beach keeps a free spot
+    assert env.state()[core.LAST_SEASON] == 0 and env.decision() == "project"
+    assert all(hut_at(env, n) is None for n in spots_of("Bikini"))
+
+    env = position(new_game(3), huts)
+    play_season(env, tikis={YELLOW: free[0], BLUE: free[1]})
+    assert env.state()[core.LAST_SEASON] == 1 and env.decision() == "project"
+    assert not any(env.terminations.values())
+    play_season(env)                                     # the last season
+    assert env.decision() == "over" and all(env.terminations.values())
+    assert int(env.state()[core.SEASON]) == 2
+    group_points = {c: sum(GROUP_TABLE[g] for g in sizes) for c, sizes in groups(huts).items()}
+    assert env.colour_scores() == [group_points[YELLOW] + 4, group_points[BLUE], group_points[GREEN]]
+
+
+# =====================================================================================================
+# RULINGS "Conventions for all three games": public information stays observable
+def test_4_last_seasons_revealed_projects_stay_observable_all_through_the_next_season():
+    """RULINGS "Conventions": "Information that becomes public (a revealed project ...) stays
+    observable where a player at the table would remember it"; rulebook 4: every player reveals all
+    the cards of his project.  Season 1's projects (spot, take-back or not, done or not) stay in every
+    player's observation through season 2's project and tiki phases, until season 2's execution
+    replaces them."""
+    from makabana_positions import dud_project, harmless_tiki
+
+    env = position(new_game(4), {"Coquito-Grass-Flower": RED})
+    play_season(env, {YELLOW: construct("Azzura-Rock-Flower", "theme"),
+                      BLUE: take_back("Coquito-Grass-Flower", "area")},
+                tikis={GREEN: "Azzura-Rock-Flower"})
+    size = NUM_SPOTS + 2
+
+    def last(viewer, colour):
+        obs = env.observe(f"player_{viewer}")["observation"]
+        base = core.OBS_LAST + ((colour - viewer) % 4) * size
+        return obs[base:base + size]
+
+    def expected(name, take, done):
+        out = np.zeros(size)
+        out[spot(name)], out[NUM_SPOTS], out[NUM_SPOTS + 1] = 1, take, done
+        return out
+
+    checks = 0
+    while int(env.state()[core.SEASON]) == 1:
+        for viewer in (GREEN, RED):
+            np.testing.assert_array_equal(last(viewer, YELLOW), expected("Azzura-Rock-Flower", 0, 0))
+            np.testing.assert_array_equal(last(viewer, BLUE), expected("Coquito-Grass-Flower", 1, 1))
+        checks += 1
+        if env.decision() == "project":
+            act(env, construct("Diabolo-Sand-Fish") if colour_to_act(env) == YELLOW else dud_project(env))
+        else:
+            act(env, harmless_tiki(env))
+    assert checks == 8                                   # 4 projects and 4 tikis
+    assert hut_at(env, "Diabolo-Sand-Fish") == YELLOW
+    np.testing.assert_array_equal(last(RED, YELLOW), expected("Diabolo-Sand-Fish", 0, 1))
