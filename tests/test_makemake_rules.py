@@ -7,6 +7,8 @@ Everything is driven through the public AEC API (``makemake_env.raw_env``: ``ste
 ``makemake_env.from_text``, directly or through ``makemake_positions.position``), which checks that
 the rules can reach them, and then played with ``step``.
 """
+import re
+
 import numpy as np
 import pytest
 
@@ -20,8 +22,8 @@ from makemake_positions import (
 )
 from makemake_env import core
 from makemake_env.board import (
-    GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS, NUM_TERRITORIES,
-    SACRED, TERRITORY_AXIAL, TERRITORY_INDEX, TERRITORY_NAMES,
+    CLAN_NAMES, GROUND_INDEX, GROUND_NAMES, GROUND_TERRITORIES, MOAI_SITES, NEIGHBOURS, NUM_GROUNDS,
+    NUM_TERRITORIES, SACRED, TERRITORY_AXIAL, TERRITORY_INDEX, TERRITORY_NAMES,
 )
 
 AGENTS4 = ["player_0", "player_1", "player_2", "player_3"]
@@ -869,3 +871,354 @@ def test_the_mask_offers_exactly_the_legal_actions_of_dominance_and_the_ceremoni
         if state[kernels.STATUS] != kernels.STATUS_RUNNING:
             kernels.init(state, num_players, 0, 1000, int(rng.integers(1 << 30)))
     assert kernels.PHASE_DOMINANCE in phases
+
+
+# =====================================================================================================
+# Random games shared by the tests below
+def random_steps(num_players, seed, steps, max_turns=1000):
+    """``steps`` random decisions of games of ``num_players`` clans (a finished game is followed by a
+    new one).  Four times in five a clan places 1 … 3 tokens next to its own territories or a Moai (at
+    first on a Moai site), so that ceremonies, attacks, Moai, choices, passes and wins all happen;
+    otherwise any offered action.  Yields ``(before, action, env)`` after every step, ``before`` being
+    the row before it."""
+    rng = np.random.default_rng(seed)
+    env = new_game(num_players, seed=seed, max_turns=max_turns)
+    for _ in range(steps):
+        if not running(env):
+            env = new_game(num_players, seed=int(rng.integers(1 << 30)), max_turns=max_turns)
+        before = env.state()
+        offered = np.flatnonzero(mask(env))
+        clan = clan_to_act(env)
+        mine = {t for t in range(NUM_TERRITORIES) if before[core.OWNER + t] == clan or before[core.MOAI + t]}
+        near = {int(u) for t in mine for u in NEIGHBOURS[t] if u >= 0} - mine
+        if not mine:
+            near = set(MOAI_SITES.tolist())
+        good = [a for a in offered if a < core.WITHDRAW_BASE and a // 22 in near and a % 22 < 6]
+        action = int(rng.choice(good if good and rng.random() < 0.8 else offered))
+        env.step(action)
+        yield before, action, env
+
+
+def territory_entries(state, t):
+    """What stands on territory ``t``: owner, tokens, Moai and which clans' chiefs."""
+    return (int(state[core.OWNER + t]), int(state[core.TOKENS + t]), int(state[core.MOAI + t]),
+            tuple(int(state[core.CHIEF_AT + c]) == t for c in range(4)))
+
+
+SACRED_NAMES = [TERRITORY_NAMES[t] for t in SACRED]
+
+
+def supremacy_qualifier(state):
+    """The clan meeting both conditions of Spiritual Supremacy (at least 3 Sacred Territories and more
+    than any other clan), or None -- computed here from the board, independently of the library."""
+    n = int(state[core.NUM_PLAYERS])
+    counts = [sum(1 for t in SACRED if state[core.OWNER + t] == c) for c in range(n)]
+    best = max(counts)
+    if best >= 3 and counts.count(best) == 1:
+        return counts.index(best)
+    return None
+
+
+# =====================================================================================================
+# Preparation of the Game: "The next turn will be taken by the player to their left"
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_preparation_of_the_game_the_next_turn_is_taken_by_the_player_to_the_left(num_players):
+    """Rulebook "Preparation of the Game": "The next turn will be taken by the player to their left"
+    (Quick Instructions: "Turns continue to their left"); RULINGS conventions: clockwise is increasing
+    seat index, wrapping around, and player_0 starts.  Three full rounds of 2, 3 and 4 clans: the clan
+    asked is player_0, player_1, ..., player_{n-1}, player_0, ...; every turn counts one clan turn."""
+    env = new_game(num_players)
+    asked = []
+    for i in range(3 * num_players):
+        assert turn(env) == i
+        asked.append(env.agent_selection)
+        act(env, harmless_placement(env))
+    assert asked == [f"player_{i % num_players}" for i in range(3 * num_players)]
+
+
+@pytest.mark.parametrize("num_players,passer", [(n, p) for n in (2, 3, 4) for p in range(n)])
+def test_preparation_of_the_game_the_turn_goes_on_to_the_left_past_a_clan_that_passes(num_players, passer):
+    """Rulebook "Preparation of the Game" ("The next turn will be taken by the player to their left")
+    with RULES.md's pass: a clan with no legal dominance action (its 11 tokens alone on territories, its
+    chief in supply) passes, and the turn goes on to *its* left -- the seat after it, wrapping around
+    -- never back and never skipping anybody else.  Its pass counts as its turn and is recorded."""
+    mine = [n for n in TERRITORY_NAMES if hex_colour(n) == 0][:11]   # one colour: no ground, no sacred
+    assert len(mine) == 11 and not grounds_of(*mine) and not any(n.startswith("Sacred") for n in mine)
+    first = (passer + 1) % num_players
+    env = position(new_game(num_players), {n: passer for n in mine}, to_act=first)
+    assert token_supply(env, passer) == 0 and chief_at(env, passer) is None
+    others = [(first + i) % num_players for i in range(num_players - 1)]   # clockwise, without the passer
+    asked = []
+    for i in range(3 * (num_players - 1)):
+        clan = clan_to_act(env)
+        asked.append(env.agent_selection)
+        before = turn(env)
+        act(env, harmless_placement(env))
+        # one turn for the clan that acted, one more when the clan to its left passed
+        assert turn(env) == before + (2 if (clan + 1) % num_players == passer else 1)
+    assert asked == [f"player_{others[i % len(others)]}" for i in range(3 * (num_players - 1))]
+    assert makemake_env.last_actions(env.state())[passer].passed
+    assert all(tokens(env, n) == 1 and owner(env, n) == passer for n in mine)
+
+
+# =====================================================================================================
+# Components and Key Terms: 20 Tangata Manu, 4 Clan Chiefs, 44 Dominance Tokens
+def test_components_20_tangata_manu_4_chiefs_44_tokens_for_at_most_4_clans():
+    """Rulebook "Components and Key Terms" (d. 20 Tangata Manu, e. 4 Clan Chiefs, f. 44 Dominance
+    Tokens) and "Preparation of the Game" (each clan takes 1 Chief, 5 Tangata Manu, 11 Dominance
+    Tokens): a new game of n clans hands out exactly n chiefs, 5 n Tangata Manu and 11 n tokens (20, 4
+    and 44 with 4 clans), nothing to the seats of clans not in the game, and 12 Moai.  The box holds the
+    pieces of 4 clans: a 5-clan game is refused with a clear error, by ``raw_env``, ``env()`` and the
+    notation."""
+    for n in (2, 3, 4):
+        env = new_game(n)
+        assert sum(token_supply(env, c) for c in range(n)) == 11 * n
+        assert sum(manu_supply(env, c) for c in range(n)) == 5 * n
+        assert sum(chief_at(env, c) is None for c in range(n)) == n
+        assert all(token_supply(env, c) == 11 and manu_supply(env, c) == 5 for c in range(n))
+        assert all(token_supply(env, c) == 0 and manu_supply(env, c) == 0 for c in range(n, 4))
+        assert moai_left(env) == 12 and not ceremonies(env, RED)
+        obs = env.observe("player_0")["observation"]
+        for r in range(4):
+            base = core.OBS_CLAN + r * core.CLAN_FEATURES
+            present = r < n
+            assert obs[base + core.CF_PRESENT] == present
+            assert obs[base + core.CF_TOKENS] == (11 if present else 0)
+            assert obs[base + core.CF_MANU_SUPPLY] == (5 if present else 0)
+            assert obs[base + core.CF_CHIEF_IN_SUPPLY] == present
+        if n == 4:
+            assert sum(token_supply(env, c) for c in range(4)) == 44
+            assert sum(manu_supply(env, c) for c in range(4)) == 20
+    for make in (makemake_env.raw_env, makemake_env.env):
+        with pytest.raises(ValueError, match=r"num_players must be an integer from 2 to 4, got 5"):
+            make(num_players=5)
+    with pytest.raises(ValueError, match=r"players must be 2 … 4, got 5"):
+        makemake_env.from_text("game: Make Make\nplayers: 5")
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_components_a_clan_never_has_more_than_its_11_tokens_5_tangata_manu_and_1_chief(num_players):
+    """Rulebook "Components and Key Terms" / "Preparation of the Game": a clan plays with its own 1
+    Chief, 5 Tangata Manu and 11 Dominance Tokens, no more.  At every step of random games (attacks
+    returning pieces, withdrawals, Moai, ceremonies ending), for every clan: tokens on the board plus
+    tokens in supply are exactly 11, supply never below 0; Tangata Manu in ceremonies plus in supply
+    exactly 5; its one chief is in supply or on one of its own territories; Moai built plus Moai left
+    are 12."""
+    returned = 0
+    for before, _, env in random_steps(num_players, 100 + num_players, 1500):
+        s = env.state()
+        for c in range(num_players):
+            on_board = sum(tokens(env, n) for n in TERRITORY_NAMES if owner(env, n) == c)
+            assert 0 <= token_supply(env, c) <= 11 and on_board + token_supply(env, c) == 11
+            assert 0 <= manu_supply(env, c) <= 5 and len(ceremonies(env, c)) + manu_supply(env, c) == 5
+            where = chief_at(env, c)
+            assert where is None or owner(env, where) == c
+            returned += token_supply(env, c) > before[core.TOKEN_SUPPLY + c]
+        assert int(s[core.MOAI:core.MOAI + NUM_TERRITORIES].sum()) + moai_left(env) == 12
+    assert returned > 0      # pieces did come back to supply
+
+
+# =====================================================================================================
+# Spiritual Supremacy: "Only one clan can have it at a time"
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_spiritual_supremacy_only_one_clan_can_have_it_at_a_time(num_players):
+    """Rulebook "Spiritual Supremacy": "If another clan later meets both conditions, it automatically
+    obtains Spiritual Supremacy and receives the Make Make amulet. Only one clan can have it at a
+    time." / "The only way to lose it is if another clan meets both conditions".  At every step of
+    random games: every seat's observation shows the amulet with at most one clan, the same clan for
+    every seat; after each action the holder is the clan meeting both conditions if there is one, else
+    the holder before; and only the holder can have won ("Only the clan with Spiritual Supremacy can
+    receive Make Make")."""
+    moved = 0
+    for before, _, env in random_steps(num_players, 20 + num_players, 1500):
+        s = env.state()
+        qualifier = supremacy_qualifier(s)
+        held_before = None if before[core.AMULET] < 0 else int(before[core.AMULET])
+        expected = held_before if qualifier is None else qualifier
+        assert amulet(env) == expected
+        moved += held_before is not None and amulet(env) != held_before
+        for v in range(num_players):
+            obs = env.observe(f"player_{v}")["observation"]
+            flags = [int(obs[core.OBS_CLAN + r * core.CLAN_FEATURES + core.CF_AMULET]) for r in range(4)]
+            holders = [(v + r) % num_players for r in range(num_players) if flags[r]]
+            assert sum(flags) <= 1 and holders == ([] if expected is None else [expected])
+        if s[core.WINNER] >= 0:
+            assert s[core.WINNER] == expected and manu_supply(env, expected) == 0
+    assert moved > 0     # the amulet did change hands
+
+
+def test_spiritual_supremacy_a_second_clan_meeting_the_conditions_takes_it_from_the_holder():
+    """Rulebook "Spiritual Supremacy": "Only one clan can have it at a time": Red holds the amulet
+    (Sacred-1, 2, 3 against Blue's Sacred-4, 5).  Blue takes Sacred-1: 3 against 2, Blue meets both
+    conditions and the amulet goes to Blue -- Red no longer has it, in every seat's eyes.  Red takes
+    Sacred-6: 3 against 3, nobody meets both conditions, Blue keeps it.  Red takes Sacred-4 from Blue:
+    3 against 2 (Red 4), the amulet goes back to Red alone."""
+    env = from_text(new_game(4), """
+        game: Make Make
+        players: 4
+        to_act: Blue
+        turn: 1
+        territories: Sacred-1 Red, Sacred-2 Red, Sacred-3 Red, Sacred-4 Blue, Sacred-5 Blue
+    """)
+
+    def holders():
+        seen = set()
+        for v in range(4):
+            obs = env.observe(f"player_{v}")["observation"]
+            seen |= {(v + r) % 4 for r in range(4)
+                     if obs[core.OBS_CLAN + r * core.CLAN_FEATURES + core.CF_AMULET]}
+        return seen
+
+    assert amulet(env) == RED and holders() == {RED}
+    act(env, place("Sacred-1", 2))                      # Blue
+    assert (sacred_count(env, BLUE), sacred_count(env, RED)) == (3, 2)
+    assert amulet(env) == BLUE and holders() == {BLUE}
+    play_harmless_turns(env, 2)                          # Green, Yellow
+    act(env, place("Sacred-6", 1))                      # Red
+    assert (sacred_count(env, BLUE), sacred_count(env, RED)) == (3, 3)
+    assert amulet(env) == BLUE and holders() == {BLUE}
+    play_harmless_turns(env, 3)                          # Blue, Green, Yellow
+    act(env, place("Sacred-4", 2))                      # Red
+    assert (sacred_count(env, RED), sacred_count(env, BLUE)) == (4, 2)
+    assert amulet(env) == RED and holders() == {RED}
+
+
+def test_spiritual_supremacy_only_the_clan_with_it_can_receive_make_make_nobody_holding_it():
+    """Rulebook "Spiritual Supremacy": "Only the clan with Spiritual Supremacy can receive Make Make and
+    win the game."  ``test_end_of_game_five_tangata_manu_without_the_amulet_do_not_win`` has the amulet
+    with another clan; here *nobody* holds it: Green has its 5 Tangata Manu in ceremonies and leads the
+    Sacred Territories 2 to 1, but without a third one it has no Spiritual Supremacy -- a whole round
+    of actions (victory is checked after each) gives no victory.  Only when Green takes its third
+    sacred territory, and with it the amulet, does it win."""
+    green = ["Sacred-5", "Sacred-6", "Inner-8", "Inner-9", "Inner-10", "Inner-11", "Inner-12"]
+    env = position(new_game(4), {"Sacred-1": RED, **{n: GREEN for n in green}},
+                   manu={g: GREEN for g in grounds_of(*green)})
+    assert manu_supply(env, GREEN) == 0 and amulet(env) is None
+    assert sacred_count(env, GREEN) == 2 > sacred_count(env, RED)
+    play_harmless_turns(env, 2, avoid=SACRED_NAMES)     # Red, Blue
+    act(env, harmless_placement(env, avoid=SACRED_NAMES))   # Green itself
+    play_harmless_turns(env, 1, avoid=SACRED_NAMES)     # Yellow
+    assert running(env) and amulet(env) is None and env.state()[core.WINNER] < 0
+    assert not any(env.terminations.values()) and all(r == 0 for r in env.rewards.values())
+    play_harmless_turns(env, 2, avoid=SACRED_NAMES)     # Red, Blue
+    act(env, place("Sacred-4", 1))                      # Green: 3 against 1
+    assert amulet(env) == GREEN and not running(env) and env.infos["player_0"]["winner"] == "player_2"
+
+
+# =====================================================================================================
+# Quick Instructions: "Only one territory per turn"
+def test_quick_instructions_only_one_territory_per_turn_no_second_dominance_action_in_the_turn():
+    """Rulebook Quick Instructions: "Only one territory per turn. You must carry out one and only one
+    of the 3 actions."  Red's dominance action on Sacred-2 changes Sacred-2 and no other territory;
+    its turn goes on with a choice of its ceremonial phase (a Moai choice, then a ceremony choice in a
+    second position), during which the mask offers no dominance action -- no placement, no withdrawal
+    -- and ``step`` refuses one; once its ceremonial phase is over the turn is Blue's."""
+    env = two_moai_sites(new_game(4))
+    before = env.state()
+    act(env, place("Sacred-2", 1))
+    after = env.state()
+    changed = [TERRITORY_NAMES[t] for t in range(NUM_TERRITORIES)
+               if territory_entries(before, t) != territory_entries(after, t)]
+    assert changed == ["Sacred-2"]
+    assert env.decision() == "Moai" and clan_to_act(env) == RED
+    assert not any(a < core.MOAI_BASE for a in legal(env))
+    assert_refused(env, place("Coast-10", 1))
+    assert_refused(env, place("Sacred-5", 1))
+    assert_refused(env, withdraw("Inner-3"))
+    act(env, build_moai("Inner-3"))
+    assert clan_to_act(env) == BLUE and env.decision() == "dominance"
+
+    far = ["Inner-8", "Inner-9", "Coast-12", "Coast-13", "Coast-14"]
+    env = position(new_game(4), {**{n: RED for n in CEREMONY_TERRITORIES + far}, "Coast-7": RED},
+                   chiefs={RED: "Coast-7"}, manu={"Ground-39": RED, "Ground-40": RED, "Ground-41": RED})
+    assert withdraw("Coast-7") in legal(env)
+    act(env, place("Inner-1", 1))
+    for _ in range(2):
+        assert env.decision() == "ceremony" and clan_to_act(env) == RED
+        assert all(a >= core.CEREMONY_BASE for a in legal(env))
+        assert_refused(env, place("Coast-10", 1))
+        assert_refused(env, withdraw("Coast-7"))
+        act(env, ceremony(sorted(legal_ceremonies(env), key=ground_index)[0]))
+    assert clan_to_act(env) == BLUE and env.decision() == "dominance"
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_quick_instructions_only_one_territory_per_turn_in_random_games(num_players):
+    """Rulebook Quick Instructions: "Only one territory per turn."  At every step of random games: a
+    dominance action changes what stands on the territory it names and on no other territory except
+    those where its ceremonial phase builds a Moai; while the clan's turn goes on (Moai or ceremony
+    choices) the mask offers no dominance action; and no clan turn sees two dominance actions."""
+    dominance_turns = []
+    choices = 0
+    for before, action, env in random_steps(num_players, 20 + num_players, 1500):
+        after = env.state()
+        if before[core.PHASE] == core.PHASE_DOMINANCE:
+            t = action // 22 if action < core.WITHDRAW_BASE else action - core.WITHDRAW_BASE
+            assert action < core.MOAI_BASE
+            changed = {u for u in range(NUM_TERRITORIES)
+                       if territory_entries(before, u) != territory_entries(after, u)}
+            new_moai = {u for u in range(NUM_TERRITORIES) if after[core.MOAI + u] > before[core.MOAI + u]}
+            assert t in changed and changed - {t} <= new_moai, \
+                f"{env.describe_action(action)} changed {[TERRITORY_NAMES[u] for u in sorted(changed)]}"
+            dominance_turns.append((int(before[core.SEED]), int(before[core.TURN])))
+        if running(env) and env.decision() != "dominance":
+            choices += 1
+            assert not any(a < core.MOAI_BASE for a in legal(env))
+    assert len(dominance_turns) == len(set(dominance_turns))
+    assert choices > 0
+
+
+# =====================================================================================================
+# RULINGS conventions: observations from the acting player's point of view
+def rotated_text(state, k):
+    """The position of ``state`` with the seats turned: clan ``c`` becomes clan ``c - k`` (mod n), so
+    that seat ``k``'s pieces, supplies and amulet are seat 0's; the turn counter moves with the clan to
+    act.  The ``last`` line is left out: the observation does not show it (RULES.md, Last actions), and
+    which clans have had a turn changes with the seats."""
+    n = int(state[core.NUM_PLAYERS])
+    names = "|".join(CLAN_NAMES[:4])
+
+    def turned(text):
+        return re.sub(rf"\b({names})\b", lambda m: CLAN_NAMES[(CLAN_NAMES.index(m.group(1)) - k) % n], text)
+
+    lines = []
+    for line in makemake_env.to_text(state).splitlines():
+        key, value = line.split(": ", 1)
+        if key == "last":
+            continue
+        if key == "turn":
+            c = int(value) % n
+            value = str(int(value) - c + (c - k) % n)
+        elif key in ("to_act", "amulet", "winner", "territories", "ceremonies", "token_supply",
+                     "manu_supply"):
+            value = turned(value)
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_conventions_observation_of_each_seat_is_its_own_rotation(num_players):
+    """RULINGS conventions: "Observations are from the acting player's point of view (their own pieces
+    first) and contain everything that player may know" -- the observation does not depend on which
+    seat a clan has, only on the position as that clan sees it.  At every step of random games (all
+    phases, and the end), for every seat k: what seat k observes equals what seat 0 observes in the
+    same position with the seats turned so that seat k's clan is seat 0's (action mask included), and
+    its own territories come first (relative clan 0).  ``max_turns`` is large so that moving the turn
+    counter with the clan to act does not change the share of ``max_turns`` shown."""
+    turned_env = new_game(num_players, max_turns=10 ** 6)
+    phases = set()
+    for i, (_, _, env) in enumerate(random_steps(num_players, 400 + num_players, 600, max_turns=10 ** 6)):
+        s = env.state()
+        phases.add(env.decision())
+        if i % 3 and env.decision() == "dominance" and running(env):
+            continue
+        for k in range(num_players):
+            seen = env.observe(f"player_{k}")
+            turned_env.set_state(makemake_env.from_text(rotated_text(s, k)))
+            turned = turned_env.observe("player_0")
+            np.testing.assert_array_equal(seen["observation"], turned["observation"],
+                                          err_msg=f"seat {k} of {num_players}, step {i}")
+            np.testing.assert_array_equal(seen["action_mask"], turned["action_mask"])
+            own = seen["observation"][core.OBS_CONTROL:core.OBS_CONTROL + NUM_TERRITORIES]
+            np.testing.assert_array_equal(own, s[core.OWNER:core.OWNER + NUM_TERRITORIES] == k)
+    assert {"dominance", "over"} <= phases and phases & {"Moai", "ceremony"}
