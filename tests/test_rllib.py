@@ -2,7 +2,7 @@
 identical spaces, seeding), the masked policy network, the self-play mapping, and a tiny training run
 on a local Ray instance whose checkpoint then plays full games through the registry.
 
-The environment tests need nothing more than the package; the rest needs the distributed extra
+The environment and option tests need nothing more than the package; the rest needs the distributed extra
 (``pip install -e ".[distributed]"``) and is skipped without it.
 """
 import csv
@@ -225,6 +225,97 @@ def test_bad_options_are_clear_errors(rllib, capsys):
         with pytest.raises(SystemExit):
             parse_args(argv)
         assert message in capsys.readouterr().err
+
+
+def test_seed_leaves_room_for_every_env_runner(capsys, tmp_path):
+    """RLlib seeds numpy's global generator in runner i with seed + i, which must stay below 2**32:
+    a seed past that failed inside Ray after the run's folder was written, so it is refused here."""
+    from agents.training.train_rllib import parse_args
+
+    base = ["--game", "makemake", "--out", str(tmp_path / "run")]
+    top = 2**32 - 1
+    assert parse_args(base + ["--seed", str(top), "--num-env-runners", "0"]).seed == top
+    assert parse_args(base + ["--seed", str(top - 3), "--num-env-runners", "3"]).seed == top - 3
+    for argv, message in [(["--seed", str(2**32), "--num-env-runners", "0"],
+                           f"argument --seed: must be an integer from 0 to {top}"),
+                          (["--seed", "-1"], f"argument --seed: must be an integer from 0 to {top}"),
+                          (["--seed", str(top), "--num-env-runners", "1"],
+                           f"--seed {top} is too large with --num-env-runners 1: runner i uses seed + i, at most {top}, "
+                           f"so --seed must be at most {top - 1}"),
+                          (["--seed", str(top - 2), "--num-env-runners", "3"], f"at most {top - 3}")]:
+        with pytest.raises(SystemExit):
+            parse_args(base + argv)
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # nothing is written while options are checked
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "0", "-1e-3"])
+def test_learning_rate_must_be_finite_and_positive(capsys, value):
+    """An infinite or NaN --lr passed PPO's setup and failed an iteration later on NaN probabilities."""
+    from agents.training.train_rllib import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", f"--lr={value}"])
+    assert "--lr must be a finite positive number, got" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-0.1", "1.5"])
+def test_self_share_must_be_a_share(capsys, value):
+    from agents.training.train_rllib import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", f"--self-share={value}"])
+    assert "--self-share must be between 0 and 1, got" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game,players,expected", [
+    ("makemake", 2, ["random", "heuristic"]), ("makemake", 3, ["random", "heuristic"]),
+    ("makabana", 4, ["random", "heuristic", "random"]),
+    ("maunakea", 4, ["random", "heuristic", "random"]),
+    ("makabana", 5, ["random", "heuristic", "random", "heuristic"])])
+def test_default_eval_opponents_fill_the_seats(tmp_path, game, players, expected):
+    """The default opponents repeat to fill every seat but the checkpoint's; a list given that is too
+    short is still refused (test_bad_options_are_clear_errors)."""
+    from agents.training.train_rllib import parse_args
+
+    args = parse_args(["--game", game, "--players", str(players), "--out", str(tmp_path / "run")])
+    assert args.eval_opponents == expected
+    given = parse_args(["--game", game, "--players", str(players), "--eval-opponents", "heuristic," * (players - 1),
+                        "--out", str(tmp_path / "run")])
+    assert given.eval_opponents == ["heuristic"] * (players - 1)
+
+
+def test_every_documented_command_parses(monkeypatch, tmp_path):
+    """The commands of docs/distributed.md, as a reader would paste them (K as 2)."""
+    import re
+    import shlex
+
+    from agents.training.train_rllib import parse_args
+
+    text = (Path(__file__).parents[1] / "docs/distributed.md").read_text()
+    commands = re.findall(r"^python -m agents\.train_rllib (.*)$", text, re.M)
+    assert len(commands) >= 3
+    monkeypatch.chdir(tmp_path)  # the default --out is relative
+    for command in commands:
+        args = parse_args(shlex.split(command.partition("#")[0].replace(" K ", " 2 ")))
+        assert len(args.eval_opponents) >= args.players - 1
+
+
+def test_progress_line_before_any_game_has_ended():
+    from agents.training.train_rllib import progress_line
+
+    row = {"iteration": 1, "env_steps": 64, "env_steps_per_s": 160.0, "episode_len_mean": float("nan")}
+    assert progress_line(row, 2) == "iteration 1/2: 64 env steps, 160.0 steps/s, no game finished in this iteration"
+    assert progress_line(dict(row, episode_len_mean=35.5), 2).endswith("mean game 35.5 steps")
+
+
+def test_rllib_env_pre_check_is_off(rllib, tmp_path):
+    """Its unmasked random moves made the game warn of illegal moves at every start; the environment
+    tests above check what it would."""
+    from agents.training.train_rllib import build_config, parse_args
+
+    args = parse_args(["--game", "maunakea", "--out", str(tmp_path / "run")])
+    assert build_config(args).disable_env_checking is True
 
 
 def test_missing_ray_is_a_clear_error(monkeypatch):

@@ -36,15 +36,17 @@ Options:
 ``--iterations``           PPO iterations (default 20, a few minutes on two cores for Make Make)
 ``--train-batch-size``     environment steps per iteration (default 4000)
 ``--minibatch-size``       SGD minibatch (default 500); ``--epochs`` passes over each batch (default 4)
-``--lr``                   Adam learning rate (default 3e-4)
+``--lr``                   Adam learning rate, a finite positive number (default 3e-4)
 ``--hidden``               width of the two hidden layers (default 256)
 ``--snapshots``            frozen opponents (default 3); ``--snapshot-every`` iterations apart (default 5)
 ``--self-share``           share of opponent seats played by "main" itself (default 0.5)
 ``--checkpoint-every``     iterations between checkpoints (default 10)
 ``--eval-games``           final evaluation games (default 100; 0 to skip)
-``--eval-opponents``       comma-separated agents for the final evaluation (default random,heuristic)
+``--eval-opponents``       comma-separated agents for the final evaluation, at least players - 1 (default
+                           random,heuristic, cycled up to players - 1: random,heuristic,random for 4)
 ``--out``                  output folder (default runs/rllib-<game>-<players>p-s<seed>)
-``--seed``                 seed of the env runners, the networks and the evaluation (default 0)
+``--seed``                 seed of the env runners, the networks and the evaluation (default 0; runner i
+                           uses seed + i, which numpy's global seed limits to 2**32 - 1)
 =========================  ==========================================================================
 
 On a cluster every node needs this package and the extra installed (``pip install -e
@@ -53,6 +55,7 @@ On a cluster every node needs this package and the extra installed (``pip instal
 import argparse
 import csv
 import json
+import math
 import os
 import random
 import sys
@@ -60,13 +63,17 @@ import time
 import zlib
 from pathlib import Path
 
-from pacific_common.cli import output_folder
+from pacific_common.cli import check_ranges, integer_option, output_folder
 
 from ..games import GAMES, game_info
 from ..registry import make_agent
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 MAIN = "main"
+DEFAULT_EVAL_OPPONENTS = ("random", "heuristic")
+# RLlib seeds numpy's global generator (np.random.seed, at most 2**32 - 1) in env runner i with seed + i,
+# the local runner being 0 and the remote ones 1 .. --num-env-runners.
+SEED_MAX = 2**32 - 1
 CSV_FIELDS = ["iteration", "seconds", "env_steps", "env_steps_per_s", "episodes",
               "episode_len_mean", "policy_loss", "vf_loss", "entropy", "snapshots_taken"]
 
@@ -90,7 +97,7 @@ def parse_args(argv=None):
     add("--train-batch-size", type=int, default=4000, help="env steps per iteration (default: %(default)s)")
     add("--minibatch-size", type=int, default=500, help="SGD minibatch size (default: %(default)s)")
     add("--epochs", type=int, default=4, help="passes over each batch (default: %(default)s)")
-    add("--lr", type=float, default=3e-4, help="Adam learning rate (default: %(default)s)")
+    add("--lr", type=float, default=3e-4, help="Adam learning rate, finite and positive (default: %(default)s)")
     add("--hidden", type=int, default=256, help="width of the two hidden layers (default: %(default)s)")
     add("--snapshots", type=int, default=3, help="frozen snapshot opponents (default: %(default)s)")
     add("--snapshot-every", type=int, default=5, help="iterations between snapshots (default: %(default)s)")
@@ -98,25 +105,29 @@ def parse_args(argv=None):
         help="share of opponent seats played by the learning policy itself (default: %(default)s)")
     add("--checkpoint-every", type=int, default=10, help="iterations between checkpoints (default: %(default)s)")
     add("--eval-games", type=int, default=100, help="final evaluation games, 0 to skip (default: %(default)s)")
-    add("--eval-opponents", default="random,heuristic",
-        help="agents the final checkpoint plays in the evaluation (default: %(default)s)")
+    add("--eval-opponents", default=None,
+        help="comma-separated agents the final checkpoint plays in the evaluation, at least players - 1 "
+             "(default: random,heuristic, cycled up to players - 1, e.g. random,heuristic,random for 4)")
     add("--out", default=None, help="output folder (default: runs/rllib-<game>-<players>p-s<seed>)")
-    add("--seed", type=int, default=0, help="seed (default: %(default)s)")
+    add("--seed", type=integer_option(0, SEED_MAX), default=0,
+        help="seed; env runner i uses seed + i, at most %d (default: %%(default)s)" % SEED_MAX)
     args = parser.parse_args(argv)
     for key in ("envs_per_runner", "learner_threads", "iterations", "train_batch_size", "minibatch_size",
                 "epochs", "hidden", "snapshots", "snapshot_every", "checkpoint_every"):
         if getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
-    for key in ("num_env_runners", "num_learners", "eval_games", "seed"):
+    for key in ("num_env_runners", "num_learners", "eval_games"):
         if getattr(args, key) < 0:
             parser.error(f"--{key.replace('_', '-')} must be a non-negative integer, got {getattr(args, key)}")
     if args.minibatch_size > args.train_batch_size:
         parser.error(f"--minibatch-size ({args.minibatch_size}) must not exceed --train-batch-size "
                      f"({args.train_batch_size})")
-    if not 0.0 <= args.self_share <= 1.0:
-        parser.error(f"--self-share must be between 0 and 1, got {args.self_share}")
-    if not args.lr > 0:
-        parser.error(f"--lr must be positive, got {args.lr}")
+    if args.seed + args.num_env_runners > SEED_MAX:
+        parser.error(f"--seed {args.seed} is too large with --num-env-runners {args.num_env_runners}: runner i uses "
+                     f"seed + i, at most {SEED_MAX}, so --seed must be at most {SEED_MAX - args.num_env_runners}")
+    # inf or nan passes PPO's setup and only surfaces an iteration later as NaN action probabilities
+    check_ranges(parser, args, [("self_share", "between 0 and 1", lambda v: 0.0 <= v <= 1.0),
+                                ("lr", "a finite positive number", lambda v: math.isfinite(v) and v > 0)])
     if args.address is not None and not (args.address == "auto" or ":" in args.address):
         parser.error(f"--address takes 'auto', 'HOST:PORT' or 'ray://HOST:10001', got {args.address!r}")
     try:  # the game's own checks of players and variant, with its messages
@@ -124,7 +135,12 @@ def parse_args(argv=None):
     except ValueError as error:
         parser.error(str(error))
     # the evaluation runs after training: what it needs is checked now, not after the hours
-    args.eval_opponents = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
+    if args.eval_opponents is None:
+        # the default is a pool to rotate through; with more seats than it has agents it repeats
+        count = max(len(DEFAULT_EVAL_OPPONENTS), game.num_players - 1)
+        args.eval_opponents = [DEFAULT_EVAL_OPPONENTS[i % len(DEFAULT_EVAL_OPPONENTS)] for i in range(count)]
+    else:
+        args.eval_opponents = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
     if args.eval_games and len(args.eval_opponents) < game.num_players - 1:
         parser.error(f"--eval-opponents: {game.num_players} players need {game.num_players - 1} opponents for "
                      f"the final checkpoint, got {len(args.eval_opponents)}; name one several times, or give "
@@ -134,8 +150,9 @@ def parse_args(argv=None):
             make_agent(spec, game)
         except (ValueError, ImportError, OSError) as error:
             parser.error(f"--eval-opponents: {error}")
-    try:
-        args.out = output_folder("--out", args.out or f"runs/rllib-{args.game}-{args.players}p-s{args.seed}")
+    try:  # checked, not created: train() makes it, so that a refused or failed start leaves nothing behind
+        args.out = output_folder("--out", args.out or f"runs/rllib-{args.game}-{args.players}p-s{args.seed}",
+                                 create=False)
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -209,8 +226,12 @@ def build_config(args):
     modules = [MAIN] + snapshot_ids(args.snapshots)
     return (
         PPOConfig()
+        # RLlib's env pre-check steps an unmasked action_space.sample(), often an illegal move (in Mauna
+        # Kea nearly always), and the game's "[WARNING]: Illegal move made" at the start of a run then
+        # reads as the policy's doing; what the check covers is tested in tests/test_rllib.py instead.
         .environment(env_name(args.game), env_config={"game": args.game, "num_players": args.players,
-                                                      "variant": args.variant})
+                                                      "variant": args.variant},
+                     disable_env_checking=True)
         .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.envs_per_runner,
                      num_cpus_per_env_runner=1)
         .learners(num_learners=args.num_learners)
@@ -255,6 +276,15 @@ def progress_row(result, seconds, snapshots_taken):
             "entropy": round(_get(learner, "entropy"), 4), "snapshots_taken": snapshots_taken}
 
 
+def progress_line(row, iterations):
+    """The console line of one ``progress_row``."""
+    # with several runners and a small batch an iteration can end before any game has
+    games = ("no game finished in this iteration" if math.isnan(row["episode_len_mean"])
+             else f"mean game {row['episode_len_mean']} steps")
+    return (f"iteration {row['iteration']}/{iterations}: {row['env_steps']} env steps, "
+            f"{row['env_steps_per_s']} steps/s, {games}")
+
+
 # ---------------------------------------------------------------------------------------------------
 def init_ray(address, num_env_runners):
     import ray
@@ -296,8 +326,7 @@ def train(args, log=print):
                 row = progress_row(result, time.perf_counter() - start, taken)
                 writer.writerow(row)
                 handle.flush()
-                log(f"iteration {iteration}/{args.iterations}: {row['env_steps']} env steps, "
-                    f"{row['env_steps_per_s']} steps/s, mean game {row['episode_len_mean']} steps")
+                log(progress_line(row, args.iterations))
                 if iteration % args.checkpoint_every == 0 and iteration < args.iterations:
                     algo.save_to_path((out / "checkpoints" / f"iter_{iteration:04d}").resolve())
         final = (out / "final").resolve()
