@@ -589,3 +589,179 @@ def test_advanced_batch_env_plays_like_single_games():
 def test_advanced_card_names_cover_every_kind():
     assert len(CARD_KIND_NAMES) == NUM_CARD_KINDS == 18
     assert CARD_KIND_NAMES[0] == "3 white artifacts: +2"
+
+
+# ---------------------------------------------------------------------------------------------------
+# [Playing cards]: "Anytime during your turn, you may play one or more of your action cards, face up.
+# You don't need any movement points to play these cards.  Played action cards are taken out of the
+# game immediately after they have been used."
+def card_plays(actions):
+    """The actions of ``actions`` that play an action card (movement, helicopter rescue, earthquake)."""
+    return {a for a in actions
+            if core.CARD_MOVE_BASE <= a < core.DESTINATION_BASE or core.HELICOPTER_BASE <= a < core.QUAKE_DRAW}
+
+
+def played(s, player, kind):
+    return int(s[core.PLAYED + player * core.NUM_ACTION_KINDS + kind - FIRST_ACTION_KIND])
+
+
+def test_playing_cards_two_cards_in_one_turn_with_tiles_in_hand_and_after_spending_them():
+    """[Playing cards] "Anytime during your turn, you may play one or more of your action cards": a
+    jungle movement while both tiles are still in hand (they stay there, the pool stays empty: no
+    movement points needed), then, after both tiles are spent, a helicopter rescue in the same turn.
+    Each card is out of the game at once: no longer held, counted as played (public), never offered
+    again."""
+    env = advanced_game()
+    s = env.state()
+    lay_terrain(s, "A1", "JJ/MM")
+    lay_terrain(s, "B1", "JJ/MM")
+    put_explorer(s, 1, 0, "A1-nw")
+    give_artifacts(s, 1, 2, white=1)
+    give_cards(s, 1, ACTION_JUNGLE, ACTION_HELICOPTER, TASK_NO_DEDUCTION)
+    tiles = set_hand(s, 1, ["jungle", "lake"])
+    commit(env, s, player=1, pool=0)
+    turn = int(env.state()[core.TURN])
+    # before spending any tile: the card is offered and played, the tiles stay in hand
+    assert card_move(JUNGLE_MOVE, 0) in legal(env)
+    act(env, card_move(JUNGLE_MOVE, 0))
+    s = env.state()
+    assert cards_of(s, 1)[ACTION_JUNGLE] == 0 and played(s, 1, ACTION_JUNGLE) == 1
+    assert s[core.HAND + core.HAND_SLOTS:core.HAND + core.HAND_SLOTS + 2].tolist() == tiles
+    assert s[core.HAND_SIZE + 1] == 2 and s[core.POOL] == 0
+    act(env, core.DESTINATION_BASE + square("B1-ne"))
+    assert env.decision() == "turn" and to_act(env) == 1
+    assert not any(card_move(JUNGLE_MOVE, e) in legal(env) for e in range(5))   # played: gone
+    assert observation(env, 0)[core.OBS_A_PLAYED + core.NUM_ACTION_KINDS * 1 + 0] == 1
+    # after spending both tiles, still in the same turn: a second card
+    act(env, spend(0))
+    act(env, spend(0))
+    assert env.state()[core.HAND_SIZE + 1] == 0 and END_TURN in legal(env)
+    assert core.HELICOPTER_BASE + 2 in legal(env)
+    act(env, core.HELICOPTER_BASE + 2)
+    s = env.state()
+    assert to_act(env) == 1 and int(s[core.TURN]) == turn
+    assert s[core.EXPLORER_STATUS + core.explorer_index(1, 2)] == core.RESCUED
+    assert cards_of(s, 1)[ACTION_HELICOPTER] == 0 and played(s, 1, ACTION_HELICOPTER) == 1
+    assert cards_of(s, 1).tolist() == [1 if k == TASK_NO_DEDUCTION else 0 for k in range(NUM_CARD_KINDS)]
+    assert card_plays(legal(env)) == set() and legal(env) >= {END_TURN}
+    assert_conserved(s)
+
+
+def test_playing_cards_a_played_card_is_out_of_the_game_and_never_offered_again():
+    """[Playing cards] "Played action cards are taken out of the game immediately": with two helicopter
+    rescues, the second is still offered after the first is played; after the second, none is offered,
+    in this turn or in the player's next turn, although he still has explorers to rescue."""
+    env = advanced_game()
+    s = env.state()
+    give_cards(s, 1, ACTION_HELICOPTER, ACTION_HELICOPTER)
+    empty_hands(s)
+    commit(env, s, player=1)
+    act(env, core.HELICOPTER_BASE + 0)
+    s = env.state()
+    assert cards_of(s, 1)[ACTION_HELICOPTER] == 1 and played(s, 1, ACTION_HELICOPTER) == 1
+    assert {a - core.HELICOPTER_BASE for a in card_plays(legal(env))} == {1, 2, 3, 4}
+    act(env, core.HELICOPTER_BASE + 1)
+    s = env.state()
+    assert cards_of(s, 1)[ACTION_HELICOPTER] == 0 and played(s, 1, ACTION_HELICOPTER) == 2
+    assert card_plays(legal(env)) == set()
+    act(env, END_TURN)
+    assert to_act(env) == 0
+    while env.state()[core.HAND_SIZE] > 0:
+        act(env, spend(0))
+    act(env, END_TURN)
+    assert to_act(env) == 1 and env.state()[core.EXPLORERS_EACH] - 2 >= 2
+    assert card_plays(legal(env)) == set() and cards_of(env.state(), 1).sum() == 0
+    assert_conserved(env.state())
+
+
+def test_playing_cards_in_the_last_turn_after_the_end_was_triggered():
+    """[Playing cards] "Anytime during your turn" with [End of the Game] (advanced): the supply is used
+    up while player_1 draws; "the player whose turn it is may still play all tiles that he has lying
+    in front of him", and his turn goes on, so he may still play an action card, before and after
+    spending those tiles; then the game is scored."""
+    env = advanced_game()
+    s = env.state()
+    empty_hands(s)
+    lay_terrain(s, "A1", "JJ/MM")
+    put_explorer(s, 1, 0, "A1-nw")
+    give_cards(s, 1, ACTION_JUNGLE, ACTION_HELICOPTER)
+    last = [t for t in range(FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG][:2]
+    only_in_bag(s, last)
+    commit(env, s, player=1, pool=0)
+    act(env, END_TURN)                     # draws the last two tiles: the supply is used up
+    s = env.state()
+    assert s[core.END_TRIGGERED] == 1 and to_act(env) == 1 and s[core.HAND_SIZE + 1] == 2
+    assert card_move(JUNGLE_MOVE, 0) in legal(env)
+    act(env, card_move(JUNGLE_MOVE, 0))
+    act(env, core.DESTINATION_BASE + square("A1-ne"))
+    assert env.state()[core.EXPLORER_SQUARE + core.explorer_index(1, 0)] == square("A1-ne")
+    act(env, spend(0))
+    act(env, spend(0))
+    act(env, core.HELICOPTER_BASE + 3)      # after the tiles, still his last turn
+    s = env.state()
+    assert s[core.EXPLORER_STATUS + core.explorer_index(1, 3)] == core.RESCUED
+    assert played(s, 1, ACTION_JUNGLE) == 1 and played(s, 1, ACTION_HELICOPTER) == 1
+    act(env, END_TURN)
+    assert env.state()[core.STATUS] == core.STATUS_TERMINATED
+
+
+def test_playing_cards_only_in_ones_own_turn():
+    """[Playing cards] "Anytime during *your* turn": a player's action cards are never offered while
+    another player is to act (his mask offers nothing, whatever he holds), nor during the set-up's card
+    choice and the placing of the explorers; in his own turn they are."""
+    env = maunakea_env.raw_env(num_players=2, variant="advanced")
+    env.reset(seed=0)
+    while env.decision() == "card choice":
+        assert card_plays(legal(env)) == set()
+        act(env, int(np.flatnonzero(mask(env))[0]))
+    assert cards_of(env.state(), 0)[ACTION_EARTHQUAKE] == 1   # start tiles lie there to be turned
+    while env.decision() == "placement":
+        assert card_plays(legal(env)) == set()
+        act(env, int(np.flatnonzero(mask(env))[-1]))
+    s = env.state()
+    lay_terrain(s, "A1", "JW/JJ")
+    lay_terrain(s, "B1", "JJ/JJ")
+    put_explorer(s, 0, 0, "A1-nw")
+    put_explorer(s, 1, 0, "A1-se")
+    give_cards(s, 0, ACTION_JUNGLE, ACTION_WATER, ACTION_EARTHQUAKE, ACTION_HELICOPTER)
+    cards_of(s, 1)[:] = 0
+    cards_of(s, 1)[ACTION_JUNGLE] = 1
+    commit(env, s, player=1)
+    own = np.zeros(core.NUM_ACTIONS_ADVANCED, bool)
+    own[sorted(card_plays(range(core.NUM_ACTIONS_ADVANCED)))] = True
+    # player_1's turn, through his own card's destination decision: player_0 is offered nothing
+    steps = [card_move(JUNGLE_MOVE, 0), core.DESTINATION_BASE + square("B1-sw")]
+    steps += [spend(0)] * int(env.state()[core.HAND_SIZE + 1]) + [END_TURN]
+    for action in steps:
+        assert to_act(env) == 1
+        assert not env.observe("player_0")["action_mask"][own].any()
+        act(env, action)
+    # his own turn: they are offered
+    assert to_act(env) == 0
+    offered = card_plays(legal(env))
+    assert card_move(JUNGLE_MOVE, 0) in offered and card_move(WATER_MOVE, 0) in offered
+    assert any(core.HELICOPTER_BASE <= a < core.EARTHQUAKE_BASE for a in offered)
+    assert any(core.EARTHQUAKE_BASE <= a < core.QUAKE_DRAW for a in offered)
+    assert not env.observe("player_1")["action_mask"][own].any()
+
+
+# ---------------------------------------------------------------------------------------------------
+# [Mountain movement] and [Water movement]: "All ... spaces that have been entered have to border one
+# another on at least one side; a diagonal connection is not sufficient."
+def test_mountain_movement_needs_side_by_side_mountain_squares_a_diagonal_is_not_enough():
+    """[Mountain movement]: A1-ne and B1-sw are mountain squares that touch only at a corner; from
+    A1-nw the explorer crosses A1-ne and must leave the mountains beside it (A1-se, B1-nw); he can
+    never reach B1-se, which lies beside B1-sw only."""
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JM/WJ", "B1": "JW/MJ"}, "A1-nw", [ACTION_MOUNTAIN])
+    act(env, card_move(MOUNTAIN_MOVE, 0))
+    assert destinations(env) == {"A1-se", "B1-nw"}
+
+
+def test_water_movement_needs_side_by_side_water_squares_a_diagonal_is_not_enough():
+    """[Water movement]: A1-ne and B1-sw are water squares that touch only at a corner, walled in by
+    mountains and jungle; from A1-nw the explorer reaches A1-ne only."""
+    env = advanced_game()
+    corner_position(env, 1, 0, {"A1": "JW/MM", "B1": "MJ/WM"}, "A1-nw", [ACTION_WATER])
+    act(env, card_move(WATER_MOVE, 0))
+    assert destinations(env) == {"A1-ne"}

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from maunakea_positions import (
-    BLACK, E, EAST_FLOW, END_TURN, FORK, GRAY, LEFT_BEND, N, NORTH_FLOW, RIGHT_BEND, S, STRAIGHT, W, WEST_FLOW,
-    WHITE,
+    BLACK, E, EAST_FLOW, END_TURN, FORK, GRAY, LEFT_BEND, N, NORTH_FLOW, RIGHT_BEND, S, SOUTH_FLOW, STRAIGHT, W,
+    WEST_FLOW, WHITE,
     act, artifacts_on, artifacts_to_square, assert_conserved, bag, bag_tile, board, boat_at, boat_load,
     boat_owner, boat_to_landing, branch, carried, commit, drop, entry_squares, explorer_square,
     explorer_status, field, field_terrain, field_tile, give_artifacts, give_boat, hand, hand_points, lava_tile,
@@ -1123,3 +1123,154 @@ def test_truncation_gives_0_in_every_reward_mode(reward):
     assert all(env.truncations.values())
     assert final_rewards(env) == {"player_0": 0, "player_1": 0}
     assert env.infos["player_1"]["scores"] == env.scores()
+
+
+# =====================================================================================================
+# Ending your turn
+def rig_draws(s, order):
+    """Choose the generator state so that the next draws from the bag take the tiles of ``order`` one
+    after another (each draw is the ``draw(b)``-th of the ``b`` tiles in the bag, RULES.md Set-up; a
+    tile drawn, lava or terrain, leaves the bag)."""
+    in_bag = bag_of(s)
+    trial = np.zeros(1, dtype=np.int64)
+    for candidate in range(1, 1_000_000):
+        trial[0] = candidate
+        left = list(in_bag)
+        for tile in order:
+            if left[draw(trial, 0, len(left))] != tile:
+                break
+            left.remove(tile)
+        else:
+            s[core.RNG] = candidate
+            return
+    raise AssertionError("no generator state found")
+
+
+def test_ending_your_turn_draw_until_5_points_lava_laid_at_once_then_the_next_player():
+    """[Ending your turn] with [Drawing other tiles] and [Lava tiles]: after playing all his tiles the
+    player draws until his tiles show at least 5 points: 1 point, then a lava tile, laid on the board
+    at once (the north flow's first field E3), then 1 and 3 points: 5, and drawing stops there, the
+    other tiles stay in the bag.  "When you have finished drawing your new tiles, your turn is over
+    and it is the next player's turn": player_2, clockwise after player_1."""
+    env, s = craft(3, seed=5)
+    one_a = bag_tile(s, points=1)
+    one_b = bag_tile(s, points=1, avoid={one_a})
+    three = bag_tile(s, points=3)
+    spare = [bag_tile(s, points=3, avoid={three}), bag_tile(s, points=2)]
+    lava = lava_tile(NORTH_FLOW, STRAIGHT)
+    set_hand(s, 2, [("tile", bag_tile(s, kind="jungle", avoid={three} | set(spare)))])
+    only_in_bag(s, [one_a, lava, one_b, three] + spare)
+    rig_draws(s, [one_a, lava, one_b, three])
+    commit(env, s, player=1, pool=0)
+    hand_2 = hand(env, 2)
+    turn = int(env.state()[core.TURN])
+    act(env, END_TURN)
+    assert hand(env, 1) == [one_a, one_b, three] and hand_points(env, 1) == 5
+    assert field_tile(env, "E3") == lava and field_terrain(env, "E3") == [LAVA] * 4
+    assert sorted(bag(env)) == sorted(spare)
+    assert to_act(env) == 2 and env.state()[core.TURN] == turn + 1 and running(env)
+    assert hand(env, 2) == hand_2 and pool(env) == 0
+    assert_conserved(env.state())
+
+
+def test_ending_your_turn_with_the_bag_empty_the_turn_ends_with_what_the_player_has():
+    """[Ending your turn] / RULES.md "If the bag is empty, drawing stops": the bag holds a 1-point tile
+    and a lava tile; both are drawn (the lava laid at once), the hand shows 1 point, below 5, and the
+    turn is over all the same: player_0 is to act."""
+    env, s = craft(2, seed=5)
+    one = bag_tile(s, points=1)
+    lava = lava_tile(NORTH_FLOW, STRAIGHT)
+    only_in_bag(s, [one, lava])
+    rig_draws(s, [one, lava])
+    commit(env, s, player=1, pool=0)
+    act(env, END_TURN)
+    assert hand(env, 1) == [one] and hand_points(env, 1) == 1
+    assert field_tile(env, "E3") == lava and bag(env) == []
+    assert to_act(env) == 0 and running(env)
+    assert_conserved(env.state())
+
+
+# =====================================================================================================
+# Volcanic eruption: lava tiles always extend their flow
+_FLOW_EXIT = {NORTH_FLOW: ("E4", N), EAST_FLOW: ("F5", E), SOUTH_FLOW: ("E6", S), WEST_FLOW: ("D5", W)}
+_SHAPE_EXITS = {STRAIGHT: (0,), LEFT_BEND: (3,), RIGHT_BEND: (1,), FORK: (3, 1)}   # turns; fork: • left first
+
+
+def _next_field(f, d):
+    """The field beside ``f`` in direction d (N, E, S, W), by the fields' names, or None off the board."""
+    name = FIELD_NAMES[f]
+    x, y = "ABCDEFGHI".index(name[0]), int(name[1:]) - 1
+    x, y = x + (0, 1, 0, -1)[d], y + (-1, 0, 1, 0)[d]
+    if 0 <= x < 9 and 0 <= y < 9:
+        return FIELD_NAMES.index(f"{'ABCDEFGHI'[x]}{y + 1}")
+    return None
+
+
+def _lava_fields(s):
+    """Fields lying under lava: a lava tile, a printed flow exit, the volcano."""
+    return {f for f in range(NUM_FIELDS)
+            if all(s[core.TERRAIN + q] in (LAVA, core.VOLCANO) for q in FIELD_SQUARES[f])}
+
+
+def _extend(placed, lava, branches):
+    """An order in which the lava tiles ``placed`` [(field, tile)] of one step each extend an end of
+    their own flow: the field beside the branch's end in its direction, or beyond fields under lava
+    (tunnelling).  Returns the flows' branches after them, or None if no order does."""
+    if not placed:
+        return branches
+    for i, (f, tile) in enumerate(placed):
+        flow, shape = LAVA_TILE_FLOW[tile - FIRST_LAVA_TILE], LAVA_TILE_SHAPE[tile - FIRST_LAVA_TILE]
+        for j, (end, d) in enumerate(branches[flow]):
+            target = _next_field(end, d)
+            while target is not None and target in lava:
+                target = _next_field(target, d)
+            if target != f:
+                continue
+            grown = dict(branches)
+            grown[flow] = branches[flow][:j] + [(f, (d + t) % 4) for t in _SHAPE_EXITS[shape]] + branches[flow][j + 1:]
+            result = _extend(placed[:i] + placed[i + 1:], lava | {f}, grown)
+            if result is not None:
+                return result
+    return None
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_volcanic_eruption_every_lava_tile_extends_its_flow_side_by_side_in_random_games(num_players):
+    """[Volcanic eruption] "A lava tile must be placed adjacent to a space with a lava flow so that the
+    flow is extended ... connected to the matching lava flow"; "You may not place a lava tile that
+    would interrupt the lava flow"; a tile is placed one space further only to tunnel under lava.  At
+    every eruption of random games, the new tile's field shares a side with the end field of a branch
+    of its own flow (the flow's printed exit next to the volcano at first) in that branch's direction,
+    or lies beyond it in that direction past fields under lava; the branch then ends there, turned by
+    the tile's shape (a fork opens two branches).  So each flow's lava stays one chain: at the end
+    every lava tile of the flow on the board is one of these."""
+    rng = np.random.default_rng(100 + num_players)
+    eruptions = tunnels = 0
+    for seed in range(3):
+        env = new_game(num_players, seed=seed, max_turns=150)
+        branches = {flow: [(field(name), d)] for flow, (name, d) in _FLOW_EXIT.items()}
+        laid = set()
+        while running(env):
+            before = env.state()
+            env.step(int(rng.choice(sorted(legal(env)))))
+            after = env.state()
+            placed = [(f, int(after[core.FIELD_TILE + f])) for f in range(NUM_FIELDS)
+                      if FIRST_LAVA_TILE <= after[core.FIELD_TILE + f] < NUM_ISLAND_TILES
+                      and after[core.FIELD_TILE + f] != before[core.FIELD_TILE + f]]
+            if not placed:
+                continue
+            lava = _lava_fields(before)
+            grown = _extend(placed, lava, branches)
+            assert grown is not None, (
+                f"seed {seed}: lava {[(FIELD_NAMES[f], t) for f, t in placed]} extends no branch end "
+                f"{[(flow, FIELD_NAMES[end], 'NESW'[d]) for flow, ends in branches.items() for end, d in ends]}")
+            tunnels += sum(1 for f, _ in placed if f not in {_next_field(end, d) for ends in branches.values()
+                                                             for end, d in ends})
+            branches = grown
+            eruptions += len(placed)
+            laid |= {t for _, t in placed}
+        s = env.state()
+        on_board = {int(t) for t in s[core.FIELD_TILE:core.FIELD_TILE + NUM_FIELDS]
+                    if FIRST_LAVA_TILE <= t < NUM_ISLAND_TILES}
+        assert on_board == laid          # every lava tile on the board came in as a link of its flow
+    assert eruptions >= 40 and tunnels >= 1   # the games did erupt, and tunnel under lava
