@@ -732,3 +732,234 @@ def test_the_places_of_the_drawings_are_named_only_for_what_exists():
         for bad in (-1, count, 1.0, None):
             with pytest.raises(ValueError, match="must be an integer from 0 to"):
                 place(bad)
+
+
+# ---------------------------------------------------------------------------------------------------
+# learned players, search prior and policy files called directly: each input below crashed, failed
+# deep inside with no file named, or was taken and played as something else
+SHIPPED = TESTS.parent / "agents" / "shipped"
+
+
+def _layers(*shapes, dtype=np.float32, fill=0.1):
+    return [(np.full(shape, fill, dtype), np.zeros(shape[0], dtype)) for shape in shapes]
+
+
+def test_the_search_prior_packs_only_networks_a_snapshot_plays():
+    """``prior.pack`` took features='bogus' (played as "none"), NaN and integer weights, which the
+    search's Numba pass read as they were; its kernels stay unchecked, the guide is checked where the
+    search takes it."""
+    from agents import game_info
+    from agents.learned.network import SnapshotAgent, read_network
+    from agents.search import prior
+    from agents.search.mcts import GuidedMCTSAgent
+    layers = _layers((8, 5), (3, 8))
+    prior.pack(layers, "relu", "log", False)
+    with pytest.raises(ValueError, match="features must be one of none, log, got 'bogus'"):
+        prior.pack(layers, "relu", "bogus", False)
+    with pytest.raises(ValueError, match="layer 0 holds weights that are not finite floating-point numbers"):
+        prior.pack(_layers((8, 5), (3, 8), fill=np.nan), "relu", "none", False)
+    with pytest.raises(ValueError, match="layer 0 holds weights that are not finite floating-point numbers"):
+        prior.pack(_layers((8, 5), (3, 8), dtype=np.int64, fill=1), "relu", "none", False)
+    with pytest.raises(ValueError, match="the value network: layer 1 holds weights that are not finite"):
+        prior.pack_value(_layers((8, 5)) + _layers((1, 8), fill=np.inf), "relu", "none")
+    with pytest.raises(ValueError, match="needs 2-D weights"):
+        prior.pack([(np.zeros(5, np.float32), np.zeros(5, np.float32))] + layers, "relu", "none", False)
+    # the search's entry point refuses a guide of another game before any Numba pass reads it
+    search = GuidedMCTSAgent(SnapshotAgent(*read_network(SHIPPED / "makemake.npz")), simulations=2)
+    with pytest.raises(ValueError, match="takes observations of size 586 and has 912 actions; makabana"):
+        search.reset(game_info("makabana", 2), 0, 0)
+
+
+def test_action_features_refuse_a_row_that_is_no_position_and_a_player_not_in_the_game():
+    """``ActionFeatures.rows(np.zeros(10, np.int64), 0, [0, 1])`` crashed the interpreter; a player 9
+    got feature rows."""
+    from agents import game_info
+    from agents.learned.scorer import ActionFeatures
+    game = game_info("maunakea", 2)
+    features = ActionFeatures(game)
+    for call in (lambda row: features.candidates(row), lambda row: features.rows(row, 0, [0, 1])):
+        with pytest.raises(ValueError, match=r"state must be a 1-D C-contiguous numpy array of int64 with \d+ entries"):
+            call(np.zeros(10, np.int64))
+        with pytest.raises(ValueError, match="state must be"):
+            call(np.zeros(maunakea_env.kernels.STATE_SIZE))   # float
+    env = maunakea_env.raw_env(num_players=2)
+    env.reset(seed=0)
+    row = np.ascontiguousarray(env.state(), np.int64)
+    broken = row.copy()
+    broken[maunakea_env.kernels.NUM_PLAYERS] = 10**12
+    with pytest.raises(ValueError, match="invalid state"):
+        features.candidates(broken)
+    for player in (9, -1, 0.5, None):
+        with pytest.raises(ValueError, match="player must be an integer from 0 to 1"):
+            features.rows(row, player, [0, 1])
+    for legal in ([-1], [game.num_actions], [0.5]):
+        with pytest.raises(ValueError, match=f"legal must be a list of actions from 0 to {game.num_actions - 1}"):
+            features.rows(row, 0, legal)
+    three = maunakea_env.raw_env(num_players=3)
+    three.reset(seed=0)
+    with pytest.raises(ValueError, match="3-player game .* not the 2-player basic game"):
+        features.candidates(np.ascontiguousarray(three.state(), np.int64))
+    with pytest.raises(ValueError, match="game must be a GameInfo"):
+        ActionFeatures("maunakea")
+
+
+def test_scorers_and_snapshots_refuse_layers_variants_and_flags_no_game_plays(tmp_path):
+    """``ScorerAgent`` took NaN layers (then played its first candidate) and layers that do not chain;
+    ``save_scorer(variant='zzz')`` wrote a file no game loads; ``deterministic='no'`` was True."""
+    from agents.learned.network import SnapshotAgent, read_network
+    from agents.learned.scorer import ScorerAgent, save_scorer
+    scorer = _layers((32, 16), (1, 32))
+    assert ScorerAgent(scorer, "maunakea", "advanced").variant == "advanced"
+    with pytest.raises(ValueError, match="a maunakea scorer: layer 0 holds weights that are not finite"):
+        ScorerAgent(_layers((32, 16), (1, 32), fill=np.nan), "maunakea")
+    with pytest.raises(ValueError, match=r"layer 1 has weights \(1, 7\) and bias \(1,\), but takes 32 inputs"):
+        ScorerAgent(_layers((32, 16), (1, 7)), "maunakea")
+    with pytest.raises(ValueError, match="maunakea's scorers play its basic or advanced game, not 'zzz'"):
+        ScorerAgent(scorer, "maunakea", "zzz")
+    for variant, message in (("zzz", "maunakea's scorers play its basic or advanced game, not 'zzz'"),
+                             (3, "not 3")):
+        with pytest.raises(ValueError, match=message):
+            save_scorer(tmp_path / "s.npz", "maunakea", scorer, variant=variant)
+    with pytest.raises(ValueError, match="makabana's scorers play its haapii game, not 'mao'"):
+        save_scorer(tmp_path / "s.npz", "makabana", _layers((8, 19), (1, 8)), variant="mao")
+    assert not (tmp_path / "s.npz").exists()
+    # no variant: the game's first one with scorers (Maka Bana has no "basic")
+    assert ScorerAgent(_layers((8, 19), (1, 8)), "makabana").variant == "haapii"
+    with pytest.raises(ValueError, match="deterministic must be True or False, got 'no'"):
+        ScorerAgent(scorer, "maunakea", deterministic="no")
+    network = read_network(SHIPPED / "makemake.npz")
+    with pytest.raises(ValueError, match="deterministic must be True or False, got 'no'"):
+        SnapshotAgent(*network, deterministic="no")
+    assert SnapshotAgent(*network, deterministic=np.True_).deterministic is True
+
+
+def test_the_scorer_policy_inputs_refuse_rows_wider_than_the_observation_and_unknown_games():
+    """``ScorerInputs`` with rows wider than the observation failed in torch ("negative dimension"),
+    and took game='nope'."""
+    pytest.importorskip("sb3_contrib")
+    import gymnasium
+
+    from agents.learned.features import ScorerInputs, ScorerPolicy
+    space = gymnasium.spaces.Box(-128, 127, (40,), np.int8)
+    inputs = dict(num_actions=2, num_features=16, game="maunakea", variant="basic")
+    assert ScorerInputs(space, **inputs).num_actions == 2
+    for change, message in ((dict(num_actions=3), "the observation of 40 numbers cannot hold 3 rows of 16"),
+                            (dict(game="nope"), "action scorers exist for makabana, maunakea only, not 'nope'"),
+                            (dict(variant="zzz"), "play its basic or advanced game, not 'zzz'"),
+                            (dict(num_features=5), "reads 16 or 24 features"),
+                            (dict(num_actions=0), "num_actions must be an integer from 1 to 40")):
+        with pytest.raises(ValueError, match=message):
+            ScorerInputs(space, **{**inputs, **change})
+    with pytest.raises(ValueError, match="ScorerInputs has num_actions=2, the action space 7 actions"):
+        ScorerPolicy(space, gymnasium.spaces.Discrete(7), lambda _: 1e-3, features_extractor_class=ScorerInputs,
+                     features_extractor_kwargs=inputs)
+
+
+def test_broken_policy_files_are_value_errors_naming_the_file(tmp_path):
+    """Through the direct entry points a truncated .npz was a bare ``zipfile.BadZipFile``, an archive
+    lacking an array a bare ``KeyError``, and a ``skip`` array "The truth value of an array … is
+    ambiguous"; none named the file.  ``make_agent``'s messages stay as they were."""
+    from agents import game_info, make_agent
+    from agents.learned.network import NotAPolicyFile, SnapshotAgent, load_network
+    from agents.learned.scorer import ScorerAgent
+    from agents.training.batched import load_network as batched_load_network
+    makemake, maunakea = game_info("makemake", 2), game_info("maunakea", 2)
+    snapshot_loads = (lambda p: SnapshotAgent.load(p, makemake), lambda p: load_network(p, makemake),
+                      lambda p: batched_load_network(p, makemake))
+    for name, game, loads in (("makemake", makemake, snapshot_loads),
+                              ("maunakea", maunakea, (lambda p: ScorerAgent.load(p, maunakea),
+                                                      lambda p: load_network(p, maunakea),
+                                                      lambda p: batched_load_network(p, maunakea)))):
+        raw = (SHIPPED / f"{name}.npz").read_bytes()
+        path = tmp_path / f"{name}_truncated.npz"
+        path.write_bytes(raw[:len(raw) // 2])
+        for load in loads:
+            with pytest.raises(ValueError, match=f"'{path}' is not a readable .npz file"):
+                load(path)
+        with pytest.raises(ValueError, match="is not an agent file"):
+            make_agent(str(path), game)
+    with np.load(SHIPPED / "makemake.npz") as data:
+        arrays = dict(data)
+    cases = [("unrelated.npz", dict(x=np.zeros(3)), NotAPolicyFile, r"\(activation is not a file in the archive\)"),
+             ("no_b1.npz", {k: v for k, v in arrays.items() if k != "b1"}, NotAPolicyFile, r"\(b1 is not a file"),
+             ("skip_array.npz", dict(arrays, skip=np.array([1, 0])), ValueError,
+              r"skip must be one boolean .*, got a int64 array of shape \(2,\)"),
+             ("skip_text.npz", dict(arrays, skip=np.array("no")), ValueError, "skip must be one boolean")]
+    if any(k.startswith("vw") for k in arrays):
+        cases.append(("no_vb0.npz", {k: v for k, v in arrays.items() if k != "vb0"}, NotAPolicyFile,
+                      r"\(vb0 is not a file"))
+    for file, content, error, message in cases:
+        np.savez(tmp_path / file, **content)
+        for load in snapshot_loads:
+            with pytest.raises(error, match=f"'{tmp_path / file}'.*{message}"):
+                load(tmp_path / file)
+    with pytest.raises(ValueError, match=r"is an .npz archive but not a policy network or action scorer "
+                                         r"\(activation is not a file in the archive\); expected"):
+        make_agent(str(tmp_path / "unrelated.npz"), makemake)
+    # an archive whose array bytes are damaged: zipfile's CRC check, on reading the array
+    weights = np.full((8, 586), 0.5, np.float32)
+    np.savez(tmp_path / "damaged.npz", **dict(arrays, w0=weights))
+    raw = bytearray((tmp_path / "damaged.npz").read_bytes())
+    at = raw.find(weights.tobytes()[:64]) + 100
+    raw[at:at + 4] = b"\xff\xff\xff\xff"
+    (tmp_path / "damaged.npz").write_bytes(raw)
+    with pytest.raises(ValueError, match="damaged.npz' is not a readable .npz file .*Bad CRC-32"):
+        SnapshotAgent.load(tmp_path / "damaged.npz", makemake)
+
+
+def test_rllib_policies_refuse_other_games_odd_ids_nan_weights_and_empty_masks(tmp_path):
+    """``load_rllib_policy`` loaded an all-NaN checkpoint, took the game's name (and failed after
+    loading) and ``module_id=5``; ``greedy_action`` with no legal action said 0."""
+    pytest.importorskip("ray.rllib")
+    import torch
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+
+    from agents import game_info
+    from agents.learned.rllib_agent import load_rllib_policy
+    from agents.learned.rllib_module import MaskedPPOTorchRLModule
+    game = game_info("makemake", 2)
+    env = makemake_env.env(num_players=2)
+    module = MaskedPPOTorchRLModule(observation_space=env.observation_space("player_0"),
+                                    action_space=env.action_space("player_0"),
+                                    model_config=DefaultModelConfig(fcnet_hiddens=[8]))
+    module.save_to_path(tmp_path / "policy")
+    agent = load_rllib_policy(tmp_path / "policy", game)
+    mask = np.zeros(game.num_actions, np.int8)
+    mask[5] = 1
+    assert agent.module.greedy_action(np.zeros(game.obs_size, np.int8), mask) == 5
+    with pytest.raises(ValueError, match="no legal action"):
+        agent.module.greedy_action(np.zeros(game.obs_size, np.int8), np.zeros(game.num_actions, np.int8))
+    with pytest.raises(ValueError, match=r"action_mask must have shape \(912,\), got \(3,\)"):
+        agent.module.greedy_action(np.zeros(game.obs_size, np.int8), np.ones(3, np.int8))
+    with pytest.raises(ValueError, match="game must be a GameInfo"):
+        load_rllib_policy(tmp_path / "policy", "makemake")
+    for module_id in (5, None, ""):
+        with pytest.raises(ValueError, match="module_id is the name of a policy in the checkpoint"):
+            load_rllib_policy(tmp_path / "policy", game, module_id=module_id)
+    with torch.no_grad():
+        next(module.parameters()).fill_(float("nan"))
+    module.save_to_path(tmp_path / "nan")
+    with pytest.raises(ValueError, match="policy 'main' holds weights that are not finite numbers"):
+        load_rllib_policy(tmp_path / "nan", game)
+
+
+def test_the_kernel_generator_takes_only_what_numpy_generator_takes():
+    """``KernelGenerator.integers(2.5)`` was always 0, ``random(-1)`` an empty array, a seed of 2**70
+    an OverflowError."""
+    from agents.baselines.batched.common import KernelGenerator
+    for seed in (2**70, 2**63, -1, 2.5, "7", True):
+        with pytest.raises(ValueError, match="seed must be an integer from 0 to 9223372036854775807"):
+            KernelGenerator(seed)
+    generator = KernelGenerator(np.int64(7))
+    for high in (2.5, None, True):
+        with pytest.raises(ValueError, match="high must be an integer, got"):
+            generator.integers(high)
+    for high in (0, -3, 2**63):
+        with pytest.raises(ValueError, match="needs high >= 1"):
+            generator.integers(high)
+    for size, message in ((-1, "size must be a non-negative integer or None, got -1"),
+                          (2.5, "size must be an integer"), ("3", "size must be an integer")):
+        with pytest.raises(ValueError, match=message):
+            generator.random(size)
+    assert generator.random(np.int64(3)).shape == (3,) and generator.random(0).shape == (0,)
+    assert 0 <= generator.integers(np.int64(3)) < 3 and 0 <= generator.random() < 1

@@ -17,6 +17,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from torch import nn
 
+from pacific_common import checked
+
+from .scorer import check_variant, feature_names
+
 
 class LogFeatures(BaseFeaturesExtractor):
     """``sign(x) log(1 + |x|)`` of the flat observation."""
@@ -111,7 +115,15 @@ class ScorerInputs(BaseFeaturesExtractor):
 
     def __init__(self, observation_space, num_actions, num_features, game, variant, hidden=32):
         super().__init__(observation_space, int(np.prod(observation_space.shape)))
-        self.num_actions, self.num_features, self.hidden = int(num_actions), int(num_features), int(hidden)
+        # a game or variant without scorers made a policy whose snapshot no game loads, and rows wider
+        # than the observation failed in torch ("negative dimension") when the extractor was built
+        check_variant(game, variant)
+        feature_names(game, num_features)
+        num_actions = checked.integer("num_actions", num_actions, 1, self.features_dim)
+        if num_actions * num_features >= self.features_dim:
+            raise ValueError(f"the observation of {self.features_dim} numbers cannot hold {num_actions} rows of "
+                             f"{num_features} action features and then the game's observation")
+        self.num_actions, self.num_features, self.hidden = num_actions, int(num_features), int(hidden)
         self.game, self.variant = str(game), str(variant)
 
     def forward(self, observations):
@@ -167,6 +179,9 @@ class ScorerPolicy(InverseCdfSampling, MaskableActorCriticPolicy):
         if not isinstance(self.features_extractor, ScorerInputs):
             raise ValueError("ScorerPolicy reads its inputs through ScorerInputs: pass "
                              "features_extractor_class=ScorerInputs and its kwargs")
+        if self.features_extractor.num_actions != self.action_space.n:   # a logit per action, or a misfit
+            raise ValueError(f"ScorerInputs has num_actions={self.features_extractor.num_actions}, the action "
+                             f"space {self.action_space.n} actions")
         self.mlp_extractor = ScorerExtractor(self.features_extractor, self.net_arch, self.activation_fn)
 
     def _build(self, lr_schedule):

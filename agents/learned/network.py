@@ -13,9 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from pacific_common.options import check_flag
+
 from ..base import Agent, check_game_info
 from ..search.prior import check_layers
-from .scorer import ScorerAgent, is_scorer_file, save_scorer
+from .scorer import ScorerAgent, _open, is_scorer_file, save_scorer
 
 
 def squash(x):
@@ -99,14 +101,23 @@ def write_network(path, layers, activation, features, skip, value=None):
 
 
 def read_network(path):
-    """``(layers, activation, features, skip)`` of a policy network file, as ``write_network`` takes them."""
-    with np.load(path) as data:
-        count = sum(name.startswith("w") for name in data.files)
-        layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-        activation = str(data["activation"])
-        features = str(data["features"]) if "features" in data.files else "none"
-        skip = bool(data["skip"]) if "skip" in data.files else False
-    return layers, activation, features, skip
+    """``(layers, activation, features, skip)`` of a policy network file, as ``write_network`` takes them.
+    A file that is no .npz archive, or lacks an array, is a ValueError naming the file (``NotAPolicyFile``
+    for a missing array)."""
+    with _open(path) as data:
+        try:
+            count = sum(name.startswith("w") for name in data.files)
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            activation = str(data["activation"])
+            features = str(data["features"]) if "features" in data.files else "none"
+            skip = data["skip"] if "skip" in data.files else np.array(False)
+        except KeyError as error:
+            raise _lacks(path, error) from None
+    # one flag; an array of them had no truth value, and a string was read as True
+    if skip.shape != () or skip.dtype.kind not in "bi":
+        raise ValueError(f"snapshot {str(path)!r}: skip must be one boolean (whether the action head also reads "
+                         f"the observation), got a {skip.dtype} array of shape {skip.shape}")
+    return layers, activation, features, bool(skip)
 
 
 def read_value(path):
@@ -114,9 +125,12 @@ def read_value(path):
     observation and with the policy's activation and input transform, ending in one output whose
     ``tanh`` is the player's expected result in [-1, 1] (``agents.training.expert_iteration`` fits it
     to the outcomes of the search's games; ``agents.search.prior.value`` plays it)."""
-    with np.load(path) as data:
+    with _open(path) as data:
         count = sum(name.startswith("vw") for name in data.files)
-        return [(data[f"vw{i}"], data[f"vb{i}"]) for i in range(count)] or None
+        try:
+            return [(data[f"vw{i}"], data[f"vb{i}"]) for i in range(count)] or None
+        except KeyError as error:
+            raise _lacks(path, error) from None
 
 
 def check_sizes(layers, game, what):
@@ -143,7 +157,7 @@ class SnapshotAgent(Agent):
         self.activation = ACTIVATIONS[activation]
         self.squash = features == "log"
         self.skip = bool(skip)
-        self.deterministic = deterministic
+        self.deterministic = check_flag("deterministic", deterministic)   # 'no' was taken for True
         # a network may act before any reset (it knows its sizes), so a sampling one needs its generator
         # from the start; reset replaces it with a seeded one
         self.rng = np.random.default_rng()
@@ -247,6 +261,13 @@ class NotAPolicyFile(ValueError):
     """An .npz archive without the arrays of a policy network or action scorer."""
 
 
+def _lacks(path, error):
+    """The ``NotAPolicyFile`` for the ``KeyError`` of an array missing from the archive at ``path``
+    (``agents.make_agent`` adds what files it takes)."""
+    return NotAPolicyFile(f"{str(path)!r} is an .npz archive but not a policy network or action scorer "
+                          f"({error.args[0]})")
+
+
 def load_network(path, game, **kwargs):
     """A ``.npz`` policy file as an agent: an action scorer (``agents.learned.scorer``) or a snapshot
     (``SnapshotAgent``)."""
@@ -255,5 +276,4 @@ def load_network(path, game, **kwargs):
             return ScorerAgent.load(path, game, **kwargs)
         return SnapshotAgent.load(path, game, **kwargs)
     except KeyError as error:  # an .npz archive, but not of the arrays a policy file holds
-        raise NotAPolicyFile(f"{str(path)!r} is an .npz archive but not a policy network or action scorer "
-                             f"({error.args[0]})") from None
+        raise _lacks(path, error) from None

@@ -11,7 +11,7 @@ extra (Ray RLlib and torch), imported only then, and no running Ray instance.
 """
 from pathlib import Path
 
-from ..base import Agent
+from ..base import Agent, check_game_info
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 ALGORITHM_FILE = "rllib_checkpoint.json"
@@ -64,13 +64,17 @@ class RLlibAgent(Agent):
 def load_rllib_policy(path, game, module_id=MAIN, name=None) -> RLlibAgent:
     """Load policy ``module_id`` of an RLlib checkpoint for ``game`` (a ``GameInfo``), checking that
     its spaces fit the game."""
+    check_game_info(game)   # before the minutes of loading, not after (a game's name has no sizes)
+    if not isinstance(module_id, str) or not module_id:
+        raise ValueError(f"module_id is the name of a policy in the checkpoint (a string such as {MAIN!r}), "
+                         f"got {module_id!r}")
     path = Path(path)
     if not is_rllib_checkpoint(path):
         raise ValueError(f"{str(path)!r} is not an RLlib checkpoint folder (no {ALGORITHM_FILE}, nor "
                          f"{' and '.join(MODULE_FILES)})")
     folder = module_dir(path, module_id)
     try:
-        import torch  # noqa: F401
+        import torch
         from ray.rllib.core.rl_module.rl_module import RLModule
     except ImportError as error:
         raise ImportError(f"loading the RLlib checkpoint {str(path)!r} needs Ray RLlib and torch: "
@@ -83,6 +87,11 @@ def load_rllib_policy(path, game, module_id=MAIN, name=None) -> RLlibAgent:
     if not hasattr(module, "greedy_action"):
         raise ValueError(f"the policy in {str(folder)!r} is a {type(module).__name__}, not the masked "
                          f"policy agents.training.train_rllib trains")
+    # a training run that diverged saves NaN weights, which played the first legal action every time
+    for key, tensor in module.state_dict().items():
+        if tensor.is_floating_point() and not torch.isfinite(tensor).all():
+            raise ValueError(f"RLlib checkpoint {str(path)!r}: policy {module_id!r} holds weights that are not "
+                             f"finite numbers (NaN or infinite in {key})")
     obs_space, action_space = module.observation_space, module.action_space
     obs_shape, actions = obs_space["observation"].shape, getattr(action_space, "n", None)
     if obs_shape != (game.obs_size,) or actions != game.num_actions:

@@ -83,7 +83,14 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     @torch.no_grad()
     def greedy_action(self, observation, action_mask):
         """The most likely legal action for one observation (numpy arrays, as the environment gives)."""
-        batch = {Columns.OBS: {OBSERVATION: torch.as_tensor(np.asarray(observation)[None]),
-                               ACTION_MASK: torch.as_tensor(np.asarray(action_mask)[None])}}
+        observation, action_mask = np.asarray(observation), np.asarray(action_mask)
+        for name, array in ((OBSERVATION, observation), (ACTION_MASK, action_mask)):
+            if array.shape != self.observation_space[name].shape:
+                raise ValueError(f"{name} must have shape {self.observation_space[name].shape}, got {array.shape}")
+        # with no legal action every logit is the lowest float, and argmax said 0, an illegal action
+        if not action_mask.any():
+            raise ValueError("the action mask has no legal action: greedy_action needs at least one")
+        batch = {Columns.OBS: {OBSERVATION: torch.as_tensor(observation[None]),
+                               ACTION_MASK: torch.as_tensor(action_mask[None])}}
         logits = self._forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
         return int(torch.argmax(logits))

@@ -28,10 +28,15 @@ trained on, and the layers ``w0, b0, w1, b1, …``.  Playing needs numpy and the
 surely the others would guess the spot from the card shown, a tiki's expected saving, …; its
 distilled scorer plays no better than the policy network, docs/training.md).
 """
+import contextlib
 import importlib
+import zipfile
 from pathlib import Path
 
 import numpy as np
+
+from pacific_common import checked
+from pacific_common.options import check_flag
 
 from ..base import Agent, GameInfo, check_game_info
 from ..search.prior import check_layers
@@ -74,15 +79,37 @@ def feature_names(game_name, num_features):
     return rules.FEATURE_NAMES[:num_features]
 
 
+def check_variant(game_name, variant):
+    """``variant``, or the game's first variant with scorers when it is None.  Refuse a variant that
+    ``game_name`` (a game with scorers) does not have, or whose decisions have no action features
+    (``SCORER_VARIANTS`` of the game's search module, where it has one): a scorer written for it would
+    be loaded by no game."""
+    rules = features_module(game_name)
+    variants = getattr(rules, "SCORER_VARIANTS", None) or tuple(
+        importlib.import_module(f"{game_name}_env").raw_env.variants)
+    if variant is None:
+        return variants[0]
+    if not isinstance(variant, str) or variant not in variants:
+        raise ValueError(f"{game_name}'s scorers play its {' or '.join(variants)} game, not {variant!r}")
+    return variant
+
+
+@contextlib.contextmanager
 def _open(path):
-    """``np.load`` of an ``.npz`` archive, or a ValueError saying the file is not one."""
+    """``with _open(path) as data``: the ``.npz`` archive at ``path`` (``np.load``), or a ValueError naming
+    the file when it is none, or when one of its arrays cannot be read.  A truncated archive or a
+    damaged array was a bare ``zipfile.BadZipFile`` (no file named)."""
     try:
         data = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as error:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"{str(path)!r} is not a readable .npz file ({error})") from None
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise ValueError(f"{str(path)!r} holds a single array, not an .npz archive")
-    return data
+    with data:
+        try:
+            yield data
+        except (EOFError, zipfile.BadZipFile) as error:   # an array's bytes damaged ("Bad CRC-32 for file 'w0.npy'")
+            raise ValueError(f"{str(path)!r} is not a readable .npz file ({error})") from None
 
 
 def is_scorer_file(path):
@@ -90,12 +117,14 @@ def is_scorer_file(path):
         return "kind" in data.files and str(data["kind"]) == KIND
 
 
-def save_scorer(path, game_name, layers, variant="basic"):
-    """Write a scorer for ``game_name``'s ``variant``: ``layers`` is a list of ``(weight (out, in),
-    bias (out,))`` float arrays; the first layer's inputs say which feature set it reads."""
+def save_scorer(path, game_name, layers, variant=None):
+    """Write a scorer for ``game_name``'s ``variant`` (None: its first variant with scorers): ``layers``
+    is a list of ``(weight (out, in), bias (out,))`` float arrays; the first layer's inputs say which
+    feature set it reads."""
     names = feature_names(game_name, np.shape(layers[0][0])[1])
     layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
     check_layers(layers, len(names), f"a {game_name} scorer")
+    variant = check_variant(game_name, variant)
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
     np.savez(path, kind=np.array(KIND), game=np.array(game_name), variant=np.array(variant),
@@ -130,6 +159,7 @@ class ActionFeatures:
     next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""
 
     def __init__(self, game: GameInfo, num_features=None):
+        check_game_info(game)
         self.rules = features_module(game.name)
         variants = getattr(self.rules, "SCORER_VARIANTS", None)
         if variants is not None and game.variant not in variants:
@@ -138,16 +168,35 @@ class ActionFeatures:
         if num_features is None:
             num_features = self.rules.NUM_ACTION_FEATURES
         feature_names(game.name, num_features)
+        self.game = game
+        self._checked = importlib.import_module(f"{game.name}_env.core")   # the game's checked face
         self._mask = np.zeros(game.num_actions, np.int8)
         self._rows = np.zeros((game.num_actions, num_features), np.float64)
 
+    def _check(self, state):
+        """Refuse a row that is no position of this game (the game's ``check_state``, then its players and
+        variant): the features' kernels read it unchecked, and a short row crashed the interpreter."""
+        self._checked.check_state(state)
+        core, game = self.game.core, self.game
+        if (state[core.NUM_PLAYERS], state[core.VARIANT]) != (game.num_players, game.variant_id):
+            raise ValueError(f"the state row is a {state[core.NUM_PLAYERS]}-player game of variant "
+                             f"{state[core.VARIANT]}, not the {game.num_players}-player {game.variant} game "
+                             f"these features were made for")
+
     def candidates(self, state):
         """The actions a scorer chooses among (the search's: legal, less pointless free moves)."""
+        self._check(state)
         self.rules.search_mask(state, self._mask)
         return np.flatnonzero(self._mask)
 
     def rows(self, state, player, legal):
         """The feature rows of the actions ``legal`` in ``state``, as ``player`` sees them."""
+        self._check(state)
+        player = checked.integer("player", player, 0, self.game.num_players - 1)
+        legal = np.asarray(legal)
+        if legal.dtype.kind not in "iu" or legal.ndim != 1 or legal.size and not (
+                0 <= legal.min() and legal.max() < self.game.num_actions):
+            raise ValueError(f"legal must be a list of actions from 0 to {self.game.num_actions - 1}, got {legal!r}")
         self._mask[:] = 0
         self._mask[legal] = 1
         self.rules.action_features(state, player, self._mask, self._rows)
@@ -161,12 +210,15 @@ class ScorerAgent(Agent):
     needs_state = True
     reads_observation = False   # its features come from the state row
 
-    def __init__(self, layers, game_name, variant="basic", name=None, deterministic=True):
+    def __init__(self, layers, game_name, variant=None, name=None, deterministic=True):
+        # a game without features, a variant without them, layers that do not chain or hold NaN, or
+        # that read none of the game's feature sets, are refused here (not at the first move, or never)
+        variant = check_variant(game_name, variant)
+        check_layers(layers, None, f"a {game_name} scorer")
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
         self.game_name = game_name
         self.variant = variant
-        self.deterministic = deterministic
-        # a game without features, or layers that read none of its feature sets, are refused here
+        self.deterministic = check_flag("deterministic", deterministic)
         feature_names(game_name, self.layers[0][0].shape[1])
         if name is not None:
             self.name = name
@@ -202,7 +254,10 @@ class ScorerAgent(Agent):
                              f"{rules.NUM_ACTION_FEATURES} of them)")
         check_layers(layers, len(names), f"scorer {str(path)!r}")
         kwargs.setdefault("name", path.stem)
-        return cls(layers, game_name, variant, **kwargs)
+        try:
+            return cls(layers, game_name, variant, **kwargs)
+        except ValueError as error:   # the file's variant, when no game was given to compare it with
+            raise ValueError(f"scorer {str(path)!r}: {error}") from None
 
     def reset(self, game: GameInfo, player: int, seed=None) -> None:
         check_game_info(game)   # before reading its name: the base class checks only after this

@@ -16,11 +16,20 @@ A network file may also hold a value network (``agents.learned.network.read_valu
 with a head of one output, ``tanh`` of which is the player's expected result in [-1, 1] (1 a win, -1
 a loss) from its own observation.  ``pack_value`` packs it and ``value`` plays it, the first layer
 summed over the nonzero inputs as in ``policy``.
+
+``policy``, ``value`` and ``scorer_policy`` run inside the search's loop, at every node it expands,
+and check nothing, as the games' ``kernels`` do: a network of the wrong size, an observation that is
+not int8 or an empty network (``NO_NETWORK``, see ``has_network``) reads outside the arrays and gives
+nonsense.  The checks are where the networks enter: ``pack``, ``pack_value`` and ``pack_scorer`` refuse
+layers that cannot be played, and ``GuidedMCTSAgent.reset`` refuses a guide whose sizes are not the
+game's (``SnapshotAgent.check_game``, ``ScorerAgent.reset``); the search then sizes every buffer it
+hands these kernels from the network and the game.
 """
 import numpy as np
 from numba import njit
 
 ACTIVATION_IDS = {"tanh": 0, "relu": 1}
+INPUT_TRANSFORMS = ("none", "log")   # a network's ``features``, as agents.learned.network.FEATURES names them
 
 
 def pack(layers, activation, features, skip):
@@ -30,6 +39,8 @@ def pack(layers, activation, features, skip):
         raise ValueError(f"a policy network for the search needs a hidden layer and a head, got {len(layers)} layers")
     if activation not in ACTIVATION_IDS:
         raise ValueError(f"the search's network supports the activations {sorted(ACTIVATION_IDS)}, not {activation!r}")
+    if any(np.ndim(w) != 2 for w, _ in layers):
+        raise ValueError(f"the search's network needs 2-D weights (out, in), got {[np.shape(w) for w, _ in layers]}")
     (w_in, b_in), *hidden, (w_head, b_head) = layers
     width = w_in.shape[0]
     if any(w.shape != (width, width) for w, _ in hidden):
@@ -41,6 +52,11 @@ def pack(layers, activation, features, skip):
         raise ValueError(f"the layers of the search's network do not fit together: weights "
                          f"{[w.shape for w, _ in layers]}, biases {[b.shape for _, b in layers]}; the head "
                          f"must read {head_inputs} values (the hidden width{' and the inputs' if skip else ''})")
+    # and what SnapshotAgent refuses (``agents.learned.network.check_network``, a layer above this one):
+    # an unknown ``features`` was played as "none", NaN or integer weights as probabilities of NaN
+    if features not in INPUT_TRANSFORMS:
+        raise ValueError(f"features must be one of {', '.join(INPUT_TRANSFORMS)}, got {features!r}")
+    check_layers(layers, None, "the policy network", outputs=None, skip=bool(skip))
     f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)
     w_mid = np.zeros((len(hidden), width, width), np.float32)
     b_mid = np.zeros((len(hidden), width), np.float32)
@@ -59,6 +75,7 @@ def pack_value(layers, activation, features):
     """The arrays of ``value`` for a value network's layers (the form of ``pack``'s, one output)."""
     if not layers or layers[-1][0].shape[0] != 1:
         raise ValueError(f"a value network ends in one output, got weights {[w.shape for w, _ in layers]}")
+    check_layers(layers, None, "the value network")   # named as such, before pack's policy-network check
     return pack(layers, activation, features, False)
 
 
@@ -113,7 +130,8 @@ def _hidden(net, obs, nz, xs):
 
 @njit(cache=True, fastmath=True)
 def value(net, obs):
-    """The value network's result for the player whose observation ``obs`` is, in [-1, 1]."""
+    """The value network's result for the player whose observation ``obs`` is, in [-1, 1].  Unchecked
+    (see the module docstring): ``net`` a value network (``has_network``), ``obs`` int8 of its inputs."""
     nz = np.empty(obs.shape[0], np.int64)
     xs = np.empty(obs.shape[0], np.float32)
     h, _count = _hidden(net, obs, nz, xs)
@@ -144,7 +162,8 @@ def _softmax(out, mask, top):
 @njit(cache=True, fastmath=True)
 def policy(net, obs, mask, out):
     """The network's probabilities of the legal actions (``mask`` entries nonzero) into ``out`` (zero
-    elsewhere); returns the largest."""
+    elsewhere); returns the largest.  Unchecked (see the module docstring): ``obs`` int8 with the
+    network's inputs (``net[0].shape[0]``), ``mask`` and ``out`` with its actions (``net[6].shape[0]``)."""
     w_in, b_in, w_mid, b_mid, w_head, w_skip, b_head, flags, inputs = net
     skip = flags[0] != 0
     width = b_in.shape[0]
@@ -229,7 +248,8 @@ def has_scorer(scorer):
 def scorer_policy(scorer, rows, mask, out):
     """The scorer's softmax over the actions whose ``mask`` entry is nonzero, from their feature
     ``rows``, into ``out`` (zero elsewhere); returns the largest probability.  Hidden layers are
-    rectified, as ``agents.learned.scorer.scorer_logits`` computes them."""
+    rectified, as ``agents.learned.scorer.scorer_logits`` computes them.  Unchecked (see the module
+    docstring): ``rows`` has a row per entry of ``mask`` and ``out``, as wide as the scorer's input."""
     w_all, b_all, widths = scorer
     layers = w_all.shape[0]
     top_width = w_all.shape[1]

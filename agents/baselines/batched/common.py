@@ -11,6 +11,8 @@ the two decision by decision and game by game.
 import numpy as np
 from numba import njit
 
+from pacific_common import checked
+from pacific_common.options import SEED_LIMIT
 from pacific_common.rng import draw, seed_rng
 
 # What plays a seat.  EXTERNAL: an opponent played outside Numba (a network snapshot, a search agent);
@@ -89,15 +91,21 @@ class KernelGenerator:
     Python agents that must draw what the kernels draw."""
 
     def __init__(self, seed):
+        # an agent's seed (agents.base.check_seed): 2**70 was an OverflowError, -1 or 2.5 a generator
+        seed = checked.integer("seed", seed, 0, SEED_LIMIT)
         self.state = np.zeros(1, dtype=np.int64)
         self.state[0] = seed_rng(np.int64(seed))
 
     def random(self, size=None):
         if size is None:
             return uniform(self.state, 0)
-        return np.array([uniform(self.state, 0) for _ in range(int(size))])
+        size = checked.whole_number("size", size)   # -1 gave an empty array, 2.5 two numbers
+        if size < 0:
+            raise ValueError(f"size must be a non-negative integer or None, got {size}")
+        return np.array([uniform(self.state, 0) for _ in range(size)])
 
     def integers(self, high):
-        if high < 1:
-            raise ValueError(f"integers(high) needs high >= 1, got {high!r}")
+        high = checked.whole_number("high", high)   # 2.5 was always 0
+        if not 1 <= high <= SEED_LIMIT:   # the kernel draws below an int64 bound
+            raise ValueError(f"integers(high) needs high >= 1 (and at most 2**63 - 1), got {high!r}")
         return int(draw(self.state, 0, np.int64(high)))
