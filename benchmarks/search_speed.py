@@ -27,8 +27,12 @@ import json
 import time
 
 from benchmarks.throughput import machine
-from pacific_common.cli import checked_output_file
+from pacific_common.cli import check_ranges, checked_output_file, integer_option
 
+# Upper bounds, so that a typo fails at once instead of after hours: each position is a whole default
+# search of each of the five games (seconds), and the time per leaf settles within a few hundred leaves.
+POSITIONS_MAX = 10**4
+LEAVES_MAX = 10**4
 GAMES = (("makabana", None), ("makabana", "mao"), ("makemake", None), ("maunakea", None), ("maunakea", "advanced"))
 
 
@@ -125,16 +129,19 @@ def openspiel_rate(simulations, decisions=10, say=print):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Search simulations per second, beside OpenSpiel's MCTS.")
-    parser.add_argument("--positions", type=int, default=20, help="positions per game (default: %(default)s)")
-    parser.add_argument("--leaves", type=int, default=512, help="observations on which the guide's forward "
-                                                                "pass is timed (default: %(default)s)")
+    # the digits here, the range below: its messages say why a bound is there
+    parser.add_argument("--positions", type=integer_option(None), default=20,
+                        help=f"positions per game, 2 to {POSITIONS_MAX} (default: %(default)s)")
+    parser.add_argument("--leaves", type=integer_option(None), default=512,
+                        help=f"observations on which the guide's forward pass is timed, 1 to {LEAVES_MAX} "
+                             f"(default: %(default)s)")
     parser.add_argument("--json", metavar="PATH", help="write the rows as JSON")
     args = parser.parse_args(argv)
-    if args.positions < 2:
-        parser.error(f"--positions must be at least 2 (the first search is not timed), got {args.positions}")
-    if args.leaves < 1:
-        parser.error(f"--leaves must be a positive integer, got {args.leaves}")
-    checked_output_file(parser, "--json", args.json or None)
+    check_ranges(parser, args, (
+        ("positions", f"at least 2 (the first search is not timed) and at most {POSITIONS_MAX}",
+         lambda v: 2 <= v <= POSITIONS_MAX),
+        ("leaves", f"a positive integer of at most {LEAVES_MAX}", lambda v: 1 <= v <= LEAVES_MAX)))
+    checked_output_file(parser, "--json", args.json)   # '' too: refused, not taken for "no file"
     print(f"search speed on {machine()['cpu']}, one core")
     rows = our_rates(args.positions)
     peer = openspiel_rate(2000)
@@ -146,7 +153,7 @@ def main(argv=None):
                   f"OpenSpiel's")
     print("\nthe guided search's network, per leaf:")
     network_rows = network_rates(args.leaves)
-    if args.json:
+    if args.json is not None:
         with open(args.json, "w") as f:
             json.dump({"machine": machine(), "rows": rows, "network_rows": network_rows}, f, indent=1)
         print(f"wrote {args.json}")

@@ -38,11 +38,10 @@ import platform
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import output_file, output_folder
+from pacific_common.cli import different_files, output_file
 
 BATCH_SIZES = (1, 64, 1024, 4096)
 MODE_SIZES = (64, 1024, 4096)     # batch sizes of the masks / state modes and of the busy-core rows
@@ -397,13 +396,12 @@ def main(argv=None):
     parser.add_argument("--plot", metavar="PATH", default="benchmarks/results/throughput.png",
                         help="PNG of throughput against batch size (default: %(default)s)")
     args = parser.parse_args(argv)
-    try:   # before the measurement, which takes minutes
-        if args.json:
+    try:   # before the measurement, which takes minutes; '' is refused, not taken for "no file"
+        if args.json is not None:
             output_file("--json", args.json)
-        if args.plot:
-            if Path(args.plot).is_dir():
-                raise ValueError(f"--plot {args.plot!r} is a folder; give the path of the PNG to write")
-            output_folder("--plot", Path(args.plot).parent, create=False)
+        if args.plot is not None:
+            output_file("--plot", args.plot, create_folder=True)   # the default's folder is made below
+        different_files((("--json", args.json), ("--plot", args.plot)))   # the PNG would replace the JSON
     except ValueError as error:
         parser.error(str(error))
     info = machine()

@@ -26,9 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from pacific_common.cli import checked_output_file
+from pacific_common.cli import check_ranges, checked_output_file, integer_option
 
 GAMES = ("makabana", "makemake", "maunakea")
+# the best of a hundred update calls has long settled (each call takes a second or more, nine settings a game):
+# more is a typo that would run for days
+REPEATS_MAX = 100
 BATCH_SIZES = (256, 512, 1024, 2048)
 EPOCHS = (2, 8)
 WIDTHS = (64, 256)
@@ -111,21 +114,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all three)")
-    parser.add_argument("--repeats", type=int, default=5, help="update calls timed per setting, the best "
-                                                               "kept (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", type=Path, help="write the rows to this file")
+    # the digits here, the ranges below with the messages they have always had
+    parser.add_argument("--repeats", type=integer_option(None), default=5,
+                        help=f"update calls timed per setting, the best kept, 1 to {REPEATS_MAX} "
+                             f"(default: %(default)s)")
+    parser.add_argument("--seed", type=integer_option(None), default=0)
+    parser.add_argument("--json", metavar="PATH", help="write the rows to this file")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
-    if args.repeats < 1:
-        parser.error(f"--repeats must be a positive integer, got {args.repeats}")
     from agents.training.train import SEED_MAX, quiet_openmp_waits
-    if not 0 <= args.seed <= SEED_MAX:   # here, not in agents.train's own parser with its usage line
-        parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
-    checked_output_file(parser, "--json", args.json or None)
+    check_ranges(parser, args, (   # the seed here, not in agents.train's own parser with its usage line
+        ("repeats", f"a positive integer of at most {REPEATS_MAX}", lambda v: 1 <= v <= REPEATS_MAX),
+        ("seed", f"an integer from 0 to {SEED_MAX}", lambda v: 0 <= v <= SEED_MAX)))
+    args.json = checked_output_file(parser, "--json", args.json)   # '' too: refused, not taken for "no file"
     quiet_openmp_waits()   # as the main job runs its update
     try:
         import torch
@@ -142,7 +146,7 @@ def main(argv=None):
         for game in games:
             rows += run_game(game, args, Path(folder))
     print_table(rows)
-    if args.json:
+    if args.json is not None:
         meta = dict(machine=platform.machine(), python=platform.python_version(), torch=torch.__version__,
                     repeats=args.repeats)
         args.json.write_text(json.dumps([dict(r, meta=meta) for r in rows], indent=1))

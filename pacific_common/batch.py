@@ -59,6 +59,7 @@ whichever ``ThreadChoice`` measures faster on this machine at this moment.
 Each game's ``batch`` module holds its Numba kernels (they call that game's core directly, which keeps
 Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 """
+import math
 import time
 
 import numpy as np
@@ -68,7 +69,7 @@ from .aec import checked_row
 from .checked import array, integer
 from .ends import END_NAMES
 from .options import (NUM_ENVS_LIMIT, REWARD_MODES, check_flag, check_options, check_seed, fresh_seed,
-                      space_sizes)
+                      is_real, space_sizes)
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
 PARALLEL_FROM = 256
@@ -109,8 +110,9 @@ class ThreadChoice:
     LONGEST_WAIT = 5.0   # seconds of steps between two tries at the most
 
     def __init__(self, may_parallel):
-        self.may_parallel = may_parallel
-        self.parallel = may_parallel
+        # a truthy "no" or 2 would put a small batch on the pool, or hand record() a seat it has not
+        self.may_parallel = check_flag("may_parallel", may_parallel)
+        self.parallel = self.may_parallel
         self.seconds = [None, None]   # mean seconds per step: one thread, the pool
         self.samples = [0, 0]
         self.steps = 0
@@ -134,6 +136,14 @@ class ThreadChoice:
         return result
 
     def record(self, parallel, seconds):
+        """Count a step of ``seconds`` made on the pool (``parallel`` True) or on one thread (False).
+        A NaN would stay in the mean for good, a negative time make its choice look ever cheaper."""
+        try:   # a check of two comparisons: this runs every step
+            fine = parallel.__class__ is bool and 0.0 <= seconds < math.inf
+        except TypeError:   # seconds that are no number
+            fine = False
+        if not fine:
+            parallel = self._checked(parallel, seconds)
         if not self.may_parallel:
             return
         self.samples[parallel] += 1
@@ -156,6 +166,15 @@ class ThreadChoice:
             extra = max(self.seconds[not cheaper], seconds if parallel != cheaper else 0.0) - in_use
             gap = min(extra / self.TRY_SHARE, self.LONGEST_WAIT) / in_use
             self.next_try = self.steps + max(self.FIRST_GAP, int(gap))
+
+    @staticmethod
+    def _checked(parallel, seconds):
+        """``parallel`` as a bool where ``record`` may take it (numpy's bool too), else ValueError."""
+        if not isinstance(parallel, (bool, np.bool_)):
+            raise ValueError(f"parallel must be True (the thread pool) or False (one thread), got {parallel!r}")
+        if not (is_real(seconds) and 0.0 <= seconds < math.inf):
+            raise ValueError(f"seconds must be a finite number of at least 0, got {seconds!r}")
+        return bool(parallel)
 
 
 def _not_masked(name, value):

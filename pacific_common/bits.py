@@ -3,6 +3,14 @@
 Counting and finding bits go through LLVM's ``ctpop`` and ``cttz``, one instruction each where the
 processor has one (``popcnt``, ``tzcnt``): the shifts-and-masks count they replaced cost a dozen
 instructions, and the Maka Bana scorers count bits in every group they grow.
+
+Unchecked, like each game's ``kernels.py``: these are single instructions inlined into the cores' hot
+loops, so they check nothing, and the caller guarantees an int64 set (a larger Python int is an
+``OverflowError``, a float a Numba typing error) and:
+
+- ``popcount(x)``: ``x >= 0`` (a negative counts its sign bits: -1 has 64);
+- ``lowest_bit(x)``: ``x != 0`` (0 gives 64, an index of no bit);
+- ``nth_bit(x, r)``: ``0 <= r < popcount(x)`` (a larger ``r`` gives 64, a negative one the lowest bit).
 """
 from llvmlite import ir
 from numba import njit, types

@@ -57,7 +57,10 @@ def _whole(name, value, wanted):
     must be ``wanted``."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    # numpy counts timedelta64 as an integer type, and int() of one in days or milliseconds fails
+    # (TypeError) while one of no unit passes as a count: a duration is no count, so refuse both
+    if (isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
+            or not isinstance(value, numbers.Integral)):
         raise ValueError(f"{name} must be {wanted}, got {value!r} ({type(value).__name__})")
     return int(value)
 
@@ -117,7 +120,7 @@ def rows(name, value, dtype, width, count=None, *, writeable=False):
     (and ``count`` rows, where given): a batch of game rows, observations or masks."""
     dtype = np.dtype(dtype)
     shape = f"({'N' if count is None else count}, {width})"
-    if not isinstance(value, np.ndarray):
+    if not isinstance(value, np.ndarray) or isinstance(value, np.ma.MaskedArray):  # a mask the kernels would not see
         raise ValueError(f"{name} must be a numpy array of {dtype} and shape {shape}, got {type(value).__name__}")
     if (value.dtype != dtype or value.ndim != 2 or value.shape[1] != width
             or (count is not None and value.shape[0] != count)):

@@ -5,19 +5,30 @@ import argparse
 import os
 from pathlib import Path
 
+from .checked import is_decimal
+
 
 def integer_option(low, high=None):
-    """An argparse ``type``: an integer from ``low`` to ``high`` (no upper bound for None).  argparse
-    names the option in its error, e.g. "argument --seed: must be an integer from 0 to …, got '-3'"."""
-    allowed = f"an integer from {low} to {high}" if high is not None else f"an integer of at least {low}"
+    """An argparse ``type``: an integer from ``low`` to ``high`` (no bound for None), written in ASCII
+    digits.  argparse names the option in its error, e.g. "argument --seed: must be an integer from 0
+    to …, got '-3'".  A command whose range check must word its own message (``check_ranges``) takes
+    ``integer_option(None)`` for the digits alone."""
+    if low is None:
+        allowed = "an integer" if high is None else f"an integer of at most {high}"
+    else:
+        allowed = f"an integer from {low} to {high}" if high is not None else f"an integer of at least {low}"
 
     def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+        # a typo of thousands of digits is shown by its start, not repeated in full
+        shown = repr(text)
+        if isinstance(text, str) and len(text) > 60:
+            shown = f"{text[:60]!r}… ({len(text)} characters)"
+        # int() alone would take '١٠', ' 7 ', '1_0' and '７', forms that no reader of ours takes
+        if not is_decimal(text):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, written in the digits 0-9, got {shown}")
+        value = int(text)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {shown}")
         return value
 
     parse.__name__ = "integer"  # what argparse calls the type in its own messages
@@ -45,8 +56,12 @@ def checked_output_file(parser, option, path):
 
 def _path_os_error(check):
     """``check`` as it is, with the system's refusal to look at a path at all (a name too long, say)
-    turned into the ValueError every other refusal of a path is."""
+    turned into the ValueError every other refusal of a path is.  A path holding a NUL byte is refused
+    first: ``Path.exists`` and ``is_dir`` answer False for it instead of failing, so it would pass every
+    check and fail only when written, after the work."""
     def checked(option, path, *args, **kwargs):
+        if isinstance(path, (str, os.PathLike)) and "\0" in str(path):
+            raise ValueError(f"{option} {str(path)!r} holds a NUL byte, which no file name can hold")
         try:
             return check(option, path, *args, **kwargs)
         except OSError as error:
@@ -56,14 +71,25 @@ def _path_os_error(check):
 
 
 @_path_os_error
-def output_file(option, path):
+def output_file(option, path, *, create_folder=False):
     """``path`` as a ``Path`` where a file can be written, else ValueError naming ``option``: its folder
-    must exist and be writeable, and it must not be a folder itself."""
+    must exist and be writeable, and it must not be a folder itself.  With ``create_folder`` the folder
+    may also be missing where it could be created (``output_folder(..., create=False)``): for a command
+    that makes it before writing."""
+    if isinstance(path, str) and not path:   # Path('') is '.', which would be reported as a folder
+        raise ValueError(f"{option} is empty; give the path of the file to write")
     path = Path(path)
     folder = path.parent
     if path.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a folder; give the path of the file to write")
+    if create_folder and not folder.is_dir():
+        output_folder(option, folder, create=False)
+        return path   # nothing in a folder still to be made exists to be read-only
     if not folder.is_dir():
+        # the nearest part of the path that exists says why: a file where a folder should be, or nothing
+        existing = next(p for p in (folder, *folder.absolute().parents) if p.exists())
+        if not existing.is_dir():
+            raise ValueError(f"{option} {str(path)!r}: {str(existing)!r} is a file, not a folder")
         raise ValueError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
@@ -92,3 +118,20 @@ def output_folder(option, path, create=True):
     if not os.access(path, os.W_OK):
         raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
     return path
+
+
+def different_files(outputs):
+    """Refuse two of ``outputs``, ``(option, path)`` pairs (a path of None: not given), that name the same
+    file, however written (``x.json`` and ``./x.json``, a link): the second written would replace the
+    first without a word."""
+    seen = {}
+    for option, path in outputs:
+        if path is None:
+            continue
+        where = Path(path).resolve()
+        for other, (other_path, other_where) in seen.items():
+            if where == other_where or (where.exists() and other_where.exists()
+                                        and os.path.samefile(where, other_where)):
+                raise ValueError(f"{other} {str(other_path)!r} and {option} {str(path)!r} name the same "
+                                 f"file; give each its own path")
+        seen[option] = (path, where)

@@ -1,6 +1,8 @@
 """Play one game between random players and show the final board and scores; each game package's
-``demo`` module calls ``main`` with its own environment."""
+``demo`` module calls ``main`` with its own environment (``python -m makemake_env.demo``).  This module
+run by itself has no game to play, and says so."""
 import argparse
+import sys
 
 import numpy as np
 
@@ -8,10 +10,16 @@ from .cli import integer_option
 from .options import SEED_LIMIT
 
 
+DEMOS = ("makabana_env.demo", "makemake_env.demo", "maunakea_env.demo")
+
+
 def main(make_env, title, players, argv=None):
+    # four players where the game allows them (every game so far), else the nearest count it does:
+    # a default outside ``players`` would play a game the options refuse
+    default = min(max(4, players[0]), players[1])
     parser = argparse.ArgumentParser(description=f"Play one game of {title} between random players.")
-    parser.add_argument("--players", type=integer_option(*players), default=4,
-                        help=f"number of players, {players[0]} to {players[1]} (default 4)")
+    parser.add_argument("--players", type=integer_option(*players), default=default,
+                        help=f"number of players, {players[0]} to {players[1]} (default {default})")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0)
     args = parser.parse_args(argv)
 
@@ -31,3 +39,9 @@ def main(make_env, title, players, argv=None):
     print("Final scores:")
     for agent, points in game.unwrapped.scores().items():
         print(f"  {agent}: {points} points, reward {rewards[agent]:+g}")
+
+
+if __name__ == "__main__":
+    # argparse would be run by no one here: without this, any options were ignored and nothing shown
+    sys.exit(f"pacific_common.demo is the part the games' demos share and plays no game itself; run "
+             f"{' or '.join(f'python -m {demo}' for demo in DEMOS)} [--players N] [--seed S]")

@@ -1,5 +1,19 @@
 """The random generator every game keeps inside its state row (xorshift64*), so that a copied row
-replays identically.  Numba functions over the row, shared by all cores."""
+replays identically.  Numba functions over the row, shared by all cores.
+
+Unchecked, like each game's ``kernels.py``: these run inside the cores' hot loops, every draw of every
+step, so they check nothing, and the caller guarantees what each needs (the games' checked faces and
+``pacific_common.options.check_seed`` see to it for every public entry point):
+
+- ``seed_rng(seed)`` and ``following_seed(seed)``: ``seed`` an integer from 0 to 2**63 - 1.  Numba
+  truncates a float (1.5 seeds as 1), takes NaN and negatives without a word, and a larger integer is
+  an ``OverflowError``.
+- ``draw(state, offset, bound)``: ``state`` a writeable 1-D int64 array, ``0 <= offset < len(state)``
+  (nothing checks the index: another offset reads and writes outside the row, or counts from its end),
+  ``state[offset]`` a generator state made by ``seed_rng`` (a zero state stays zero and draws 0 for
+  ever), and ``bound`` an integer of at least 1 (0 is a ``ZeroDivisionError``, a negative one a huge
+  unsigned bound).
+"""
 import numpy as np
 from numba import njit
 

@@ -2,6 +2,17 @@
 
 Seat arithmetic avoids ``%``: an integer division costs tens of cycles, more than the rest of a
 typical rules check, and these run in every observation.
+
+Unchecked, like each game's ``kernels.py``: for the same reason nothing here checks its arguments, and
+the caller (a core, whose checked face has checked the row and the player count) guarantees:
+
+- ``relative(seat, view, n)``: ``0 <= seat, view < n``; ``seat_after(seat, k, n)``: ``0 <= seat < n``
+  and ``0 <= k <= n``.  Other values give a seat outside ``0 … n-1`` silently (``seat_after(0, 7, 3)``
+  is 4), which a core would then use as an index.
+- ``margins(out, n)``: ``out`` a writeable 1-D float array of at least ``n`` entries and ``n >= 2``.
+  Numba does not check the index, so a shorter ``out`` (a view ``a[:2]`` with ``n = 3``) is written
+  past its end, into the array it views or into memory no array owns; one player gets a margin of
+  10**300 over nobody.  ``maunakea_env.core.margins`` is a checked face of it.
 """
 from numba import njit
 

@@ -529,3 +529,110 @@ def test_a_file_that_is_no_agent_says_what_was_expected_and_found(tmp_path, caps
     argv = SMALL[:]
     argv[argv.index("--agents") + 1] = f"random,{tmp_path / 'notes.txt'}"
     assert "is not an agent file" in fails(tournament.main, argv, capsys)
+
+
+@pytest.fixture
+def no_measurement(monkeypatch):
+    """Any measurement of the three benchmarks fails the test: their options must be checked first."""
+    from benchmarks import search_speed, throughput, update_speed
+    for module, names in ((search_speed, ("our_rates", "openspiel_rate", "network_rates")),
+                          (throughput, ("run",)), (update_speed, ("run_game",))):
+        for name in names:
+            monkeypatch.setattr(module, name, refuse)
+    return search_speed, throughput, update_speed
+
+
+@pytest.mark.parametrize("command,option,value,words", [
+    # accepted before, and failed only after the minutes-long search timing (leaves) or never ended
+    ("search_speed", "--leaves", str(10**30), "--leaves must be a positive integer of at most 10000"),
+    ("search_speed", "--positions", str(10**30), "--positions must be at least 2 (the first search is not "
+                                                 "timed) and at most 10000"),
+    ("update_speed", "--repeats", str(10**30), "--repeats must be a positive integer of at most 100"),
+    # the lower bounds keep their messages
+    ("search_speed", "--positions", "1", "--positions must be at least 2"),
+    ("search_speed", "--leaves", "0", "--leaves must be a positive integer"),
+    ("update_speed", "--repeats", "0", "--repeats must be a positive integer"),
+    ("update_speed", "--seed", "-1", "--seed must be an integer from 0 to 4294967295"),
+    # int() took these; no reader of ours writes them
+    ("search_speed", "--leaves", "\u0661\u0660", "argument --leaves: must be an integer, written in the digits 0-9"),
+    ("search_speed", "--positions", " 7 ", "argument --positions: must be an integer, written in the digits"),
+    ("update_speed", "--repeats", "1_0", "argument --repeats: must be an integer, written in the digits 0-9"),
+    ("update_speed", "--seed", "\uff17", "argument --seed: must be an integer, written in the digits 0-9"),
+])
+def test_benchmark_numbers_have_bounds_and_digits_checked_before_any_measurement(capsys, no_measurement, command,
+                                                                                 option, value, words):
+    module = dict(zip(("search_speed", "throughput", "update_speed"), no_measurement))[command]
+    argv = [option, value] + (["--games", "makemake"] if command == "update_speed" else [])
+    assert words in fails(module.main, argv, capsys)
+
+
+def test_throughput_refuses_json_and_plot_naming_the_same_file(tmp_path, monkeypatch, capsys, no_measurement):
+    """The PNG was written over the JSON of the run, without a word."""
+    _, throughput, _ = no_measurement
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run.json").write_text("{}")
+    os.symlink(tmp_path / "run.json", tmp_path / "link.json")
+    for json_path, plot_path in (("run.json", "run.json"), ("run.json", "./run.json"),
+                                 ("new.out", str(tmp_path / "new.out")), ("run.json", "link.json")):
+        message = fails(throughput.main, ["--json", json_path, "--plot", plot_path], capsys)
+        assert f"--json '{json_path}' and --plot '{plot_path}' name the same file" in message
+    assert (tmp_path / "run.json").read_text() == "{}"
+
+
+@pytest.mark.parametrize("command,option", [("search_speed", "--json"), ("throughput", "--json"),
+                                            ("throughput", "--plot"), ("update_speed", "--json")])
+def test_an_empty_output_path_is_refused_not_taken_for_no_file(capsys, no_measurement, command, option):
+    """search_speed and throughput measured for minutes, then wrote nothing, for ``--json ''``."""
+    module = dict(zip(("search_speed", "throughput", "update_speed"), no_measurement))[command]
+    assert f"{option} is empty; give the path of the file to write" in fails(module.main, [option, ""], capsys)
+
+
+def test_integer_options_take_ascii_digits_only():
+    """int() took '١٠', ' 7 ', '1_0' and '７', forms that checked.is_decimal says no reader takes."""
+    import argparse
+
+    from pacific_common.cli import integer_option
+    parse = integer_option(0, 100)
+    assert parse("7") == 7 and parse("+7") == 7 and parse("100") == 100
+    for text in ("\u0661\u0660", " 7 ", "1_0", "\uff17", "7.0", "0x7", "", "1" * 5000):
+        with pytest.raises(argparse.ArgumentTypeError, match="must be an integer from 0 to 100, written in the "
+                                                             "digits 0-9, got"):
+            parse(text)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"got '1111.*\(5000 characters\)"):
+        parse("1" * 5000)   # shown by its start
+    with pytest.raises(argparse.ArgumentTypeError, match="must be an integer from 0 to 100, got '101'"):
+        parse("101")
+    assert integer_option(None)("-12") == -12
+
+
+def test_output_paths_say_a_file_is_no_folder_and_refuse_a_nul_byte(tmp_path):
+    """'x/afile/y.json' said "the folder 'x/afile' does not exist"; a NUL byte passed every check."""
+    from pacific_common.cli import output_file, output_folder
+    (tmp_path / "afile").write_text("")
+    for below in ("y.json", "sub/y.json"):
+        with pytest.raises(ValueError, match=f"{tmp_path / 'afile'}' is a file, not a folder"):
+            output_file("--json", tmp_path / "afile" / below)
+    with pytest.raises(ValueError, match="the folder .* does not exist"):
+        output_file("--json", tmp_path / "missing" / "y.json")
+    for check in (output_file, output_folder):
+        with pytest.raises(ValueError, match="--out '.*a\\\\x00b' holds a NUL byte"):
+            check("--out", str(tmp_path / "a\0b"))
+    with pytest.raises(ValueError, match="--json is empty"):
+        output_file("--json", "")
+
+
+def test_a_demo_defaults_to_a_player_count_its_game_allows(capsys):
+    """The default was 4 whatever the game's range: (2, 3) played 4 players."""
+    import makemake_env
+    from pacific_common.demo import main
+    main(makemake_env.env, "Make Make", (2, 3), argv=[])
+    scores = capsys.readouterr().out.split("Final scores:")[1]
+    assert "player_2:" in scores and "player_3:" not in scores
+
+
+def test_the_shared_demo_run_by_itself_points_to_the_games_demos():
+    """``python -m pacific_common.demo --players 99`` printed nothing and exited 0."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run([sys.executable, "-m", "pacific_common.demo", "--players", "99"], cwd=root,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "python -m makemake_env.demo" in result.stderr

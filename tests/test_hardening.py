@@ -963,3 +963,65 @@ def test_the_kernel_generator_takes_only_what_numpy_generator_takes():
             generator.random(size)
     assert generator.random(np.int64(3)).shape == (3,) and generator.random(0).shape == (0,)
     assert 0 <= generator.integers(np.int64(3)) < 3 and 0 <= generator.random() < 1
+
+
+@pytest.mark.parametrize("value", [np.timedelta64(2), np.timedelta64(2, "D"), np.timedelta64(2, "ms"),
+                                   np.timedelta64("NaT"), np.datetime64(2, "D"), np.array(np.timedelta64(2))])
+def test_durations_and_dates_are_no_counts(value):
+    """numpy counts timedelta64 as an integer type: ``env(num_players=np.timedelta64(2))`` played two
+    players, and a duration in days or milliseconds was a bare TypeError."""
+    from pacific_common.checked import integer, whole_number
+    from pacific_common.options import check_seed
+    kind = type(value[()] if isinstance(value, np.ndarray) else value).__name__
+    with pytest.raises(ValueError, match=f"num_players must be an integer from 2 to 4, got .*\\({kind}\\)"):
+        makemake_env.env(num_players=value)
+    with pytest.raises(ValueError, match=f"max_turns must be an integer from 1 to {MAX_TURNS_LIMIT}, got"):
+        makemake_env.env(max_turns=value)
+    with pytest.raises(ValueError, match="seed must be an integer from 0 to"):
+        check_seed(value)
+    with pytest.raises(ValueError, match=f"action must be an integer, got .*\\({kind}\\)"):
+        whole_number("action", value)
+    assert integer("n", np.int64(2), 0, 4) == 2
+
+
+def test_a_masked_array_is_refused_as_rows_as_it_is_as_a_row():
+    """``checked.rows`` took a MaskedArray, whose mask the kernels would never see."""
+    from pacific_common.checked import rows
+    masked = np.ma.array(np.zeros((2, 3), np.int64), mask=[[0, 1, 0], [0, 0, 0]])
+    with pytest.raises(ValueError, match=r"states must be a numpy array of int64 and shape \(N, 3\), "
+                                         r"got MaskedArray"):
+        rows("states", masked, np.int64, 3)
+    plain = masked.data
+    assert rows("states", plain, np.int64, 3) is plain
+
+
+def test_the_shared_numba_helpers_say_they_are_unchecked_and_what_the_caller_guarantees():
+    """rng, seats and bits check nothing (``seats.margins(a[:2], 3)`` wrote outside the view, ``draw``
+    with bound 0 divided by zero): they are inner kernels, as each game's kernels.py, and say so."""
+    from pacific_common import bits, rng, seats
+    for module, guarantees in ((rng, ("0 <= offset < len(state)", "``bound`` an integer of at least 1",
+                                      "an integer from 0 to 2**63 - 1")),
+                               (seats, ("at least ``n`` entries and ``n >= 2``", "0 <= seat < n")),
+                               (bits, ("``x >= 0``", "``x != 0``", "0 <= r < popcount(x)"))):
+        assert "Unchecked, like each game's ``kernels.py``" in module.__doc__
+        assert all(words in module.__doc__ for words in guarantees), module.__name__
+
+
+def test_the_thread_choice_refuses_a_flag_a_side_or_a_time_that_is_none():
+    """``ThreadChoice("no")`` chose the pool, ``record(2, …)`` was an IndexError and a NaN time
+    "cannot convert float NaN to integer" some steps later."""
+    from pacific_common.batch import ThreadChoice
+    for flag in ("no", 0, None, 2):
+        with pytest.raises(ValueError, match="may_parallel must be True or False, got"):
+            ThreadChoice(flag)
+    choice = ThreadChoice(np.bool_(True))
+    for side in (2, -1, 1, None):
+        with pytest.raises(ValueError, match=r"parallel must be True \(the thread pool\) or False \(one thread\)"):
+            choice.record(side, 0.001)
+    for seconds in (float("nan"), -5.0, float("inf"), "1", None):
+        with pytest.raises(ValueError, match="seconds must be a finite number of at least 0, got"):
+            choice.record(True, seconds)
+    assert choice.samples == [0, 0]   # nothing refused was counted
+    choice.record(np.bool_(True), np.float64(0.001))
+    choice.record(False, 0)
+    assert choice.samples == [1, 1]
