@@ -10,12 +10,18 @@ that truncation happens, and some started from the same random, nearly full boar
 out of tiki spots and huts) are played through both implementations, the moves being drawn by
 ``core.random_action`` from the seeded game generator. After every step the test asserts that both
 agree on: the legal actions, huts, tikis, huts in reserve, paint cards not yet discarded, the first
-player, the seasons completed, the last-season flag, the phase, the colour to act and the game status;
-while the game runs also on the eliminated colours, the denouncer and the denounced colour, and on the
-projects (visible card, non-paint cards, paint cards) of every colour while the projects are prepared
-and denounced, and afterwards of every colour that is not eliminated and has not yet started its
-execution. Both must reject the same illegal action, and when the game ends they must agree on the
-colour scores, the player scores and the rewards in all three modes ("win_loss", "score", "margin").
+player, the seasons completed, the last-season flag, the phase, the colour to act and the player who
+controls it, and the game status; in the tiki phase on every colour's tiki spots; while the game runs
+also on the eliminated colours, the denouncer and the denounced colour, the case of an eliminated
+denounced colour that could repaint (``paint_case``: paid back / not minding), the hut offered for the
+repaint, the executing colour's projects carried out and paint cards left, the colours whose project
+has been revealed at execution (the reference's ``execution_started``, the core's ``REVEALED_NOW``),
+the card every colour is asked to add or keep next (``asked_card``), and on the projects (visible
+card, non-paint cards, paint cards) of every colour while the projects are prepared and denounced,
+and afterwards of every colour that is not eliminated and has not yet started its execution. Both
+must reject the same illegal action (the core's state untouched), and when the game ends they must
+agree on the colour scores, the player scores and the rewards in all three modes ("win_loss",
+"score", "margin") and refuse any further action.
 """
 import collections
 import random
@@ -23,10 +29,10 @@ import random
 import numpy as np
 import pytest
 
-from makabana_env import core
+from makabana_env import core, kernels
 from makabana_env.board import HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM_SPOTS
 from makabana_env.reference import (
-    MAO_PASS, MAO_SPOT_BASE, MAO_STOP, NUM_ACTIONS_MAO, PAINT, PAID_BACK, ReferenceGame,
+    MAO_PASS, MAO_SPOT_BASE, MAO_STOP, NOT_MINDING, NUM_ACTIONS_MAO, PAINT, PAID_BACK, ReferenceGame,
 )
 
 PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over",
@@ -34,6 +40,7 @@ PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHAS
                core.PHASE_REPAINT: "repaint", core.PHASE_EXECUTE: "execute"}
 STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "terminated",
                 core.STATUS_TRUNCATED: "truncated"}
+PAINT_CASES = {core.CASE_NONE: None, core.CASE_PAID_BACK: PAID_BACK, core.CASE_NOT_MINDING: NOT_MINDING}
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
                 "margin": core.REWARD_MARGIN}
 
@@ -59,34 +66,47 @@ def compared_colours(game):
 
 def core_view(state, colours):
     """The core's state in the reference's terms."""
-    n = int(state[core.NUM_COLOURS])
     mask = np.zeros(core.NUM_ACTIONS_MAO, dtype=np.int8)
-    core.legal_action_mask(state, mask)
-    to_act = int(state[core.TO_ACT])
+    core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
+    row = state.tolist()                                # plain ints, read quickly below
+    n = row[core.NUM_COLOURS]
+    to_act = row[core.TO_ACT]
+
+    def none_if_negative(value):
+        return None if value < 0 else value
+
     view = {
         "legal": np.flatnonzero(mask).tolist(),
-        "huts": [None if h < 0 else int(h) for h in state[core.HUT:core.HUT + NUM_SPOTS]],
-        "tikis": [None if t < 0 else int(t) for t in state[core.TIKI:core.TIKI + NUM_SPOTS]],
-        "reserve": state[core.RESERVE:core.RESERVE + n].tolist(),
-        "paints": state[core.PAINTS:core.PAINTS + n].tolist(),
-        "first": int(state[core.FIRST]),
-        "season": int(state[core.SEASON]),
-        "last_season": bool(state[core.LAST_SEASON]),
-        "phase": PHASE_NAMES[int(state[core.PHASE])],
-        "to_act": None if to_act < 0 else to_act,
-        "status": STATUS_NAMES[int(state[core.STATUS])],
+        "huts": [none_if_negative(h) for h in row[core.HUT:core.HUT + NUM_SPOTS]],
+        "tikis": [none_if_negative(t) for t in row[core.TIKI:core.TIKI + NUM_SPOTS]],
+        "reserve": row[core.RESERVE:core.RESERVE + n],
+        "paints": row[core.PAINTS:core.PAINTS + n],
+        "first": row[core.FIRST],
+        "season": row[core.SEASON],
+        "last_season": bool(row[core.LAST_SEASON]),
+        "phase": PHASE_NAMES[row[core.PHASE]],
+        "to_act": none_if_negative(to_act),
+        "player_to_act": none_if_negative(int(kernels.player_to_act(state))),
+        "status": STATUS_NAMES[row[core.STATUS]],
     }
+    if view["phase"] == "tiki":
+        view["tiki_spots"] = [int(kernels.tiki_spots(state, c)) for c in range(n)]   # bit sets
     if view["phase"] != "over":
-        view["eliminated"] = {c for c in range(n) if state[core.ELIMINATED + c]}
-        view["denouncer"] = None if state[core.DENOUNCER] < 0 else int(state[core.DENOUNCER])
-        view["denounced"] = None if state[core.DENOUNCED] < 0 else int(state[core.DENOUNCED])
+        view["eliminated"] = {c for c in range(n) if row[core.ELIMINATED + c]}
+        view["denouncer"] = none_if_negative(row[core.DENOUNCER])
+        view["denounced"] = none_if_negative(row[core.DENOUNCED])
+        view["paint_case"] = PAINT_CASES[row[core.PAINT_CASE]]
+        view["offered"] = none_if_negative(row[core.OFFERED])        # a spot
+        view["executed"] = row[core.EXECUTED]
+        view["paint_left"] = row[core.PAINT_LEFT]
+        view["revealed"] = {c for c in range(n) if row[core.REVEALED_NOW + c]}
+        view["asked"] = [int(kernels.asked_card(state, c)) for c in range(n)]
     for c in colours:
-        bits = int(state[core.PROJECT_CARDS + c])
-        top = int(state[core.PROJECT_TOP + c])
+        bits = row[core.PROJECT_CARDS + c]
         view[f"project {c}"] = {
-            "top": None if top < 0 else top,
+            "top": none_if_negative(row[core.PROJECT_TOP + c]),      # a card
             "cards": {card for card in range(PAINT) if bits >> card & 1},
-            "paint": int(state[core.PROJECT_PAINT + c]),
+            "paint": row[core.PROJECT_PAINT + c],
         }
     return view
 
@@ -104,12 +124,21 @@ def reference_view(game, colours):
         "last_season": game.last_season,
         "phase": game.phase,
         "to_act": game.to_act,
+        "player_to_act": None if game.to_act is None else game.owner(game.to_act),
         "status": status,
     }
+    if game.phase == "tiki":
+        view["tiki_spots"] = [sum(1 << s for s in game._tiki_spots(c)) for c in range(game.num_colours)]
     if game.phase != "over":
         view["eliminated"] = set(game.eliminated)
         view["denouncer"] = game.denouncer
         view["denounced"] = game.denounced
+        view["paint_case"] = game.paint_case
+        view["offered"] = game.offered
+        view["executed"] = game._executed          # kept private by the reference
+        view["paint_left"] = game._paint_left
+        view["revealed"] = set(game.execution_started)
+        view["asked"] = [p.to_ask[0] if p.to_ask else -1 for p in game.projects]
     for c in colours:
         project = game.projects[c]
         view[f"project {c}"] = {"top": project.top, "cards": project.non_paint_cards(),
@@ -201,9 +230,12 @@ def play_and_compare(num_players, max_turns, seed, events, crowded=False):
         if ref_side["phase"] == "over":
             break
 
-        illegal = sorted(set(range(NUM_ACTIONS_MAO)) - set(ref_side["legal"]))
+        # both refuse the same illegal action (or one outside the action space), the core untouched
+        illegal = sorted(set(range(-1, NUM_ACTIONS_MAO + 1)) - set(ref_side["legal"]))
         bad = pick.choice(illegal)
+        before = state.copy()
         assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
+        assert (state == before).all(), f"the illegal {bad} changed the core ({where})"
         with pytest.raises(ValueError):
             game.step(bad)
 
@@ -219,7 +251,9 @@ def play_and_compare(num_players, max_turns, seed, events, crowded=False):
     core_side, ref_side = final_results(state, game)
     assert core_side == ref_side, f"final results differ ({where}): core {core_side}, reference {ref_side}"
 
+    before = state.copy()
     assert core.step(state, MAO_PASS) == core.STEP_GAME_OVER
+    assert (state == before).all(), where
     with pytest.raises(ValueError):
         game.step(MAO_PASS)
 

@@ -3,16 +3,23 @@
 ``makabana_env/reference.py`` was written from the rulebook, RULINGS.md and RULES.md without reading
 ``makabana_env/core.py``; a rule misread in one of them shows up here as a disagreement.
 
-Over a thousand seeded random games (2, 3, 4 and 5 players; most with the default ``max_turns``, some
+Over a thousand seeded games (2, 3, 4 and 5 players; most with the default ``max_turns``, some
 with ``max_turns`` of 1 to 6 so that truncation happens, and some started from the same random, nearly
 full board so that colours with nowhere to put their tiki are skipped) are played through both
-implementations, the moves being drawn by ``core.random_action`` from the seeded game generator.
-After every step the test asserts that both agree on: the legal actions, huts, tikis, huts in
-reserve, paint cards in hand, the first player, the seasons completed, the last-season flag, the
-phase, the colour to act and the game status; that both reject the same illegal action; and, when the
-game ends, on the colour scores, the player scores and the rewards in all three modes ("win_loss",
-"score", "margin"). Scores are also compared on built positions, where whole groups of spots belong
-to one colour.
+implementations, the moves being drawn by ``core.random_action`` from the seeded game generator; in
+every third default game the move is most often chosen by a biased policy instead (``POLICIES``:
+contested spots, take-backs of huts built the same season, tikis on one's own huts), which travels
+the rarer paths far more often. After every step the test asserts that both agree on: the legal
+actions, huts, tikis, huts in reserve, paint cards in hand, the first player, the seasons completed,
+the last-season flag, the phase, the colour to act and the player who controls it, the owner of every
+colour and the game status; while the game runs on this season's projects (spot, card shown,
+take-back or not: ``PROJECT_SPOT``, ``PROJECT_SHOWN``, ``PROJECT_KIND``); at the first decision of
+the tiki phase on every colour's tiki spots; at the first decision of every season and at the end
+(the huts only change at the execution) on the colour scores, the player scores and the rewards in
+all three modes ("win_loss", "score", "margin"). Both must reject the same illegal action (the core's state
+untouched) and, once the game is over, any action; at the end the scores kept in the core's row must
+match too. Scores are also compared on built positions, where whole groups of spots belong to one
+colour.
 
 The comparison includes the final state. Two terminal-state disagreements it found (the last
 season's tikis, the last-season flag of a game that has ended) were core deviations, since fixed;
@@ -26,7 +33,7 @@ import pytest
 
 from makabana_env import core, kernels
 from makabana_env.board import HUTS_PER_COLOUR, NEIGHBOURS, NUM_PAINT_CARDS, NUM_SPOTS
-from makabana_env.reference import NUM_ACTIONS, ReferenceGame
+from makabana_env.reference import NUM_ACTIONS, NUM_SHOWN, TAKE_BACK_BASE, TIKI_BASE, Project, ReferenceGame
 
 PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over"}
 STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "terminated",
@@ -34,35 +41,66 @@ STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "termina
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
                 "margin": core.REWARD_MARGIN}
 
-GAMES_PER_PLAYER_COUNT = 240      # with the default max_turns of 100
+GAMES_PER_PLAYER_COUNT = 240      # with the default max_turns of 100; every third one biased (POLICIES)
 SHORT_GAMES_PER_PLAYER_COUNT = 20  # with max_turns 1..6, to exercise truncation
 CROWDED_GAMES_PER_PLAYER_COUNT = 60  # from a nearly full board, to exercise skipped tiki turns
 
 
-def core_view(state):
+def core_view(state, phase_start):
     """The core's state in the reference's terms."""
-    n = int(state[core.NUM_COLOURS])
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
-    core.legal_action_mask(state, mask)
-    to_act = int(state[core.TO_ACT])
-    return {
+    core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
+    row = state.tolist()                                # plain ints, read quickly below
+    n = row[core.NUM_COLOURS]
+    over = row[core.PHASE] == core.PHASE_OVER
+
+    def none_if_negative(value):
+        return None if value < 0 else value
+
+    view = {
         "legal": np.flatnonzero(mask).tolist(),
-        "huts": [None if h < 0 else int(h) for h in state[core.HUT:core.HUT + NUM_SPOTS]],
-        "tikis": [None if t < 0 else int(t) for t in state[core.TIKI:core.TIKI + NUM_SPOTS]],
-        "reserve": state[core.RESERVE:core.RESERVE + n].tolist(),
-        "paints": state[core.PAINTS:core.PAINTS + n].tolist(),
-        "first": int(state[core.FIRST]),
-        "season": int(state[core.SEASON]),
-        "last_season": bool(state[core.LAST_SEASON]),
-        "phase": PHASE_NAMES[int(state[core.PHASE])],
-        "to_act": None if to_act < 0 else to_act,
-        "status": STATUS_NAMES[int(state[core.STATUS])],
+        "huts": [none_if_negative(h) for h in row[core.HUT:core.HUT + NUM_SPOTS]],
+        "tikis": [none_if_negative(t) for t in row[core.TIKI:core.TIKI + NUM_SPOTS]],
+        "reserve": row[core.RESERVE:core.RESERVE + n],
+        "paints": row[core.PAINTS:core.PAINTS + n],
+        "first": row[core.FIRST],
+        "season": row[core.SEASON],
+        "last_season": bool(row[core.LAST_SEASON]),
+        "phase": PHASE_NAMES[row[core.PHASE]],
+        "to_act": none_if_negative(row[core.TO_ACT]),
+        "player_to_act": none_if_negative(int(kernels.player_to_act(state))),
+        "owner": [int(kernels.owner(state, c)) for c in range(n)],
+        "status": STATUS_NAMES[row[core.STATUS]],
     }
+    if not over:
+        # this season's projects submitted so far: spot, card shown, take-back or not (once the game is
+        # over the core has cleared them and the reference keeps the last season's: not compared)
+        view["projects"] = [None if row[core.PROJECT_KIND + c] < 0 else
+                            (row[core.PROJECT_SPOT + c], row[core.PROJECT_SHOWN + c],
+                             row[core.PROJECT_KIND + c] == core.TAKE_BACK) for c in range(n)]
+    if not phase_start:
+        return view
+    # At the first decision of every phase: in the tiki phase every colour's tiki spots (bit sets);
+    # otherwise (a new season, or the end) the score of the board as it stands, the huts changing only
+    # at the execution.
+    if row[core.PHASE] == core.PHASE_TIKI:
+        view["tiki_spots"] = [int(kernels.tiki_spots(state, c)) for c in range(n)]
+        return view
+    view["colour_scores"] = [int(kernels.colour_score(state, c)) for c in range(n)]
+    players = np.zeros(row[core.NUM_PLAYERS], dtype=np.int64)
+    kernels.player_scores(state, players)
+    view["player_scores"] = players.tolist()
+    for name, mode in REWARD_MODES.items():
+        out = np.zeros(len(players), dtype=np.float64)
+        kernels.rewards(state, mode, out)
+        view["rewards_" + name] = out.tolist()
+    return view
 
 
-def reference_view(game):
+def reference_view(game, phase_start):
     status = "terminated" if game.terminated else "truncated" if game.truncated else "running"
-    return {
+    over = game.phase == "over"
+    view = {
         "legal": game.legal_actions(),
         "huts": list(game.huts),
         "tikis": list(game.tikis),
@@ -73,8 +111,22 @@ def reference_view(game):
         "last_season": game.last_season,
         "phase": game.phase,
         "to_act": game.to_act,
+        "player_to_act": None if over else game.owner(game.to_act),
+        "owner": [game.owner(c) for c in range(game.num_colours)],
         "status": status,
     }
+    if not over:
+        view["projects"] = [None if p is None else (p.spot, p.shown, p.take_back) for p in game.projects]
+    if not phase_start:
+        return view
+    if game.phase == "tiki":
+        view["tiki_spots"] = [sum(1 << s for s in game._tiki_spots(c)) for c in range(game.num_colours)]
+        return view
+    view["colour_scores"] = game.colour_scores()
+    view["player_scores"] = game.player_scores()
+    for name in REWARD_MODES:
+        view["rewards_" + name] = game.rewards(name)
+    return view
 
 
 def new_pair(num_players, max_turns, seed):
@@ -121,49 +173,126 @@ def crowd_the_board(state, game, seed):
         state[core.PAINTS + colour] = game.paints[colour]
 
 
-def play_and_compare(num_players, max_turns, seed, events, crowded=False):
-    """Play one random game through both implementations, asserting agreement after every step."""
+def project_of(action):
+    """The project a project-phase action submits."""
+    take_back = action >= TAKE_BACK_BASE
+    spot, shown = divmod(action - TAKE_BACK_BASE * take_back, NUM_SHOWN)
+    return Project(spot, shown, take_back)
+
+
+def spot_of(action):
+    """The spot a project-phase action names (construction or take-back)."""
+    return action % TAKE_BACK_BASE // NUM_SHOWN
+
+
+def contested(game, legal, rng):
+    """Constructions on the first three empty spots, take-backs of other colours' huts, tikis on the
+    first spot they may take: two constructions on one spot, constructions stopped by a tiki."""
+    colour = game.to_act
+    if game.phase == "project":
+        takes = [a for a in legal
+                 if a >= TAKE_BACK_BASE and game.huts[spot_of(a)] not in (None, colour)]
+        if takes and rng.random() < 0.5:
+            return rng.choice(takes)
+        empty = [s for s in range(NUM_SPOTS) if game.in_play(s) and game.huts[s] is None][:3]
+        builds = [a for a in legal if a < TAKE_BACK_BASE and spot_of(a) in empty]
+        return rng.choice(builds or legal)
+    own = [a for a in legal if game.huts[a - TIKI_BASE] == colour]
+    return rng.choice(own) if own and rng.random() < 0.5 else legal[0]
+
+
+def rush(game, legal, rng):
+    """Constructions on empty spots; take-backs of the spot an earlier colour builds on this season
+    (read from its project); tikis away from the spots named: take-backs of a hut built the same
+    season, reserves running out."""
+    if game.phase == "project":
+        planned = {p.spot for p in game.projects if p is not None and not p.take_back}
+        takes = [a for a in legal if a >= TAKE_BACK_BASE and spot_of(a) in planned]
+        if takes and rng.random() < 0.7:
+            return rng.choice(takes)
+        builds = [a for a in legal if a < TAKE_BACK_BASE and game.huts[spot_of(a)] is None]
+        return rng.choice(builds or legal)
+    named = {p.spot for p in game.projects}
+    free = [a for a in legal if game.huts[a - TIKI_BASE] is None and a - TIKI_BASE not in named]
+    return rng.choice(free or legal)
+
+
+def own_tikis(game, legal, rng):
+    """Tikis on the colour's own huts whenever a shown paint card allows it [3.b]."""
+    own = [a for a in legal if a >= TIKI_BASE and game.huts[a - TIKI_BASE] == game.to_act]
+    return rng.choice(own or legal)
+
+
+# Biased move choices (each takes its own move 85% of the time, else the core's random action).
+POLICIES = (contested, rush, own_tikis)
+
+
+def play_and_compare(num_players, max_turns, seed, events, crowded=False, policy=None):
+    """Play one game through both implementations, asserting agreement after every step.  The moves
+    are the core's random actions, or with ``policy`` mostly that policy's choice."""
     state, game = new_pair(num_players, max_turns, seed)
     if crowded:
         crowd_the_board(state, game, seed)
-    pick = random.Random(seed)  # only chooses which illegal action to try
+    pick = random.Random(seed)  # chooses which illegal action to try, and the biased moves
     steps = 0
     tiki_turns = 0
+    last_phase = None
     while True:
-        core_side, ref_side = core_view(state), reference_view(game)
+        phase_start = (game.season, game.phase) != last_phase
+        last_phase = (game.season, game.phase)
+        core_side, ref_side = core_view(state, phase_start), reference_view(game, phase_start)
         where = (f"{num_players} players, max_turns={max_turns}, seed={seed}, crowded={crowded}, "
-                 f"after {steps} steps")
+                 f"policy={policy and policy.__name__}, after {steps} steps")
+        assert core_side.keys() == ref_side.keys(), where
         for field in core_side:
             assert core_side[field] == ref_side[field], (
                 f"{field} differs ({where}): core {core_side[field]}, reference {ref_side[field]}")
         if ref_side["phase"] == "over":
             break
 
-        illegal = sorted(set(range(NUM_ACTIONS)) - set(ref_side["legal"]))
-        if illegal:
-            bad = pick.choice(illegal)
-            assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
-            with pytest.raises(ValueError):
-                game.step(bad)
+        # both refuse the same illegal action (or one outside the action space), the core untouched
+        illegal = sorted(set(range(-1, NUM_ACTIONS + 1)) - set(ref_side["legal"]))
+        bad = pick.choice(illegal)
+        before = state.copy()
+        assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
+        assert (state == before).all(), f"the illegal {bad} changed the core ({where})"
+        with pytest.raises(ValueError):
+            game.step(bad)
 
         paints_before = sum(game.paints)
         season_before = game.season
+        huts_before = list(game.huts)
+        projects = list(game.projects)
         action = int(core.random_action(state))
+        assert action in ref_side["legal"], f"random action {action} is illegal ({where})"
+        if policy is not None and pick.random() < 0.85:
+            action = policy(game, ref_side["legal"], pick)
+        colour = game.to_act
         if ref_side["phase"] == "tiki":
             tiki_turns += 1
-        assert core.step(state, action) == core.STEP_OK, f"core refused its own random action ({where})"
+            events["tikis on the colour's own hut"] += huts_before[action - TIKI_BASE] == colour
+        assert core.step(state, action) == core.STEP_OK, f"core refused the legal action {action} ({where})"
         game.step(action)
         steps += 1
         events["successful take-backs"] += paints_before - sum(game.paints)
         if game.season != season_before:
+            if ref_side["phase"] == "project":    # no tiki placed: this project ended the season
+                projects[colour] = project_of(action)
             events["colours skipped at the tiki phase"] += game.num_colours - tiki_turns
             events["seasons with no tiki placed"] += tiki_turns == 0
             tiki_turns = 0
+            built = collections.Counter(p.spot for p in projects if not p.take_back)
+            events["two constructions on one spot"] += sum(count > 1 for count in built.values())
+            events["take-backs of a hut built the same season"] += sum(
+                p.take_back and p.spot in built and huts_before[p.spot] is None and game.huts[p.spot] == c
+                for c, p in enumerate(projects))
 
     core_side, ref_side = final_results(state, game)
     assert core_side == ref_side, f"final results differ ({where}): core {core_side}, reference {ref_side}"
 
+    before = state.copy()
     assert core.step(state, 0) == core.STEP_GAME_OVER
+    assert (state == before).all(), where
     with pytest.raises(ValueError):
         game.step(0)
 
@@ -179,14 +308,16 @@ def play_and_compare(num_players, max_turns, seed, events, crowded=False):
 def test_core_matches_reference_on_random_games(num_players):
     events = collections.Counter()
     for i in range(GAMES_PER_PLAYER_COUNT):
-        play_and_compare(num_players, 100, 10_000 * num_players + i, events)
+        policy = POLICIES[i // 3 % len(POLICIES)] if i % 3 == 2 else None
+        play_and_compare(num_players, 100, 10_000 * num_players + i, events, policy=policy)
     for i in range(SHORT_GAMES_PER_PLAYER_COUNT):
         play_and_compare(num_players, 1 + i % 6, 20_000 * num_players + i, events)
     for i in range(CROWDED_GAMES_PER_PLAYER_COUNT):
         play_and_compare(num_players, 100, 30_000 * num_players + i, events, crowded=True)
     # The comparison only means something if the rare paths were actually travelled.
     expected = ["successful take-backs", "colours skipped at the tiki phase", "truncated",
-                "ended by an empty reserve", "ended after the last season"]
+                "ended by an empty reserve", "ended after the last season", "tikis on the colour's own hut",
+                "two constructions on one spot", "take-backs of a hut built the same season"]
     if num_players in (3, 5):
         # With 4 colours the 39 spots cannot all hold huts while every colour still has one in
         # reserve (at most 4 x 9 = 36), so some colour always finds an empty spot for its tiki.
@@ -259,7 +390,7 @@ def test_core_leaves_the_last_seasons_tikis_on_the_board():
     found by the cross-check above: 4 players, seed 40000)."""
     state, game = play_to_end(4, 100, 40_000)
     assert game.terminated and any(t is not None for t in game.tikis)
-    assert core_view(state)["tikis"] == game.tikis
+    assert core_view(state, True)["tikis"] == game.tikis
 
 
 def test_core_announces_no_last_season_once_the_game_has_ended():
