@@ -34,12 +34,8 @@ from makabana_env.board import HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM_SPOTS
 from makabana_env.reference import (
     MAO_PASS, MAO_SPOT_BASE, MAO_STOP, NOT_MINDING, NUM_ACTIONS_MAO, PAINT, PAID_BACK, ReferenceGame,
 )
+from test_makabana_reference import assert_same_refusal, board_view, none_if_negative
 
-PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over",
-               core.PHASE_DENOUNCE: "denounce", core.PHASE_PAYBACK: "payback",
-               core.PHASE_REPAINT: "repaint", core.PHASE_EXECUTE: "execute"}
-STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "terminated",
-                core.STATUS_TRUNCATED: "truncated"}
 PAINT_CASES = {core.CASE_NONE: None, core.CASE_PAID_BACK: PAID_BACK, core.CASE_NOT_MINDING: NOT_MINDING}
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
                 "margin": core.REWARD_MARGIN}
@@ -66,29 +62,8 @@ def compared_colours(game):
 
 def core_view(state, colours):
     """The core's state in the reference's terms."""
-    mask = np.zeros(core.NUM_ACTIONS_MAO, dtype=np.int8)
-    core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
-    row = state.tolist()                                # plain ints, read quickly below
+    view, row = board_view(state, core.NUM_ACTIONS_MAO)
     n = row[core.NUM_COLOURS]
-    to_act = row[core.TO_ACT]
-
-    def none_if_negative(value):
-        return None if value < 0 else value
-
-    view = {
-        "legal": np.flatnonzero(mask).tolist(),
-        "huts": [none_if_negative(h) for h in row[core.HUT:core.HUT + NUM_SPOTS]],
-        "tikis": [none_if_negative(t) for t in row[core.TIKI:core.TIKI + NUM_SPOTS]],
-        "reserve": row[core.RESERVE:core.RESERVE + n],
-        "paints": row[core.PAINTS:core.PAINTS + n],
-        "first": row[core.FIRST],
-        "season": row[core.SEASON],
-        "last_season": bool(row[core.LAST_SEASON]),
-        "phase": PHASE_NAMES[row[core.PHASE]],
-        "to_act": none_if_negative(to_act),
-        "player_to_act": none_if_negative(int(kernels.player_to_act(state))),
-        "status": STATUS_NAMES[row[core.STATUS]],
-    }
     if view["phase"] == "tiki":
         view["tiki_spots"] = [int(kernels.tiki_spots(state, c)) for c in range(n)]   # bit sets
     if view["phase"] != "over":
@@ -230,14 +205,7 @@ def play_and_compare(num_players, max_turns, seed, events, crowded=False):
         if ref_side["phase"] == "over":
             break
 
-        # both refuse the same illegal action (or one outside the action space), the core untouched
-        illegal = sorted(set(range(-1, NUM_ACTIONS_MAO + 1)) - set(ref_side["legal"]))
-        bad = pick.choice(illegal)
-        before = state.copy()
-        assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
-        assert (state == before).all(), f"the illegal {bad} changed the core ({where})"
-        with pytest.raises(ValueError):
-            game.step(bad)
+        assert_same_refusal(state, game, NUM_ACTIONS_MAO, ref_side["legal"], pick, where)
 
         before = {"phase": game.phase, "season": game.season, "huts": list(game.huts),
                   "paint_case": game.paint_case}

@@ -35,7 +35,10 @@ from makabana_env import core, kernels
 from makabana_env.board import HUTS_PER_COLOUR, NEIGHBOURS, NUM_PAINT_CARDS, NUM_SPOTS
 from makabana_env.reference import NUM_ACTIONS, NUM_SHOWN, TAKE_BACK_BASE, TIKI_BASE, Project, ReferenceGame
 
-PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over"}
+# the reference's phase names; Mao's own phases too, for the Mao cross-check that shares board_view
+PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over",
+               core.PHASE_DENOUNCE: "denounce", core.PHASE_PAYBACK: "payback",
+               core.PHASE_REPAINT: "repaint", core.PHASE_EXECUTE: "execute"}
 STATUS_NAMES = {core.STATUS_RUNNING: "running", core.STATUS_TERMINATED: "terminated",
                 core.STATUS_TRUNCATED: "truncated"}
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "score": core.REWARD_SCORE,
@@ -46,18 +49,17 @@ SHORT_GAMES_PER_PLAYER_COUNT = 20  # with max_turns 1..6, to exercise truncation
 CROWDED_GAMES_PER_PLAYER_COUNT = 60  # from a nearly full board, to exercise skipped tiki turns
 
 
-def core_view(state, phase_start):
-    """The core's state in the reference's terms."""
-    mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+def none_if_negative(value):
+    return None if value < 0 else value
+
+
+def board_view(state, num_actions):
+    """What both variants' cores show alike, in the reference's terms, and the row as plain ints."""
+    mask = np.zeros(num_actions, dtype=np.int8)
     core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
     row = state.tolist()                                # plain ints, read quickly below
     n = row[core.NUM_COLOURS]
-    over = row[core.PHASE] == core.PHASE_OVER
-
-    def none_if_negative(value):
-        return None if value < 0 else value
-
-    view = {
+    return {
         "legal": np.flatnonzero(mask).tolist(),
         "huts": [none_if_negative(h) for h in row[core.HUT:core.HUT + NUM_SPOTS]],
         "tikis": [none_if_negative(t) for t in row[core.TIKI:core.TIKI + NUM_SPOTS]],
@@ -69,9 +71,26 @@ def core_view(state, phase_start):
         "phase": PHASE_NAMES[row[core.PHASE]],
         "to_act": none_if_negative(row[core.TO_ACT]),
         "player_to_act": none_if_negative(int(kernels.player_to_act(state))),
-        "owner": [int(kernels.owner(state, c)) for c in range(n)],
         "status": STATUS_NAMES[row[core.STATUS]],
-    }
+    }, row
+
+
+def assert_same_refusal(state, game, num_actions, legal, pick, where):
+    """Both refuse the same illegal action (or one outside the action space), the core untouched."""
+    bad = pick.choice(sorted(set(range(-1, num_actions + 1)) - set(legal)))
+    before = state.copy()
+    assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
+    assert (state == before).all(), f"the illegal {bad} changed the core ({where})"
+    with pytest.raises(ValueError):
+        game.step(bad)
+
+
+def core_view(state, phase_start):
+    """The core's state in the reference's terms."""
+    view, row = board_view(state, core.NUM_ACTIONS)
+    n = row[core.NUM_COLOURS]
+    over = row[core.PHASE] == core.PHASE_OVER
+    view["owner"] = [int(kernels.owner(state, c)) for c in range(n)]
     if not over:
         # this season's projects submitted so far: spot, card shown, take-back or not (once the game is
         # over the core has cleared them and the reference keeps the last season's: not compared)
@@ -250,14 +269,7 @@ def play_and_compare(num_players, max_turns, seed, events, crowded=False, policy
         if ref_side["phase"] == "over":
             break
 
-        # both refuse the same illegal action (or one outside the action space), the core untouched
-        illegal = sorted(set(range(-1, NUM_ACTIONS + 1)) - set(ref_side["legal"]))
-        bad = pick.choice(illegal)
-        before = state.copy()
-        assert core.step(state, bad) == core.STEP_ILLEGAL, f"core accepted illegal {bad} ({where})"
-        assert (state == before).all(), f"the illegal {bad} changed the core ({where})"
-        with pytest.raises(ValueError):
-            game.step(bad)
+        assert_same_refusal(state, game, NUM_ACTIONS, ref_side["legal"], pick, where)
 
         paints_before = sum(game.paints)
         season_before = game.season
