@@ -23,65 +23,24 @@ import pytest
 from maunakea_env import board as B
 from maunakea_env import kernels as core  # crafted rows no game reaches (injected ends): the unchecked kernels
 from maunakea_env.reference import NUM_ACTIONS_ADVANCED, ReferenceGame
+from test_maunakea_reference import EXPLORER_STATUS, PHASES, core_board, reference_board
 
-PHASES = {"placement": core.PHASE_PLACEMENT, "turn": core.PHASE_TURN, "over": core.PHASE_OVER,
-          "cards": core.PHASE_CARDS, "card_move": core.PHASE_CARD_MOVE,
-          "quake_draw": core.PHASE_QUAKE_DRAW, "quake_lay": core.PHASE_QUAKE_LAY}
-EXPLORER_STATUS = {"unplaced": core.UNPLACED, "island": core.ON_ISLAND, "boat": core.IN_BOAT,
-                   "lost": core.LOST, "rescued": core.RESCUED}
-MASK64 = (1 << 64) - 1
 NUM_KINDS = 18
-START_TILE_OFFSET = 94          # the core numbers start tile s as tile 94 + s
 
 
 def core_view(state, n):
-    per = core.MAX_EXPLORERS
-    e = int(state[core.EXPLORERS_EACH])
     mask = np.zeros(core.NUM_ACTIONS_ADVANCED, dtype=np.int8)
     core.legal_action_mask(state, mask)
-    boats = [[] for _ in range(n)]
-    for b in range(core.NUM_BOATS):
-        owner = state[core.BOAT_OWNER + b]
-        if owner >= 0:
-            boats[owner].append((b, state[core.BOAT_LOAD + 3 * b: core.BOAT_LOAD + 3 * b + 3].tolist()))
-    branches = []
-    for flow in range(4):
-        branches.append(sorted((int(state[core.BRANCH_FIELD + 2 * flow + b]),
-                                int(state[core.BRANCH_DIRECTION + 2 * flow + b]),
-                                int(state[core.BRANCH_LENGTH + 2 * flow + b]))
-                               for b in range(2) if state[core.BRANCH_OPEN + 2 * flow + b] == 1))
-    fields = [(tile, rotation if tile >= 0 and (tile < 70 or tile >= START_TILE_OFFSET) else None)
-              for tile, rotation in zip(state[core.FIELD_TILE:core.FIELD_TILE + 81].tolist(),
-                                        state[core.FIELD_ROTATION:core.FIELD_ROTATION + 81].tolist())]
-    squares = state[core.EXPLORER_SQUARE:core.EXPLORER_SQUARE + core.MAX_PLAYERS * per].tolist()
-    statuses = state[core.EXPLORER_STATUS:core.EXPLORER_STATUS + core.MAX_PLAYERS * per].tolist()
-    carried = state[core.CARRIED:core.CARRIED + 3 * core.MAX_PLAYERS * per].tolist()
     running = state[core.STATUS] == core.STATUS_RUNNING
-    where = state[core.TILE_WHERE:core.TILE_WHERE + 94]
     return {
         "legal": np.flatnonzero(mask).tolist(),
         "phase": int(state[core.PHASE]),
         "to_act": int(state[core.TO_ACT]) if running else None,
         "turns": int(state[core.TURN]),
-        "status": int(state[core.STATUS]),
         "pool": int(state[core.POOL]) if running else 0,
         "end_triggered": bool(state[core.END_TRIGGERED]),
         "end_reason": core.END_REASON_NAMES[state[core.END_REASON]] or None,
-        "supply_out": int(state[core.SUPPLY_OUT]),
-        "terrain": state[core.TERRAIN:core.TERRAIN + 324].tolist(),
-        "fields": fields,
-        "artifacts": state[core.ARTIFACTS:core.ARTIFACTS + 972].reshape(324, 3).tolist(),
-        "occupants": state[core.OCCUPANT:core.OCCUPANT + 324].tolist(),
-        "explorers": [squares[p * per: p * per + e] for p in range(n)],
-        "explorer_status": [statuses[p * per: p * per + e] for p in range(n)],
-        "carried": [[carried[3 * (p * per + i): 3 * (p * per + i) + 3] for i in range(e)] for p in range(n)],
-        "landing_boat": state[core.LANDING_BOAT:core.LANDING_BOAT + 8].tolist(),
-        "boats": boats,
-        "hands": [state[core.HAND + 5 * p: core.HAND + 5 * p + state[core.HAND_SIZE + p]].tolist() for p in range(n)],
-        "bag": np.flatnonzero(where == core.IN_BAG).tolist(),
-        "removed_tiles": np.flatnonzero(where == core.REMOVED).tolist(),
-        "branches": branches,
-        "removed_artifacts": state[core.REMOVED_ARTIFACTS:core.REMOVED_ARTIFACTS + 3].tolist(),
+        **core_board(state, n),
         "cards": [state[core.CARDS + NUM_KINDS * p: core.CARDS + NUM_KINDS * (p + 1)].tolist() for p in range(n)],
         "removed_cards": [state[core.REMOVED_CARDS + NUM_KINDS * p: core.REMOVED_CARDS + NUM_KINDS * (p + 1)].tolist()
                           for p in range(n)],
@@ -90,53 +49,20 @@ def core_view(state, n):
                               for p in range(n)],
         "card_move": (int(state[core.CARD_MOVE_KIND]), int(state[core.CARD_MOVE_EXPLORER])),
         "quake_tile": int(state[core.QUAKE_TILE]),
-        "rng": int(state[core.RNG]) & MASK64,
     }
 
 
 def reference_view(game):
     n = game.num_players
-    status = core.STATUS_TERMINATED if game.terminated else (
-        core.STATUS_TRUNCATED if game.truncated else core.STATUS_RUNNING)
-    branches = [sorted((b["end_field"], b["direction"], b["length"]) for b in flow if b["open"])
-                for flow in game.lava_branches]
-    fields = []
-    for tile in game.field_tile:
-        if not isinstance(tile, tuple):
-            fields.append((-1, None))                      # an empty tile space or a printed field
-        elif tile[0] == "lava":
-            fields.append((tile[1], None))
-        else:
-            fields.append((tile[1] + (START_TILE_OFFSET if tile[0] == "start" else 0), tile[2]))
-    occupants = [-1 if who is None else 8 * who[0] + who[1] for who in game.occupants()]
     return {
         "legal": game.legal_actions(),
         "phase": PHASES[game.phase],
         "to_act": game.to_act,
         "turns": game.turns,
-        "status": status,
         "pool": game.pool if game.phase != "over" else 0,
         "end_triggered": game.end_triggered,
         "end_reason": game.end_reason,
-        # the core's flag: 1 the bag is empty, 2 and that triggered the end
-        "supply_out": 2 if game.supply_out else int(not game.bag),
-        "terrain": game.terrain,
-        "fields": fields,
-        "artifacts": game.artifacts,
-        "occupants": occupants,
-        "explorers": [[-1 if s is None else s for s in squares] for squares in game.explorers],
-        "explorer_status": [[EXPLORER_STATUS[s] for s in row] for row in game.explorer_status],
-        "carried": [[list(c) for c in row] for row in game.carried],
-        "landing_boat": [-1 if b is None else b for b in game.landing_boat],
-        "boats": [[(b, list(load)) for b, load in sorted(row)] for row in game.boats_taken],
-        "hands": [list(h) for h in game.hands],
-        "bag": sorted(game.bag),
-        # out of the game: spent (advanced), discarded lava, and tiles covered by lava (the core counts
-        # a covered island tile as removed; the reference keeps it under the lava)
-        "removed_tiles": sorted(game.removed + [t[1] for stack in game.covered for t in stack
-                                                if isinstance(t, tuple) and t[0] != "start"]),
-        "branches": branches,
-        "removed_artifacts": list(game.artifacts_removed),
+        **reference_board(game),
         "cards": [list(c) for c in game.cards],
         "removed_cards": [[sum(1 for out in game.cards_out if out == ("removed", p, kind)) for kind in range(NUM_KINDS)]
                           for p in range(n)],
@@ -144,7 +70,6 @@ def reference_view(game):
         "rescued_artifacts": [list(c) for c in game.rescued_artifacts],
         "card_move": game.card_move if game.card_move is not None else (-1, -1),
         "quake_tile": game.quake_tile if game.quake_tile is not None else -1,
-        "rng": game.rng.state,
     }
 
 

@@ -47,9 +47,8 @@ START_TILE_OFFSET = 94          # the core numbers start tile s as tile 94 + s
 PROBE_EVERY = 11                # steps between two illegal-action probes
 
 
-def core_view(state, n, turn_start):
-    mask = np.zeros(core.NUM_ACTIONS_OF_VARIANT[state[core.VARIANT]], dtype=np.int8)
-    core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
+def core_board(state, n):
+    """What both cross-checks read off the core's island (``reference_board`` is the other side)."""
     row = state.tolist()                                # plain ints, read quickly below
 
     def part(offset, length):
@@ -67,27 +66,13 @@ def core_view(state, n, turn_start):
         branches.append(sorted((row[core.BRANCH_FIELD + i], row[core.BRANCH_DIRECTION + i],
                                 row[core.BRANCH_LENGTH + i])
                                for i in (2 * flow, 2 * flow + 1) if row[core.BRANCH_OPEN + i] == 1))
-    fields = [(tile, rotation if tile >= 0 and (tile < 70 or tile >= START_TILE_OFFSET) else None)
-              for tile, rotation in zip(part(core.FIELD_TILE, 81), part(core.FIELD_ROTATION, 81))]
-    running = row[core.STATUS] == core.STATUS_RUNNING
     where = state[core.TILE_WHERE:core.TILE_WHERE + 94]
-    scores = np.zeros(n, dtype=np.float64)
-    kernels.player_scores(state, scores)
-    view = {
-        "legal": np.flatnonzero(mask).tolist(),
-        "phase": row[core.PHASE],
-        "to_act": row[core.TO_ACT] if running else None,
-        "player_to_act": int(kernels.player_to_act(state)),
-        "turns": row[core.TURN],
+    return {
         "status": row[core.STATUS],
-        "pool": row[core.POOL],
-        "free_actions": row[core.FREE_ACTIONS],
-        "end_triggered": bool(row[core.END_TRIGGERED]),
-        "final_turns_left": row[core.FINAL_TURNS_LEFT],
-        "end_reason": core.END_REASON_NAMES[row[core.END_REASON]] or None,
         "supply_out": row[core.SUPPLY_OUT],
         "terrain": part(core.TERRAIN, 324),
-        "fields": fields,
+        "fields": [(tile, rotation if tile >= 0 and (tile < 70 or tile >= START_TILE_OFFSET) else None)
+                   for tile, rotation in zip(part(core.FIELD_TILE, 81), part(core.FIELD_ROTATION, 81))],
         "artifacts": state[core.ARTIFACTS:core.ARTIFACTS + 972].reshape(324, 3).tolist(),
         "occupants": part(core.OCCUPANT, 324),
         "explorers": [part(core.EXPLORER_SQUARE + p * per, e) for p in range(n)],
@@ -101,6 +86,27 @@ def core_view(state, n, turn_start):
         "branches": branches,
         "removed_artifacts": part(core.REMOVED_ARTIFACTS, 3),
         "rng": row[core.RNG] & MASK64,
+    }
+
+
+def core_view(state, n, turn_start):
+    mask = np.zeros(core.NUM_ACTIONS_OF_VARIANT[state[core.VARIANT]], dtype=np.int8)
+    core.legal_action_mask(state, mask)                 # also checks the row (kernels.validate)
+    running = state[core.STATUS] == core.STATUS_RUNNING
+    scores = np.zeros(n, dtype=np.float64)
+    kernels.player_scores(state, scores)
+    view = {
+        "legal": np.flatnonzero(mask).tolist(),
+        "phase": int(state[core.PHASE]),
+        "to_act": int(state[core.TO_ACT]) if running else None,
+        "player_to_act": int(kernels.player_to_act(state)),
+        "turns": int(state[core.TURN]),
+        "pool": int(state[core.POOL]),
+        "free_actions": int(state[core.FREE_ACTIONS]),
+        "end_triggered": bool(state[core.END_TRIGGERED]),
+        "final_turns_left": int(state[core.FINAL_TURNS_LEFT]),
+        "end_reason": core.END_REASON_NAMES[state[core.END_REASON]] or None,
+        **core_board(state, n),
         "hand_points": [int(kernels.hand_points(state, p)) for p in range(n)],
         "on_island": [int(kernels.explorers_on_island(state, p)) for p in range(n)],
         "scores": scores.tolist(),
@@ -113,13 +119,8 @@ def core_view(state, n, turn_start):
     return view
 
 
-def reference_view(game, turn_start):
-    n = game.num_players
-    over = game.phase == "over"
-    status = core.STATUS_TERMINATED if game.terminated else (
-        core.STATUS_TRUNCATED if game.truncated else core.STATUS_RUNNING)
-    branches = [sorted((b["end_field"], b["direction"], b["length"]) for b in flow if b["open"])
-                for flow in game.lava_branches]
+def reference_board(game):
+    """What both cross-checks read off the reference's island, in the core's numbering."""
     fields = []
     for tile in game.field_tile:
         if not isinstance(tile, tuple):
@@ -128,18 +129,42 @@ def reference_view(game, turn_start):
             fields.append((tile[1], None))
         else:
             fields.append((tile[1] + (START_TILE_OFFSET if tile[0] == "start" else 0), tile[2]))
-    occupants = [-1] * len(game.terrain)             # as game.occupants(), numbered 8 * player + explorer
-    for p, squares in enumerate(game.explorers):
-        for e, square in enumerate(squares):
-            if square is not None:
-                occupants[square] = 8 * p + e
+    return {
+        "status": core.STATUS_TERMINATED if game.terminated else (
+            core.STATUS_TRUNCATED if game.truncated else core.STATUS_RUNNING),
+        # the core's flag: 1 the bag is empty, 2 and that triggered the end (advanced only)
+        "supply_out": 2 if game.supply_out else int(not game.bag),
+        "terrain": game.terrain,
+        "fields": fields,
+        "artifacts": game.artifacts,
+        "occupants": [-1 if who is None else 8 * who[0] + who[1] for who in game.occupants()],
+        "explorers": [[-1 if s is None else s for s in squares] for squares in game.explorers],
+        "explorer_status": [[EXPLORER_STATUS[s] for s in row] for row in game.explorer_status],
+        "carried": [[list(c) for c in row] for row in game.carried],
+        "landing_boat": [-1 if b is None else b for b in game.landing_boat],
+        "boats": [[(b, list(load)) for b, load in sorted(row)] for row in game.boats_taken],
+        "hands": [list(h) for h in game.hands],
+        "bag": sorted(game.bag),
+        # out of the game: spent (advanced), discarded lava, and island tiles covered by lava (the
+        # core counts a covered tile as removed; the reference keeps it under the lava)
+        "removed_tiles": sorted(game.removed + [t[1] for stack in game.covered for t in stack
+                                                if isinstance(t, tuple) and t[0] != "start"]),
+        "branches": [sorted((b["end_field"], b["direction"], b["length"]) for b in flow if b["open"])
+                     for flow in game.lava_branches],
+        "removed_artifacts": list(game.artifacts_removed),
+        "rng": game.rng.state,
+    }
+
+
+def reference_view(game, turn_start):
+    n = game.num_players
+    over = game.phase == "over"
     view = {
         "legal": game.legal_actions() if not over else [],
         "phase": PHASES[game.phase],
         "to_act": game.to_act,
         "player_to_act": -1 if game.to_act is None else game.to_act,
         "turns": game.turns,
-        "status": status,
         "pool": game.pool if not over else 0,
         "free_actions": game.free_actions if not over else 0,
         "end_triggered": game.end_triggered,
@@ -149,26 +174,7 @@ def reference_view(game, turn_start):
         # truncated meanwhile keeps the offset.
         "final_turns_left": game.final_turns_left + (game.end_triggered and not game.terminated),
         "end_reason": game.end_reason,
-        # the core's flag: 1 the bag is empty, 2 and that triggered the end (advanced only)
-        "supply_out": 2 if game.supply_out else int(not game.bag),
-        "terrain": game.terrain,
-        "fields": fields,
-        "artifacts": game.artifacts,
-        "occupants": occupants,
-        "explorers": [[-1 if s is None else s for s in squares] for squares in game.explorers],
-        "explorer_status": [[EXPLORER_STATUS[s] for s in row] for row in game.explorer_status],
-        "carried": [[list(c) for c in row] for row in game.carried],
-        "landing_boat": [-1 if b is None else b for b in game.landing_boat],
-        "boats": [[(b, list(load)) for b, load in sorted(row)] for row in game.boats_taken],
-        "hands": [list(h) for h in game.hands],
-        "bag": sorted(game.bag),
-        # out of the game: discarded lava, and island tiles covered by lava (the core counts a covered
-        # tile as removed; the reference keeps it under the lava)
-        "removed_tiles": sorted(game.removed + [t[1] for stack in game.covered for t in stack
-                                                if isinstance(t, tuple) and t[0] != "start"]),
-        "branches": branches,
-        "removed_artifacts": game.artifacts_removed,
-        "rng": game.rng.state,
+        **reference_board(game),
         "hand_points": [game.hand_points(p) for p in range(n)],
         "on_island": [len(game.on_island(p)) for p in range(n)],
         "scores": [float(s) for s in game.scores()],
