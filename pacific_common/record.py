@@ -130,6 +130,11 @@ class GameRecord:
                     or not all(isinstance(p, str) for p in self.players)):
                 raise ValueError(f"players must be a list of {self.num_players} names (strings), got "
                                  f"{_what(self.players)}")
+            for i, name in enumerate(self.players):
+                try:
+                    name.encode("utf-8")
+                except UnicodeEncodeError:   # a lone surrogate, which JSON's \ud800 escape can write
+                    raise ValueError(f"players[{i}] must be Unicode text, got {name!r} (a lone surrogate)") from None
         if self.final_state is not None:
             _int_list("final_state", self.final_state, length=kernels.STATE_SIZE)
 
@@ -213,7 +218,9 @@ def _no_constant(name):
     raise ValueError(f"a game record holds no {name}")
 
 
-def _no_duplicates(pairs):
+def no_duplicate_keys(pairs):
+    """A JSON object as a dict, refusing a key given twice (``json``'s ``object_pairs_hook``): the
+    ``json`` module keeps the last value, where another reader may keep the first."""
     data = {}
     for key, value in pairs:
         if key in data:
@@ -227,7 +234,7 @@ def from_json(text):
     if not isinstance(text, str):
         raise ValueError(f"a game record is JSON text (str), got {type(text).__name__}")
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=no_duplicate_keys)
     except RecursionError:
         raise ValueError("not a game record: the JSON is nested too deeply") from None
     except ValueError as error:

@@ -14,6 +14,7 @@ it goes and ``--resume`` continues it.
 - A script that starts workers when imported (no ``__main__`` guard) fails at once and says why,
   instead of having its workers fail and be replaced for ever.
 """
+import io
 import json
 import os
 import signal
@@ -483,6 +484,34 @@ def test_play_writes_the_humans_game(tmp_path, quit_after, leave):
         assert result is None and record.result is None and replayed is None   # still running
         assert "You left the game." in said and len(record.actions) >= 1
 
+
+
+def test_play_says_so_when_the_record_cannot_be_written_after_the_game(tmp_path, capsys, monkeypatch):
+    """A disk that fills (or a folder removed) during the game was an OSError traceback at its end."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    path = tmp_path / "gone" / "game.json"
+    path.parent.mkdir()
+    real_save = play_module.save
+
+    def save_after_the_folder_went(record, where):
+        path.parent.rmdir()
+        real_save(record, where)
+
+    monkeypatch.setattr(play_module, "save", save_after_the_folder_went)
+    with pytest.raises(SystemExit) as stop:
+        play_module.main(["--game", "makemake", "--against", "random", "--record", str(path)])
+    assert stop.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"could not write the game record to {path}: ") and "Traceback" not in err
+
+
+def test_play_stops_quietly_when_its_reader_goes(tmp_path):
+    """``agents.play ... | head``: the reader leaves, and the game stops without a BrokenPipeError traceback."""
+    command = (f"printf '1\\n1\\n1\\n' | {sys.executable} -m agents.play --game makemake --players 2 "
+               f"--against random --seed 1 | head -c 10")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
 
 # -- agent files ----------------------------------------------------------------------------------------
 def agent_files(folder):

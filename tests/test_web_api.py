@@ -24,7 +24,9 @@ from agents.search import makabana as makabana_search  # noqa: E402
 from agents.search import makemake as makemake_search  # noqa: E402
 from agents.search import maunakea as maunakea_search  # noqa: E402
 from agents.web import create_app  # noqa: E402
-from pacific_common.record import record_game, to_json  # noqa: E402
+from agents.web import app as web_app  # noqa: E402
+from agents.web.views import public_step  # noqa: E402
+from pacific_common.record import record_game, replay, to_json  # noqa: E402
 
 @pytest.fixture(scope="module")
 def app():
@@ -312,6 +314,74 @@ def test_a_bad_record_is_a_4xx_answer_with_the_validators_message(client, change
     assert client.post("/api/replays", content=b" " * 4_000_001).status_code == 413
 
 
+
+def test_a_replay_shows_every_step_from_its_stored_checkpoints(app, client):
+    """The server keeps the state before every CHECKPOINT_EVERY-th action only; every step it shows is
+    the state the record's replay passes through (Maka Bana's rows hold hidden cards, Mauna Kea's the bag)."""
+    for game in ("makabana", "maunakea"):
+        record = a_record(game, seed=5)
+        assert len(record.actions) > 2 * web_app.CHECKPOINT_EVERY
+        answer = client.post("/api/replays", content=to_json(record))
+        assert answer.status_code == 201, answer.text
+        stored = app.state.replays.items[answer.json()["id"]]
+        assert len(stored["checkpoints"]) == len(record.actions) // web_app.CHECKPOINT_EVERY + 1
+        for step, (state, _) in enumerate(replay(record)):
+            assert np.array_equal(web_app.replay_state(stored, step), state), (game, step)
+        for step in (0, web_app.CHECKPOINT_EVERY - 1, web_app.CHECKPOINT_EVERY + 1, len(record.actions)):
+            shown = client.get(f"/api/replays/{answer.json()['id']}/{step}").json()
+            assert shown == json.loads(json.dumps(public_step(game, web_app.replay_state(stored, step))))
+
+
+def test_a_record_longer_than_a_replay_takes_is_refused_before_it_is_played(app, client, monkeypatch):
+    record = a_record()
+    monkeypatch.setattr(web_app, "MAX_REPLAY_STEPS", len(record.actions) - 1)
+    held_before = len(app.state.replays.items)
+    answer = client.post("/api/replays", content=to_json(record))
+    assert answer.status_code == 413
+    assert answer.json()["error"] == (f"a game record replayed here holds at most {len(record.actions) - 1} "
+                                      f"actions; this one holds {len(record.actions)}")
+    assert len(app.state.replays.items) == held_before
+
+
+def test_a_player_name_that_is_no_unicode_text_is_a_422_and_nothing_is_kept(app, client):
+    data = json.loads(to_json(a_record()))
+    data["players"] = ["\ud800", "b"]       # JSON's escape of a lone surrogate, which UTF-8 cannot encode
+    held_before = len(app.state.replays.items)
+    answer = client.post("/api/replays", content=json.dumps(data))
+    assert answer.status_code == 422
+    assert "players[0] must be Unicode text" in answer.json()["error"]
+    assert len(app.state.replays.items) == held_before
+
+
+def test_a_record_with_a_byte_order_mark_replays(client):
+    answer = client.post("/api/replays", content=b"\xef\xbb\xbf" + to_json(a_record()).encode())
+    assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize("step", ["+1", "-0", " 1", "\u0661", "1_0", "9" * 19])
+def test_a_replay_step_is_written_in_ascii_digits(client, step):
+    replay_id = client.post("/api/replays", content=to_json(a_record())).json()["id"]
+    answer = client.get(f"/api/replays/{replay_id}/{step}")
+    assert answer.status_code == 404
+    assert answer.json()["error"].startswith("step must be an integer from 0 to ")
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("/api/games", '{"game": "makemake", "game": "makabana"}', "the key 'game' appears twice"),
+    ("/api/games", '{"players": 1' + "0" * 5000 + '}', "a number in it has thousands of digits"),
+    ("act", '{"action": 0, "action": 1}', "the key 'action' appears twice"),
+    ("act", '{"action": 9' + "9" * 4300 + '}', "a number in it has thousands of digits"),
+])
+def test_a_body_with_a_key_twice_or_a_number_python_will_not_read_is_a_400_that_says_so(client, path, body, words):
+    game_id = new_game(client, game="makemake")
+    before = client.get(f"/api/games/{game_id}").json()
+    url = f"/api/games/{game_id}/act" if path == "act" else path
+    answer = client.post(url, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("the request body must be a JSON object of the fields ")
+    assert words in answer.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json() == before
+
 # --- What 3: no hidden fact of another seat reaches a seat's page ---------------------------------------
 # A seat's page must be the same whatever the facts it may not know: the search agents' determinize
 # redraws exactly those (Maka Bana: the other colours' projects, and in Mao their hands; Mauna Kea: the
@@ -363,7 +433,7 @@ def test_a_seat_receives_nothing_it_may_not_know(app, client, game, variant):
 
 
 # --- What 1: the command line ------------------------------------------------------------------------------
-def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch):
+def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch, capsys):
     import uvicorn
 
     from agents.web.__main__ import main
@@ -372,6 +442,10 @@ def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch):
     main(["--game", "makemake", "--against", "random"])
     main(["--port", "8123", "--host", "0.0.0.0"])
     assert served == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+    said = capsys.readouterr().out
+    assert "Open http://127.0.0.1:8000/ in a web browser" in said and "Open http://0.0.0.0:8123/" in said
+    main(["--host", "::1"])                       # an IPv6 address is written in brackets in a URL
+    assert "Open http://[::1]:8000/ in a web browser" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -17,6 +17,8 @@ Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else
 plays it again).  The path is checked before the game starts.
 """
 import argparse
+import os
+import sys
 
 import numpy as np
 
@@ -69,13 +71,14 @@ class HumanAgent(Agent):
             if not answer:
                 self.print_fn(f"Please type the number of an action, 1 to {count}, or q to quit.")
                 continue
-            if not is_decimal(answer):   # int() would also read '1_0' and other scripts' digits
-                self.print_fn(f"{answer!r} is not a number: type 1 to {count}, or q to quit.")
-                continue
-            number = int(answer)
-            if 1 <= number <= count:
-                return number
-            self.print_fn(f"There is no action {number}: choose from 1 to {count}.")
+            shown = answer if len(answer) <= 20 else answer[:12] + "..."
+            if is_decimal(answer) and 1 <= int(answer) <= count:
+                return int(answer)
+            if is_decimal(answer) or (answer.isascii() and answer.lstrip("+-").isdigit()):
+                # (is_decimal takes at most 4,300 digits, as int() does)
+                self.print_fn(f"There is no action {shown}: choose from 1 to {count}.")
+            else:   # int() would also read '1_0' and other scripts' digits
+                self.print_fn(f"{shown!r} is not a number: type 1 to {count}, or q to quit.")
 
 
 def columns(entries, width=100):
@@ -180,8 +183,15 @@ def _write_record(path, info, seed, actions, names, print_fn):
         return
     game = record_game(info.name, game_seeds(seed, info.num_players)[0], actions, num_players=info.num_players,
                        variant=info.variant, max_turns=info.max_turns, players=names)
-    save(game, path)
+    try:
+        save(game, path)
+    except OSError as error:   # checked before the game, but a disk fills and a folder goes meanwhile
+        raise RecordNotWritten(f"could not write the game record to {path}: {error.strerror or error}") from None
     print_fn(f"The game record is in {path}")
+
+
+class RecordNotWritten(Exception):
+    """The game was played but its record could not be written."""
 
 
 def main(argv=None):
@@ -218,6 +228,14 @@ def main(argv=None):
         raise  # a broken machine player: the traceback helps
     except (ValueError, ImportError) as error:
         parser.error(str(error))
+    except RecordNotWritten as error:
+        print(error, file=sys.stderr)
+        sys.exit(1)
+    except BrokenPipeError:
+        # the reader of the output left (``| head``): say nothing more, as other command-line tools
+        # (Python's documentation, "Note on SIGPIPE"): its own flush at exit would raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":

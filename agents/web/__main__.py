@@ -58,8 +58,13 @@ def main(argv=None):
 
     import uvicorn
 
-    print(f"Open http://{args.host}:{args.port}/ in a web browser (Ctrl+C stops the server).")
+    print(f"Open {page_url(args.host, args.port)} in a web browser (Ctrl+C stops the server).")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+def page_url(host, port):
+    """The home page's address; an IPv6 address goes in brackets (RFC 3986)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 if __name__ == "__main__":

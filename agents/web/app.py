@@ -24,7 +24,9 @@ Routes (JSON under ``/api``)::
     GET  /api/replays/{id}/{step}   the public board before action ``step`` (after the last: the end)
 
 A body longer than a request can need (``MAX_REQUEST_BYTES``; a game record ``MAX_RECORD_BYTES``) is
-refused with 413 as soon as it has come that far.
+refused with 413 as soon as it has come that far, and so is a record of more than ``MAX_REPLAY_STEPS``
+actions.  A replay keeps the state before every ``CHECKPOINT_EVERY``-th action only and steps from
+there to the one asked for: a state per action would hold 18 KB an action in Mauna Kea.
 """
 import asyncio
 import json
@@ -44,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 
 from pacific_common.checked import is_decimal
 from pacific_common.options import MAX_TURNS_LIMIT, is_integer
-from pacific_common.record import from_json, record_game, replay, to_json
+from pacific_common.record import from_json, no_duplicate_keys, record_game, replay, to_json
 
 from ..arena.match import check_action, game_seeds
 from ..arena.play import seat_names
@@ -58,6 +60,8 @@ MAX_GAMES = 64        # games held at once; the least recently used goes first
 MAX_REPLAYS = 16      # replays held at once, likewise
 MAX_RECORD_BYTES = 4_000_000
 MAX_REQUEST_BYTES = 1_000_000   # a new game's options or a move take a few dozen bytes
+MAX_REPLAY_STEPS = 50_000       # a record's actions; the longest games of the defaults take a few thousand
+CHECKPOINT_EVERY = 64           # a replay's stored states: before every 64th action
 MAX_SIMULATIONS = 20_000  # "mcts:N" from a browser: more would hold a worker thread for minutes a move
 # Opponents a browser may ask for by name.  Files of agents (checkpoints, policy networks) are the
 # server's to choose (``--against PATH``): a page must not make the server open paths of its choosing.
@@ -128,6 +132,33 @@ class WebGame:
         self.play(check_action(self.info, self.state, agent, player, action, mask))
 
 
+def replayed(record):
+    """What the server keeps of a record's replay (the state before every ``CHECKPOINT_EVERY``-th action,
+    and the actions), and each action described for the page.  Raises ``ValueError`` as ``replay``."""
+    info = game_info(record.game, record.num_players, record.variant, record.max_turns)
+    core = checked_core(record.game)
+    names = record.players or [f"player {p}" for p in range(record.num_players)]
+    checkpoints, described = [], []
+    for k, (state, action) in enumerate(replay(record)):
+        if k % CHECKPOINT_EVERY == 0:
+            checkpoints.append(state)
+        if action is not None:
+            player = int(core.player_to_act(state))
+            described.append({"player": player, "who": names[player],
+                              "words": describe_action(info, action, state)})
+    stored = {"game": record.game, "checkpoints": checkpoints, "actions": list(record.actions)}
+    return stored, names, described
+
+
+def replay_state(stored, step):
+    """The state before action ``step`` of a stored replay (after the last action: the end)."""
+    state = stored["checkpoints"][step // CHECKPOINT_EVERY].copy()
+    core = checked_core(stored["game"])
+    for action in stored["actions"][step - step % CHECKPOINT_EVERY:step]:
+        core.step(state, action)
+    return state
+
+
 class Store:
     """Objects by random id, at most ``size`` of them; the least recently used is dropped first."""
 
@@ -164,9 +195,14 @@ async def bounded_body(request, limit, what):
 async def json_body(request, keys):
     """The request's JSON object, with no key outside ``keys``."""
     try:
-        body = json.loads(await bounded_body(request, MAX_REQUEST_BYTES, "a request"))
-    except (ValueError, UnicodeDecodeError):
+        body = json.loads(await bounded_body(request, MAX_REQUEST_BYTES, "a request"),
+                          object_pairs_hook=no_duplicate_keys)
+    except json.JSONDecodeError:
         raise BadRequest("the request body must be a JSON object") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        # a key given twice, or an integer of more digits than Python converts (4300)
+        why = str(error) if "twice" in str(error) else "a number in it has thousands of digits"
+        raise BadRequest(f"the request body must be a JSON object of the fields {', '.join(keys)}: {why}") from None
     except RecursionError:
         raise BadRequest("the request body must be a JSON object, not nested that deeply") from None
     if not isinstance(body, dict):
@@ -314,35 +350,31 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
     async def new_replay(request):
         body = await bounded_body(request, MAX_RECORD_BYTES, "a game record")
         try:
-            record = from_json(body.decode("utf-8"))
-            steps = await run_in_threadpool(lambda: list(replay(record)))
+            record = from_json(body.decode("utf-8-sig"))   # a byte-order mark, as editors may write, is no error
+            if len(record.actions) > MAX_REPLAY_STEPS:
+                raise BadRequest(f"a game record replayed here holds at most {MAX_REPLAY_STEPS} actions; this one "
+                                 f"holds {len(record.actions)}", 413)
+            stored, names, actions = await run_in_threadpool(replayed, record)
         except UnicodeDecodeError:
             raise BadRequest("a game record is JSON text (UTF-8)") from None
         except ValueError as error:
             raise BadRequest(str(error), 422) from None
-        info = game_info(record.game, record.num_players, record.variant, record.max_turns)
-        core = checked_core(record.game)
-        names = record.players or [f"player {p}" for p in range(record.num_players)]
-        movers = [int(core.player_to_act(state)) for state, _ in steps[:-1]]
-        actions = [{"player": player, "who": names[player], "words": describe_action(info, action, state)}
-                   for player, (state, action) in zip(movers, steps[:-1])]
-        key = replays.add({"game": record.game, "states": [state for state, _ in steps]})
+        key = replays.add(stored)
         return JSONResponse({"id": key, "game": record.game, "variant": record.variant,
-                             "num_players": record.num_players, "players": names, "steps": len(steps),
+                             "num_players": record.num_players, "players": names, "steps": len(actions) + 1,
                              "actions": actions,
                              "result": None if record.result is None else result_view(record, names)},
                             status_code=201)
 
     async def replay_step(request):
         stored = replays.get(request.path_params["id"], "replay")
-        try:
-            step = int(request.path_params["step"])
-        except ValueError:
-            step = -1
-        if not 0 <= step < len(stored["states"]):
-            raise BadRequest(f"step must be an integer from 0 to {len(stored['states']) - 1}, got "
-                             f"{request.path_params['step']!r}", 404)
-        return JSONResponse(await run_in_threadpool(public_step, stored["game"], stored["states"][step]))
+        text = request.path_params["step"]
+        step = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+        last = len(stored["actions"])
+        if not 0 <= step <= last:
+            raise BadRequest(f"step must be an integer from 0 to {last}, got {text!r}", 404)
+        return JSONResponse(await run_in_threadpool(
+            lambda: public_step(stored["game"], replay_state(stored, step))))
 
     async def http_error(request, error):
         if request.url.path.startswith("/api/"):
