@@ -45,7 +45,7 @@ def _guarded(name):
     """A property forwarding ``name`` to the raw env, unreadable before the first reset (as
     ``OrderEnforcingWrapper`` makes it)."""
     def get(self):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self.env, name)
 
@@ -89,21 +89,32 @@ class CheckedEnv(wrappers.BaseWrapper):
         self._has_updated = False    # … and agent_iter() needs a step() between two agents
         self._prev_obs = None        # TerminateIllegalWrapper: the mask the acting agent was shown
         self._terminated = False     # the game was ended by an illegal move
+        # The raw env's position_version when the wrapper last looked: a position set or played on
+        # ``env.unwrapped`` behind the wrapper's back makes the mask above stale.
+        self._raw = env.unwrapped
+        self._seen = self._raw.position_version
         # every agent of a CoreAECEnv has the same Discrete(num_actions) space starting at 0
         self._num_actions = env.unwrapped.action_space(env.unwrapped.possible_agents[0]).n
 
     @property
     def num_agents(self):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             raise AttributeError("num_agents cannot be accessed before reset")
         return len(self.env.agents)
 
     def __getattr__(self, name):
         # A property that raises AttributeError sends Python on to __getattr__, and BaseWrapper's
         # would read the raw env's value: the refusal before reset must be repeated here.
-        if name in _GUARDED and not self.__dict__.get("_has_reset", False):
+        if name in _GUARDED and "_raw" in self.__dict__ and not self._has_reset and not self._position_set():
             raise AttributeError(f"{name} cannot be accessed before reset")
         return super().__getattr__(name)
+
+    def _position_set(self):
+        """Before the first reset: whether a position was set on the raw env since it was wrapped
+        (``env.unwrapped.set_state`` or ``reset``), which starts the game as ``reset()`` does."""
+        if self._raw.position_version != self._seen:
+            self._has_reset = self._has_updated = True
+        return self._has_reset
 
     def reset(self, seed=None, options=None):
         self._has_reset = True
@@ -111,9 +122,10 @@ class CheckedEnv(wrappers.BaseWrapper):
         self._terminated = False
         self._prev_obs = None
         self.env.reset(seed=seed, options=options)
+        self._seen = self._raw.position_version
 
     def observe(self, agent):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             EnvLogger.error_observe_before_reset()
         obs = self.env.observe(agent)
         if agent == self.env.agent_selection:
@@ -121,7 +133,7 @@ class CheckedEnv(wrappers.BaseWrapper):
         return obs
 
     def last(self, observe=True):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             raise AttributeError("agent_selection cannot be accessed before reset")
         env = self.env
         agent = env.agent_selection
@@ -131,7 +143,7 @@ class CheckedEnv(wrappers.BaseWrapper):
                 env.truncations[agent], env.infos[agent])
 
     def step(self, action):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             EnvLogger.error_step_before_reset()
         env = self.env
         if not env.agents:
@@ -139,6 +151,10 @@ class CheckedEnv(wrappers.BaseWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
             return
         self._has_updated = True
+        raw = self._raw
+        if raw.position_version != self._seen:   # set or played on env.unwrapped meanwhile
+            self._prev_obs = None
+            self._terminated = False
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
         if type(action) is not int or not 0 <= action < self._num_actions:  # a plain int is the common case
@@ -149,13 +165,14 @@ class CheckedEnv(wrappers.BaseWrapper):
         self._prev_obs = None
         if done:
             if self._terminated:
-                env.unwrapped._was_dead_step(action)
+                raw._was_dead_step(action)
             else:
                 env.step(action)
         elif not mask[action]:
             self._end_on_illegal_move(agent)
         else:
             env.step(action)
+        self._seen = raw.position_version
 
     def _action_in_space(self, action, done):
         """``action`` as an int of the space (None stays None for a finished agent), else
@@ -180,26 +197,29 @@ class CheckedEnv(wrappers.BaseWrapper):
         self._terminated = True
 
     def agent_iter(self, max_iter=2**63):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             EnvLogger.error_agent_iter_before_reset()
         return _CheckedIterable(self, max_iter)
 
     def render(self):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             EnvLogger.error_render_before_reset()
         return self.env.render()
 
     def state(self):
-        if not self._has_reset:
+        if not self._has_reset and not self._position_set():
             EnvLogger.error_state_before_reset()
         return self.env.state()
 
     def set_state(self, state):
         """The raw environment's ``set_state``; the mask kept for the illegal-move check belonged to
-        the position replaced, and a game ended by an illegal move is over no longer."""
+        the position replaced, and a game ended by an illegal move is over no longer.  Before the
+        first ``reset()`` it starts the game at that position, as ``reset()`` would at the first."""
         self.env.set_state(state)
         self._prev_obs = None
         self._terminated = False
+        self._has_reset = self._has_updated = True
+        self._seen = self._raw.position_version
 
     def __str__(self):
         return str(self.env)
@@ -281,6 +301,9 @@ class CoreAECEnv(AECEnv):
         self.state_space = spaces.Box(np.iinfo(np.int64).min, np.iinfo(np.int64).max, (core.STATE_SIZE,),
                                       np.int64)
         self._state = np.zeros(core.STATE_SIZE, dtype=np.int64)
+        # Counts the changes of position (reset, step, set_state), so that a wrapper can tell that a
+        # mask it kept belongs to an earlier position (``CheckedEnv``).
+        self.position_version = 0
         self._reward_buffer = np.zeros(self.num_players, dtype=np.float64)
         self._score_buffer = np.zeros(self.num_players, dtype=np.int64)
         self._seed = None
@@ -309,6 +332,7 @@ class CoreAECEnv(AECEnv):
             # an unseeded reset moves on to the next seed, as the batched environment's autoreset does
             self._seed = int(self.core.next_seed(self._state))
         self.core.init(self._state, self.num_players, self.variants[self.variant], self.max_turns, self._seed)
+        self.position_version += 1
         self._sync_agents()
 
     def _sync_agents(self):
@@ -352,6 +376,7 @@ class CoreAECEnv(AECEnv):
         if core.step(self._state, action) != core.STEP_OK:
             raise ValueError(f"illegal action {action} ({self.describe_action(action)}) for {agent}: "
                              f"the {self.decision()} decision is asked; see the action_mask")
+        self.position_version += 1
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in self.agents}
         status = int(self._state[core.STATUS])
@@ -396,6 +421,7 @@ class CoreAECEnv(AECEnv):
         keeps its own truncation limit (``MAX_TURNS``), which is part of the position, as in a position
         text; the environment's ``max_turns`` applies again from the next ``reset``."""
         self._state[:] = checked_row(self, state)
+        self.position_version += 1
         self._sync_agents()
 
     # -- presentation ------------------------------------------------------------------------------

@@ -370,16 +370,22 @@ def test_fuzzed_actions_options_and_seeds_in_a_subprocess(name):
 
 # -- found by probing every public surface again -----------------------------------------------------
 @pytest.mark.parametrize("name", PACKAGES)
-def test_set_state_through_env_forgets_the_mask_of_the_position_replaced(name):
+@pytest.mark.parametrize("how", ["env.set_state", "env.unwrapped.set_state", "before reset: env.set_state",
+                                 "before reset: env.unwrapped.set_state", "after an illegal move",
+                                 "env.unwrapped.step"])
+def test_set_state_through_env_forgets_the_mask_of_the_position_replaced(name, how):
     """``env()``'s illegal-move check keeps the mask the acting agent was shown; after ``set_state`` it
-    belonged to another position, and a move legal in the new one ended the game as illegal."""
+    belonged to another position, and a move legal in the new one ended the game as illegal.  The same
+    through ``env.unwrapped`` (the README's ``env.unwrapped.set_state``), which the wrapper did not see;
+    before the first ``reset()`` a position set starts the game (the step was "reset() needs to be
+    called before step"); after a game ended by an illegal move, a position set plays on."""
     import warnings
 
     package = PACKAGES[name]
     source = package.raw_env(num_players=2)
     source.reset(seed=5)
     earlier = legal_actions(source)
-    for _ in range(40):
+    for moves in range(1, 41):
         source.step(int(legal_actions(source)[-1]))
         later_legal = set(legal_actions(source)) - set(earlier)
         if later_legal and source.agents:
@@ -387,14 +393,28 @@ def test_set_state_through_env_forgets_the_mask_of_the_position_replaced(name):
     assert later_legal, "no position with a move the first one lacks"
     later = source.state()
     env = package.env(num_players=2)
-    env.reset(seed=5)
-    env.last()                              # the acting agent is shown its mask
-    env.set_state(later)
+    if not how.startswith("before reset"):
+        env.reset(seed=5)
+        env.last()                          # the acting agent is shown its mask
+    if how == "after an illegal move":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))
+        assert all(env.terminations.values())
+    if how == "env.unwrapped.step":         # the same moves, played behind the wrapper
+        for _ in range(moves):
+            env.unwrapped.step(int(legal_actions(env.unwrapped)[-1]))
+        assert np.array_equal(env.unwrapped.state(), later)
+    elif how.endswith("env.set_state"):
+        env.set_state(later)
+    else:
+        env.unwrapped.set_state(later)
     agent = env.agent_selection
     with warnings.catch_warnings():
         warnings.simplefilter("error")      # "Illegal move made" would be a warning
         env.step(int(min(later_legal)))
     assert not any(env.unwrapped.terminations.values()) or env.unwrapped.rewards[agent] != -1
+    assert env.unwrapped.position_version > 0
 
 
 def test_a_read_only_mauna_kea_row_is_read_like_the_others():
