@@ -460,6 +460,8 @@ def from_text(text):
         if r.get(key) is not None:
             spot = r.spot(key)
             if spot >= 0:
+                if row[kernels.TIKI + spot] >= 0:   # the row holds one tiki per spot
+                    r.fail(key, f"{SPOT_NAMES[spot]} already holds a tiki")
                 r.set(row, kernels.TIKI + spot, c, key)
         line(f"{name} paints", kernels.PAINTS + c, r.integer)
         if not mao:
@@ -516,7 +518,7 @@ def from_text(text):
 def _read_mao_colour(r, row, c, name):
     key = f"{name} project"
     if r.get(key) is not None and _normal(r.get(key)) != "-":
-        parts = [p.strip() for p in r.get(key).split(";")]
+        parts = [" ".join(p.split()) for p in r.get(key).split(";")]   # tabs and no-break spaces as spaces
         if len(parts) != 4 or _normal(parts[0]) not in ("ready", "choosing") or not parts[1].lower().startswith(
                 "top ") or not parts[3].lower().startswith("asked "):
             r.fail(key, "expected '<ready|choosing>; top <card>; cards <cards>; asked <number>' or -")

@@ -190,7 +190,7 @@ class _Reader:
         # the game and the players first: another game's text, or one missing them, would be refused
         # for a key that is not the trouble
         game = next(((number, value) for number, key, value in entries if key == "game"), None)
-        if game is not None and game[1].lower() not in (GAME_NAME.lower(), "makemake"):
+        if game is not None and " ".join(game[1].split()).lower() not in (GAME_NAME.lower(), "makemake"):
             raise ValueError(f"line {game[0]} (game): {checked.another_game(game[1], 'makemake')}")
         written = {key for _, key, _ in entries}
         for key in REQUIRED:

@@ -93,6 +93,9 @@ def test_mao_names_in_a_position_say_what_happens():
         Red project: ready; top Lagoon; cards Lagoon; asked 12
     """
     state = from_text(text)
+    # a project line read with tabs and no-break spaces for its spaces, as every other line is
+    spaced = text.replace("ready; top Fish; cards", "ready;\ttop\u00a0Fish;  cards").replace("; asked 12", ";\tasked\u00a012")
+    assert np.array_equal(from_text(spaced), state)
     assert describe_action(core.MAO_DENOUNCE_BASE + 1, state) == "denounce Green"
     assert parse_action("Denounce Green", state) == core.MAO_DENOUNCE_BASE + 1
     assert parse_action("denounce the colour 2 seats clockwise", state) == core.MAO_DENOUNCE_BASE + 1
@@ -153,6 +156,18 @@ def test_a_wrong_text_names_the_line_and_the_field(line, match):
     with pytest.raises(ValueError, match=match):
         from_text(text)
 
+
+
+def test_two_tikis_on_one_spot_are_refused_not_one_dropped():
+    """The row holds one tiki per spot: the second colour's line overwrote the first's, which vanished."""
+    text = "game: Maka Bana\nplayers: 4\nseason: 1\nphase: tiki\nfirst: Yellow\ndecided: 2\n" + "".join(
+        f"{c} project: construct Azzura-Rock-Flower showing the beach\n"
+        f"{c} last project: construct Azzura-Rock-Flower, failed\n" for c in ("Yellow", "Blue", "Green", "Red"))
+    tikis = [line for line in to_text(from_text(text + "Yellow tiki: Azzura-Rock-Flower\n")).splitlines()
+             if line.endswith("tiki: Azzura-Rock-Flower")]
+    assert tikis == ["Yellow tiki: Azzura-Rock-Flower"]          # one tiki there is a position
+    with pytest.raises(ValueError, match=r"\(Blue tiki\): Azzura-Rock-Flower already holds a tiki"):
+        from_text(text + "Yellow tiki: Azzura-Rock-Flower\nBlue tiki: Azzura-Rock-Flower\n")
 
 def test_a_text_for_another_game_or_without_players_is_refused():
     with pytest.raises(ValueError, match="line 'game: Maka Bana' missing"):

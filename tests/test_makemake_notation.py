@@ -113,6 +113,10 @@ def test_a_position_in_a_few_lines():
     # Spiritual Supremacy and the winner follow from the board when their lines are omitted
     s = makemake_env.from_text("game: Make Make\nplayers: 2\nterritories: Sacred-1 Blue, Sacred-2 Blue, Sacred-3 Blue")
     assert s[core.AMULET] == 1 and s[core.WINNER] == -1
+    # the game line's spaces are read as every other line's
+    for game_line in ("game: Make  Make", "game: Make\tMake", "game: Make\u00a0Make"):
+        assert np.array_equal(makemake_env.from_text(MINIMAL.replace("game: Make Make", game_line)),
+                              makemake_env.from_text(MINIMAL))
 
 
 @pytest.mark.parametrize("text, message", [
