@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from .ends import END_NAMES
-from .options import REWARD_MODES, SEED_LIMIT, check_options, is_integer, space_sizes
+from .options import SEED_LIMIT, check_options, is_integer, space_sizes
 
 FORMAT = "pacific-game-record"
 VERSION = 1
