@@ -277,9 +277,11 @@ class CoreBatchEnv:
 
     def _checked_actions(self, actions):
         """``actions`` as a C-contiguous int64 array of shape ``(num_envs,)``; the step kernel checks the
-        values (``-1 … num_actions - 1``, then legality) before it changes any game."""
-        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (
-                self.num_envs,) and actions.flags.c_contiguous:
+        values (``-1 … num_actions - 1``, then legality) before it changes any game.  A view (of the
+        states, say) or ``agent_to_act`` is copied first: the kernel checks every action before it steps
+        any game, and a game stepped must not rewrite the actions of the games after it."""
+        if (type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (self.num_envs,)
+                and actions.flags.c_contiguous and actions.base is None and actions is not self.agent_to_act):
             return actions  # the common case, without any numpy call
         _not_masked("actions", actions)
         actions = np.asarray(actions)

@@ -13,6 +13,7 @@ any game ends in anything but its result or a ``ValueError`` that names what was
 - item 6: property-based tests (``tests/fuzz_inputs.py``, hypothesis) run in a subprocess per game,
   so that a crash of the interpreter fails the test instead of killing the suite.
 """
+import copy
 import importlib
 import subprocess
 import sys
@@ -1045,3 +1046,61 @@ def test_the_thread_choice_refuses_a_flag_a_side_or_a_time_that_is_none():
     choice.record(np.bool_(True), np.float64(0.001))
     choice.record(False, 0)
     assert choice.samples == [1, 1]
+
+
+# -- found by probing the batched engine and the batched self-play environment ----------------------
+def test_a_step_whose_actions_are_a_view_of_the_states_is_checked_as_it_is_played():
+    """The kernel checks every action, then steps the games in turn; actions that were a view of the
+    states were rewritten by game 0's step after they were checked, and game 1 played a masked action."""
+    batch = makemake_env.BatchEnv(2, seed=0, num_players=2)
+    for _ in range(8):
+        batch.step(batch.random_actions())
+    actions = batch.states[0, makemake_env.core.PHASE:makemake_env.core.PHASE + 2]   # [0, 0]: legal in both
+    assert list(actions) == [0, 0] and batch.action_masks[:, 0].all() and not batch.action_masks[1, 1]
+    reference = copy.deepcopy(batch)
+    batch.step(actions)
+    reference.step(np.array([0, 0]))
+    assert np.array_equal(batch.states, reference.states)    # both games played action 0
+    for _ in range(20):                                       # agent_to_act, which the step writes, too
+        outcomes = []
+        for env, actions in ((batch, batch.agent_to_act), (reference, reference.agent_to_act.copy())):
+            try:
+                env.step(actions)
+                outcomes.append(env.states.copy())
+            except ValueError as error:
+                outcomes.append(str(error))
+        assert str(outcomes[0]) == str(outcomes[1])
+        batch.step(batch.random_actions())
+        reference.step(reference.random_actions())
+
+
+def test_a_batched_self_play_seed_leaves_room_for_every_games_seed():
+    from agents.training.batched import BatchedSelfPlayEnv
+    env = BatchedSelfPlayEnv("makemake", 2, 2, opponents=["random"])
+    assert env.seed(SEED_LIMIT - 1) == [SEED_LIMIT - 1, SEED_LIMIT]
+    with pytest.raises(ValueError, match=f"seed must be at most {SEED_LIMIT - 1} for 2 games "
+                                         rf"\(game i draws from seed \+ i, at most {SEED_LIMIT}\), got {SEED_LIMIT}"):
+        env.seed(SEED_LIMIT)
+
+
+@pytest.mark.parametrize("option", ["seat", "reward", "truncation"])
+def test_self_play_mode_options_are_names_not_arrays_of_them(option):
+    from agents.training.batched import BatchedSelfPlayEnv
+    from agents.training.selfplay import SelfPlayEnv
+    value = {"seat": np.array(["rotate", "random"]), "reward": np.array(["win_loss"]),
+             "truncation": np.array(["loss"])}[option]
+    for make in (lambda: BatchedSelfPlayEnv("makemake", 2, 2, opponents=["random"], **{option: value}),
+                 lambda: SelfPlayEnv("makemake", 2, opponents=["random"], **{option: value})):
+        with pytest.raises(ValueError, match=f"{option} must be one of "):
+            make()
+    env = BatchedSelfPlayEnv("makemake", 2, 2, opponents=["random"])
+    with pytest.raises(ValueError, match="seat must be one of "):
+        env.set_attr("seat_mode", np.array(["rotate"]))
+
+
+def test_an_opponent_name_with_spaces_around_it_is_played_in_numba_under_its_name():
+    from agents.training.batched import BatchedSelfPlayEnv
+    padded = BatchedSelfPlayEnv("makemake", 4, 2, opponents=[" heuristic "], seed=3)
+    plain = BatchedSelfPlayEnv("makemake", 4, 2, opponents=["heuristic"], seed=3)
+    padded.reset(), plain.reset()
+    assert np.array_equal(padded.kinds, plain.kinds) and padded.pool.baselines == ["heuristic"]

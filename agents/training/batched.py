@@ -36,7 +36,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from pacific_common.batch import PARALLEL_FROM, ThreadChoice
 from pacific_common.checked import integer
-from pacific_common.options import NUM_ENVS_LIMIT, REWARD_MODES, check_seed, is_integer
+from pacific_common.options import NUM_ENVS_LIMIT, REWARD_MODES, SEED_LIMIT, check_seed, is_integer
 from pacific_common.rng import seed_rng
 
 from ..base import GameInfo
@@ -497,8 +497,13 @@ class BatchedSelfPlayEnv(VecEnv):
         self._agents.clear()
 
     def seed(self, seed=None):
-        """SB3's ``VecEnv.seed``: game ``i`` draws from ``seed + i`` at the next ``reset``."""
-        return super().seed(check_seed(seed))
+        """SB3's ``VecEnv.seed``: game ``i`` draws from ``seed + i`` at the next ``reset``, so every one of
+        those must be a seed (``SelfPlayEnv`` refuses the others at its reset)."""
+        seed = check_seed(seed)
+        if seed is not None and seed + self.num_envs - 1 > SEED_LIMIT:
+            raise ValueError(f"seed must be at most {SEED_LIMIT - self.num_envs + 1} for {self.num_envs} games "
+                             f"(game i draws from seed + i, at most {SEED_LIMIT}), got {seed}")
+        return super().seed(seed)
 
     def _get_indices(self, indices):
         if indices is None:

@@ -82,7 +82,7 @@ def _specs(what, specs):
         specs = [specs]
     if isinstance(specs, (list, tuple)) and all(isinstance(spec, (str, Path)) and str(spec).strip()
                                                 for spec in specs):
-        return [str(spec) for spec in specs]
+        return [str(spec).strip() for spec in specs]   # as make_agent reads a name: " heuristic" is one
     raise ValueError(f"{what} must be an agent name or path, or a list of them, got {specs!r}")
 
 
@@ -156,11 +156,12 @@ class OpponentPool:
 # The environment
 def check_options(seat, reward, truncation, shaping):
     """The training options both self-play environments take (this one and the batched one)."""
-    if seat not in SEAT_MODES:
+    # ``in`` alone would compare a numpy array of names element by element
+    if not isinstance(seat, str) or seat not in SEAT_MODES:
         raise ValueError(f"seat must be one of {list(SEAT_MODES)}, got {seat!r}")
-    if reward not in REWARD_MODES:
+    if not isinstance(reward, str) or reward not in REWARD_MODES:
         raise ValueError(f"reward must be one of {list(REWARD_MODES)}, got {reward!r}")
-    if truncation not in TRUNCATION_MODES:
+    if not isinstance(truncation, str) or truncation not in TRUNCATION_MODES:
         raise ValueError(f"truncation must be one of {list(TRUNCATION_MODES)}, got {truncation!r}")
     try:
         finite = is_real(shaping) and 0 <= float(shaping) < math.inf
