@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline
+from pacific_common.draw import outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -43,14 +43,14 @@ def _mao_project_text(state, colour, viewer_player):
     count = kernels.card_count(state, colour)
     if viewer_player is not None and kernels.owner(state, colour) == viewer_player:
         ready = "" if state[kernels.PROJECT_KIND + colour] == kernels.MAO_PROJECT else " (being prepared)"
-        return (f"{count} cards: {_cards_text(state[kernels.PROJECT_CARDS + colour], state[kernels.PROJECT_PAINT + colour])}"
+        return (f"{plural(count, 'card')}: {_cards_text(state[kernels.PROJECT_CARDS + colour], state[kernels.PROJECT_PAINT + colour])}"
                 f", showing {CARD_NAMES[top]}{ready}")
     if state[kernels.PHASE] == kernels.PHASE_PROJECT:
         return "prepared" if state[kernels.PROJECT_KIND + colour] == kernels.MAO_PROJECT else "none yet"
     if state[kernels.REVEALED_NOW + colour]:
         return f"revealed: {_cards_text(state[kernels.PROJECT_CARDS + colour], state[kernels.PROJECT_PAINT + colour])}"
     known = colour in (state[kernels.DENOUNCER], state[kernels.DENOUNCED])
-    return f"shows {CARD_NAMES[top]}" + (f", {count} cards" if known else "")
+    return f"shows {CARD_NAMES[top]}" + (f", {plural(count, 'card')}" if known else "")
 
 
 def _project_text(state, colour, viewer_player):
@@ -155,7 +155,7 @@ def unchecked_ansi(state, viewer_player):
             totals = [sum(state[kernels.SCORE + c] for c in range(n) if kernels.owner(state, c) == p)
                       for p in range(players)]
             lines.append("  Totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(totals)))
-    return "\n".join(lines)
+    return text_lines(lines)
 
 
 def _mao_season_lines(state):
@@ -165,8 +165,8 @@ def _mao_season_lines(state):
     aata, vaea = int(state[kernels.DENOUNCER]), int(state[kernels.DENOUNCED])
     if aata >= 0:
         out = [COLOUR_NAMES[c] for c in range(n) if state[kernels.ELIMINATED + c]]
-        lines.append(f"\nDenunciation: {COLOUR_NAMES[aata]} ({kernels.card_count(state, aata)} cards) denounced "
-                     f"{COLOUR_NAMES[vaea]} ({kernels.card_count(state, vaea)} cards); eliminated: {', '.join(out)}")
+        lines.append(f"\nDenunciation: {COLOUR_NAMES[aata]} ({plural(kernels.card_count(state, aata), 'card')}) denounced "
+                     f"{COLOUR_NAMES[vaea]} ({plural(kernels.card_count(state, vaea), 'card')}); eliminated: {', '.join(out)}")
         case = int(state[kernels.PAINT_CASE])
         if case == kernels.CASE_PAID_BACK:
             lines.append(f"  {COLOUR_NAMES[aata]} must be paid back with {COLOUR_NAMES[vaea]}'s paint")

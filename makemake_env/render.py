@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline
+from pacific_common.draw import outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -48,7 +48,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
         if state[kernels.WINNER] >= 0:
             lines.append(f"Winner: {name(state[kernels.WINNER])} summons Make Make")
         elif state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
-            lines.append(f"No winner: game truncated at the limit of {state[kernels.MAX_TURNS]} turns")
+            lines.append(f"No winner: game truncated at the limit of {plural(state[kernels.MAX_TURNS], 'turn')}")
         else:
             lines.append("No winner: stalemate, no clan can change anything any more")
     else:
@@ -86,7 +86,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
         lines.append(f"  {name(c):<22} tokens {state[kernels.TOKEN_SUPPLY + c]:>2}  "
                      f"chief {chief:<12} Tangata Manu {state[kernels.MANU_SUPPLY + c]}  "
                      f"sacred {sacred}{'  AMULET' if amulet == c else ''}")
-    return "\n".join(lines)
+    return text_lines(lines)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -443,7 +443,7 @@ def _clan_title(state, c, viewer_player):
     you = ", you" if viewer_player == c else ""
     chief_at = int(state[kernels.CHIEF_AT + c])
     chief = "chief in supply" if chief_at < 0 else f"chief on {TERRITORY_NAMES[chief_at]}"
-    return (f"{CLAN_NAMES[c]} (player {c}{you}): {int(state[kernels.TOKEN_SUPPLY + c])} tokens in supply, "
+    return (f"{CLAN_NAMES[c]} (player {c}{you}): {plural(int(state[kernels.TOKEN_SUPPLY + c]), 'token')} in supply, "
             f"{chief}, {int(state[kernels.MANU_SUPPLY + c])} Tangata Manu in supply")
 
 

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline
+from pacific_common.draw import outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -94,7 +94,7 @@ def _bag_lines(state):
     terrain = [np.sum(in_bag[:NUM_TERRAIN_TILES] & (TERRAIN_TILE_POINTS == v)) for v in (1, 2, 3)]
     lava = [f"{LAVA_FLOW_NAMES[f]} {np.sum(in_bag[FIRST_LAVA_TILE:] & (LAVA_TILE_FLOW == f))}"
             for f in range(NUM_LAVA_FLOWS)]
-    lines = [f"Bag: {int(in_bag.sum())} tiles",
+    lines = [f"Bag: {plural(int(in_bag.sum()), 'tile')}",
              f"  terrain tiles worth 1 / 2 / 3 points: {terrain[0]} / {terrain[1]} / {terrain[2]}",
              f"  lava tiles: {', '.join(lava)}",
              "Lava flows (where each open branch ends, and its heading)"]
@@ -125,7 +125,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
     if phase == kernels.PHASE_OVER:
         lines = [f"Mauna Kea - game over after {turn} player turns"]
         if state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
-            lines.append(f"No winner: game truncated at the limit of {state[kernels.MAX_TURNS]} turns")
+            lines.append(f"No winner: game truncated at the limit of {plural(state[kernels.MAX_TURNS], 'turn')}")
         else:
             standing = [kernels.standing(state, p) for p in range(n)]
             winners = [name(p) for p in range(n) if standing[p] == max(standing)]
@@ -171,7 +171,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
             lines += _card_lines(state, p, known)
         hand = [state[kernels.HAND + p * kernels.HAND_SLOTS + h]
                 for h in range(state[kernels.HAND_SIZE + p])]
-        lines.append(f"    hand ({kernels.hand_points(state, p)} points): "
+        lines.append(f"    hand ({plural(kernels.hand_points(state, p), 'point')}): "
                      f"{'  '.join(_tile_text(t) for t in hand) or 'empty'}")
         for e in range(state[kernels.EXPLORERS_EACH]):
             x = p * kernels.MAX_EXPLORERS + e
@@ -183,7 +183,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
             lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}")
         lines += [f"    boat {_boat_text(state, b)}" for b in range(NUM_BOATS)
                   if state[kernels.BOAT_OWNER + b] == p]
-    return "\n".join(lines + [""] + _bag_lines(state))
+    return text_lines(lines + [""] + _bag_lines(state))
 
 
 def _card_lines(state, p, known):
@@ -718,7 +718,7 @@ def _player_title(state, p, viewer_player):
     known = p == viewer_player or over
     you = ", you" if p == viewer_player else ""
     points = kernels.score(state, p) if known else kernels.public_score(state, p)
-    words = [f"{EXPLORER_COLOURS[p]} (player {p}{you}): {points} points",
+    words = [f"{EXPLORER_COLOURS[p]} (player {p}{you}): {plural(points, 'point')}",
              f"explorers on the island {kernels.explorers_on_island(state, p)}"]
     if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:
         words += [line.strip() for line in _card_lines(state, p, known)]
@@ -856,7 +856,7 @@ def _svg_panel(state, viewer_player, out):
                 out.append(_rect(x + (i % 2) * MINI, y + (i // 2) * MINI, MINI, MINI, _TERRAIN_RGB[terrain],
                                  pointer_events="none"))
             title = (f"{EXPLORER_COLOURS[p]}'s hand tile {h}: {TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]}, "
-                     f"{TERRAIN_TILE_POINTS[t]} points")
+                     f"{plural(TERRAIN_TILE_POINTS[t], 'point')}")
             out.append(_rect(x, y, 2 * MINI, 2 * MINI, (0, 0, 0), title, cls="place", id=hand_tile_place(p, h),
                              fill_opacity=0, pointer_events="all"))
 

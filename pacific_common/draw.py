@@ -1,5 +1,29 @@
-"""Drawing helpers shared by the games' ``render_rgb`` (numpy only)."""
+"""Drawing helpers shared by the games' renderers: ``outline`` for ``render_rgb`` (numpy only), and
+``text_lines`` and ``plural`` for ``render_ansi``'s text."""
+import textwrap
+
 import numpy as np
+
+TEXT_WIDTH = 100   # render_ansi's lines stay within this many characters
+
+
+def plural(count, noun):
+    """``"1 card"``, ``"2 cards"``: a count and its noun, which takes an s unless the count is one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def text_lines(lines, width=TEXT_WIDTH):
+    """``lines`` joined into one text, each line longer than ``width`` wrapped at its spaces, its
+    continuation indented four spaces past the line's own indentation."""
+    out = []
+    for line in "\n".join(lines).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+        out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False, drop_whitespace=True))
+    return "\n".join(out)
 
 
 def outline(mask):

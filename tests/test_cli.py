@@ -513,6 +513,18 @@ def test_play_stops_quietly_when_its_reader_goes(tmp_path):
                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
 
+
+def test_play_says_a_make_make_stalemate_has_no_winner():
+    """The board said "No winner: stalemate" and the last line "Tied for first: ..." (the web page's
+    verdict was right)."""
+    import random
+    import re
+    said, choose = [], random.Random(0)
+    result = play_module.play("makemake", players=3, against="random", seat=0, seed=0, print_fn=said.append,
+                              input_fn=lambda prompt: str(choose.randint(1, int(re.search(r"1-(\d+)", prompt).group(1)))))
+    assert result is not None and not result.truncated
+    assert said[-1] == "No winner: stalemate, nothing could change any more."
+
 # -- agent files ----------------------------------------------------------------------------------------
 def agent_files(folder):
     (folder / "notes.txt").write_text("hello\n")

@@ -545,6 +545,36 @@ def test_render_ansi_and_rgb(game, num_players):
                 assert img.shape[2] == 3 and img.shape == first.shape
 
 
+
+@pytest.mark.parametrize("game,num_players", games_and_players())
+def test_render_ansi_lines_stay_within_100_characters_and_count_in_good_english(game, num_players):
+    """render_ansi promises lines of at most 100 characters (Mauna Kea's advanced card lines ran to 177,
+    Mao's project lines to 128; long lines are wrapped now, every word kept), and a count of one takes
+    the singular ("1 card", "Bag: 1 tile"), for every viewer at every step of random games."""
+    import re
+
+    from pacific_common.draw import TEXT_WIDTH, text_lines
+
+    render = importlib.import_module(game.package + ".render")
+    e = game.raw_env(num_players=num_players, **game.short_game)
+    e.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    for step in range(3000):
+        state = e.state()
+        for viewer in [None, *range(num_players)]:
+            text = render.render_ansi(state, viewer)
+            assert max(map(len, text.splitlines())) <= TEXT_WIDTH, (step, viewer, text)
+            one = re.search(r"(?<![\d.])1 (cards|tiles|points|tokens|turns|huts)\b", text)
+            assert one is None, (step, viewer, one and one.group(0), text)
+        if not e.agents or all(e.terminations.values()) or all(e.truncations.values()):
+            break
+        e.step(random_legal(e.observe(e.agent_selection)["action_mask"], rng))
+    long = "  cards: " + "; ".join(["helicopter rescue"] * 12)
+    wrapped = text_lines(["top", long])
+    assert wrapped.split() == ["top", *long.split()]                # every word kept, in order
+    assert all(len(line) <= TEXT_WIDTH for line in wrapped.splitlines())
+    assert all(line.startswith("      ") for line in wrapped.splitlines()[2:])   # its indentation + 4
+
 @pytest.mark.parametrize("game", games())
 def test_render_human_prints(game, capsys):
     e = game.env(num_players=3, render_mode="human")

@@ -174,7 +174,11 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     print_fn("\nFinal scores:")
     for p in range(n):
         print_fn(f"  {names[p]}: {result.scores[p]}")
-    print_fn(verdict(names, result.ranks, result.truncated, info.max_turns))
+    # the environment reads the end off the row, as a game record does (a Make Make stalemate has no winner)
+    env = GAMES[info.name].raw_env(num_players=n, variant=info.variant, max_turns=info.max_turns)
+    env.set_state(final["state"])
+    stalemate = env.infos[env.possible_agents[0]].get("end") == "stalemate"
+    print_fn(verdict(names, result.ranks, result.truncated, info.max_turns, stalemate=stalemate))
     return result
 
 
