@@ -132,6 +132,8 @@ def unchecked_ansi(state, viewer_player):
 
     if state[kernels.VARIANT] == kernels.VARIANT_MAO and phase != kernels.PHASE_OVER:
         lines.extend(_mao_season_lines(state))
+    if state[kernels.VARIANT] == kernels.VARIANT_MAO:
+        lines.extend(_mao_earlier_lines(state))
 
     # Last season's projects were turned face up at execution, so everybody may see them.
     if any(state[kernels.LAST_KIND + c] != kernels.NO_PROJECT for c in range(n)):
@@ -183,6 +185,24 @@ def _mao_season_lines(state):
         if state[kernels.REVEALED_NOW + c] and done:
             spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1)
             lines.append(f"  {COLOUR_NAMES[c]} executed: {spots}")
+    return lines
+
+
+def _mao_earlier_lines(state):
+    """Each colour's project revealed at an execution before this season, and what that execution
+    built or took back: turned face up then, so public (as in the observation's OBS_M_REVEALED and
+    OBS_M_DONE, and the notation's "last project" line)."""
+    n = int(state[kernels.NUM_COLOURS])
+    earlier = [c for c in range(n) if not state[kernels.REVEALED_NOW + c]
+               and (state[kernels.LAST_CARDS + c] or state[kernels.LAST_PAINT + c])]
+    if not earlier:
+        return []
+    lines = ["\nProjects revealed before this season (each colour's latest)"]
+    for c in earlier:
+        done = int(state[kernels.DONE_SPOTS + c])
+        spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1) or "nothing"
+        lines.append(f"  {COLOUR_NAMES[c]:<7} cards {_cards_text(state[kernels.LAST_CARDS + c], state[kernels.LAST_PAINT + c])}"
+                     f"; executed: {spots}")
     return lines
 
 

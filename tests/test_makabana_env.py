@@ -10,7 +10,7 @@ import pytest
 
 import makabana_env
 from makabana_env import core
-from makabana_env.board import BIKINI, HUTS_PER_COLOUR, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES
+from makabana_env.board import BIKINI, COLOUR_NAMES, HUTS_PER_COLOUR, NUM_SPOTS, SPOT_BEACH, SPOT_INDEX, SPOT_NAMES
 from test_env import assert_illegal_raises, assert_obs_equal, assert_snapshot_equal, play_out, snapshot
 
 PLAYER_COUNTS = [2, 3, 4, 5]
@@ -372,6 +372,38 @@ def test_render_ansi(num_players):
     play_out(e, np.random.default_rng(0))
     assert isinstance(e.render(), str)
 
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_mao_text_shows_the_projects_revealed_before_this_season(num_players):
+    """Haapii's text showed last season's projects and Mao's did not, though they were turned face up
+    at their execution (the observation's OBS_M_REVEALED and OBS_M_DONE, the notation's "last project"
+    line): every colour's latest project revealed before this season, and the spots it executed on,
+    for every viewer, until the game is over."""
+    from makabana_env import kernels
+
+    e = makabana_env.raw_env(num_players=num_players, variant="mao", render_mode="ansi")
+    e.reset(seed=2)
+    rng = np.random.default_rng(0)
+    shown = 0
+    while e.agents and not all(e.terminations.values()) and not all(e.truncations.values()):
+        state = e.state()
+        expected = []
+        for c in range(num_players):
+            line = next(line for line in makabana_env.to_text(state).splitlines()
+                        if line.startswith(f"{COLOUR_NAMES[c]} last project: "))
+            cards, done = line.split(": ", 1)[1].split("; done ")
+            if cards != "cards -" and not state[kernels.REVEALED_NOW + c]:
+                expected.append(f"  {COLOUR_NAMES[c]:<7} {cards}; executed: "
+                                f"{'nothing' if done == '-' else done}")
+        for viewer in [None, *range(num_players)]:
+            text = " ".join(e.render_ansi(state, viewer).split())    # the long lines are wrapped
+            for line in expected:
+                assert " ".join(line.split()) in text, (viewer, line)
+            assert ("Projects revealed before this season" in text) == bool(expected)
+        shown += bool(expected)
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    assert shown > 10
 
 @pytest.mark.parametrize("num_players", [2, 3, 5])
 def test_render_rgb(num_players):
