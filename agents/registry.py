@@ -57,11 +57,20 @@ ALLOWED = ("random", "heuristic", "mcts", "mcts:<simulations>", "mcts+shipped", 
            "the path of an RLlib checkpoint folder (agents.training.train_rllib)")
 
 
+# ASCII digits only, as mcts:N: float() and int() would also read '٣', '1_0' and ' 1'
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _number(text):
-    value = float(text)
-    if not math.isfinite(value):
+    if not _NUMBER.fullmatch(text) or not math.isfinite(float(text)):
         raise ValueError(text)
-    return value
+    return float(text)
+
+
+def _whole(text):
+    if not is_decimal(text):
+        raise ValueError(text)
+    return int(text)
 
 
 FLAGS = {"true": True, "1": True, "false": False, "0": False}
@@ -76,12 +85,12 @@ def _flag(text):
 # The settings a search's name may carry after '@' (``mcts@c=0.5``), each with how its text is read:
 # the keyword arguments of agents.search.mcts.MCTSAgent but simulations, which ``mcts:N`` gives, and
 # those of GuidedMCTSAgent.  The agents check the values themselves (trees, belief, value_mix).
-SETTINGS = dict(c=_number, rollout_depth=int, horizon=int, value_scale=_number, value_weight=_number,
-                trees=str, belief=str, max_depth=int, pw_k=_number, pw_alpha=_number, bias=_number,
-                puct=_flag, halving=int)
-GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number, scorer_after=int, root=str)
+SETTINGS = dict(c=_number, rollout_depth=_whole, horizon=_whole, value_scale=_number, value_weight=_number,
+                trees=str, belief=str, max_depth=_whole, pw_k=_number, pw_alpha=_number, bias=_number,
+                puct=_flag, halving=_whole)
+GUIDED_SETTINGS = dict(in_tree=_flag, value_mix=_number, scorer_after=_whole, root=str)
 ROOT_GUIDES = ("guide", "shipped")   # what ``@root=`` may name: the guide itself, or the shipped policy
-WHAT = {_number: "a number", int: "a whole number", str: "a value", _flag: "true, false, 1 or 0"}
+WHAT = {_number: "a number", _whole: "a whole number", str: "a value", _flag: "true, false, 1 or 0"}
 
 
 def is_search(spec):
@@ -148,7 +157,7 @@ def make_agent(spec, game, **kwargs):
         agent = _lazy("agents.baselines.heuristic", "HeuristicAgent", spec)(**kwargs)
     elif name == "mcts":
         if colon:
-            kwargs["simulations"] = _simulations(argument, spec)
+            kwargs["simulations"] = _simulations(argument, spec, kwargs)
         agent = _lazy("agents.search.mcts", "MCTSAgent", spec)(**kwargs)
     elif name == "lookahead":
         agent = _lookahead(game, **kwargs)
@@ -168,6 +177,8 @@ def make_agent(spec, game, **kwargs):
                          f"module_state.pkl)")
     else:
         raise ValueError(f"unknown agent {spec!r}; use one of {', '.join(ALLOWED)}")
+    if name == "mcts" or is_guided(base):
+        agent.check_game(game)   # a setting that would do nothing in this game
     agent.name = spec
     return agent
 
@@ -267,10 +278,11 @@ def _describe(path, names):
 def _guided(spec, game, **kwargs):
     search, _, guide_spec = spec.partition("+")
     name, colon, argument = search.partition(":")
-    if name != "mcts" or not guide_spec:
-        raise ValueError(f"a guided search is named mcts+<policy> or mcts:<simulations>+<policy>, got {spec!r}")
+    if name != "mcts" or not guide_spec or guide_spec != guide_spec.strip():
+        raise ValueError(f"a guided search is named mcts+<policy> or mcts:<simulations>+<policy>, without spaces "
+                         f"around the '+', got {spec!r}")
     if colon:
-        kwargs["simulations"] = _simulations(argument, spec)
+        kwargs["simulations"] = _simulations(argument, spec, kwargs)
     guide = _shipped(game, shipped_guide_path(game)) if guide_spec == "shipped" else make_agent(guide_spec, game)
     root = kwargs.pop("root", "guide")
     if root not in ROOT_GUIDES:
@@ -313,10 +325,12 @@ def _unknown_setting(key, spec):
     return f"unknown setting {key!r} in {spec!r}: {allowed}"
 
 
-def _simulations(argument, spec):
+def _simulations(argument, spec, kwargs):
     simulations = int(argument) if is_decimal(argument) else 0
     if simulations < 1:
         raise ValueError(f"'mcts:N' takes a positive number of simulations, got {spec!r}")
+    if "simulations" in kwargs:   # as every other setting: neither silently wins
+        raise ValueError(f"simulations given both in the name {spec!r} and as an argument; give each setting once")
     return simulations
 
 

@@ -7,6 +7,7 @@ the missing module named.  Games and variants come from the environments themsel
 variant (Maka Bana Mao) is covered as soon as its environment offers it.
 """
 import json
+import re
 import sys
 import time
 import zipfile
@@ -204,7 +205,7 @@ def test_registry_names_and_errors(tmp_path, monkeypatch):
     ("mcts:7@trees=single@belief=uniform", dict(simulations=7, trees="single", belief="uniform")),
     ("mcts:300@halving=8", dict(simulations=300, halving=8))])
 def test_a_search_name_carries_its_settings(spec, options):
-    game = game_info("makemake", 2)
+    game = game_info("makabana" if "belief" in spec else "makemake", 2)   # belief samples hidden projects
     agent = agents.make_agent(spec, game)
     assert agent.name == spec
     given = {key: agent.options[key] for key in options}
@@ -212,6 +213,46 @@ def test_a_search_name_carries_its_settings(spec, options):
     agent.reset(game, 0, 0)
     assert {key: agent.settings[key] for key in options} == options  # they reach the search
 
+
+
+@pytest.mark.parametrize("game_name, spec, kwargs, words", [
+    # setting values in ASCII digits only, as mcts:N (int() and float() also read these)
+    ("makemake", "mcts@rollout_depth=\u0663", {}, "setting 'rollout_depth' takes a whole number, got"),
+    ("makemake", "mcts@rollout_depth=3_0", {}, "setting 'rollout_depth' takes a whole number, got"),
+    ("makemake", "mcts@c= 1", {}, "setting 'c' takes a number, got"),
+    ("makemake", "mcts+shipped@scorer_after=\u0663", {}, "setting 'scorer_after' takes a whole number"),
+    # a value Numba cannot take was an OverflowError at the first move
+    ("maunakea", "mcts:64+shipped@scorer_after=" + "9" * 23, {}, "scorer_after is the visits a node has"),
+    # settings that would do nothing: refused, not reported in a table as if they had mattered
+    ("makemake", "mcts:64@belief=plausible", {}, "belief says how Maka Bana's hidden projects are sampled"),
+    ("maunakea", "mcts:64@belief=weighted", {}, "belief says how Maka Bana's hidden projects are sampled"),
+    ("makabana", "mcts:64+shipped@value_mix=1", {}, "value_mix applies to a guide that holds a value network"),
+    ("makemake", "mcts:64+shipped@in_tree=0@value_mix=0.5", {}, "'shipped' does not guide the tree"),
+    ("makabana", "mcts:64+shipped@scorer_after=1", {}, "'shipped' is a policy network"),
+    # the name's simulations and an argument's: neither silently wins, as for every other setting
+    ("makemake", "mcts:8", {"simulations": 16}, "simulations given both in the name 'mcts:8' and as an argument"),
+    ("makemake", "mcts:8+shipped", {"simulations": 16}, "simulations given both in the name"),
+    # a space after the '+' made Mauna Kea's guide the shipped scorer instead of the shipped guide
+    ("maunakea", "mcts:64+ shipped", {}, "without spaces around the '+'"),
+])
+def test_a_search_setting_that_is_misread_or_would_do_nothing_is_refused(game_name, spec, kwargs, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        agents.make_agent(spec, game_info(game_name, 2), **kwargs)
+
+
+def test_a_guided_search_checks_its_guide_and_settings_when_made_directly():
+    from agents.search.mcts import GuidedMCTSAgent
+
+    game = game_info("makemake", 2)
+    guide = agents.make_agent("shipped", game)
+    for options, words in [({}, "guided only by a policy network or an action scorer"),
+                           ({"in_tree": "no"}, "in_tree is true or false"),
+                           ({"value_mix": "0.5"}, "value_mix is the value network's share"),
+                           ({"scorer_after": float("nan")}, "scorer_after is the visits a node has")]:
+        with pytest.raises(ValueError, match=words):
+            GuidedMCTSAgent(None if not options else guide, **options)
+    agent = GuidedMCTSAgent(guide, value_mix=0.25)            # Make Make's network holds a value network
+    assert agent.value_mix == 0.25 and agent._value is not None
 
 def test_a_guided_search_name_carries_its_settings_over_the_guided_defaults():
     from agents.search.mcts import GUIDED_TREE_DEFAULTS, GUIDED_VALUE_MIX

@@ -53,7 +53,7 @@ import time
 
 import numpy as np
 
-from pacific_common.options import MAX_TURNS_LIMIT, is_integer
+from pacific_common.options import MAX_TURNS_LIMIT, is_integer, is_real
 
 from ..base import Agent, GameInfo, check_seed
 from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
@@ -105,6 +105,8 @@ GUIDED_VALUE_MIX = 0.5
 # search's time per decision.
 SCORER_AFTER = 8
 BELIEFS = {"uniform": 0, "plausible": 1, "weighted": 2}
+BELIEF_GAMES = ("makabana",)   # where ``belief`` changes a determinization: Make Make hides nothing, and
+# Mauna Kea's bag and cards are dealt afresh whatever it says
 NO_POLICY = np.zeros(0, dtype=np.float64)   # the search's root_policy when the game's prior ranks the root
 NODES_PER_SIMULATION = 8
 
@@ -192,10 +194,18 @@ class MCTSAgent(Agent):
         self._arrays = None
 
     # -----------------------------------------------------------------------------------------
-    def reset(self, game: GameInfo, player: int, seed=None) -> None:
-        super().reset(game, player, self.default_seed if seed is None else seed)
+    def check_game(self, game: GameInfo) -> None:
+        """Raise ValueError for a setting given that would do nothing in ``game``: a table that names it
+        must not report a setting that had no effect."""
         if game.name not in DEFAULTS:
             raise ValueError(f"MCTSAgent does not know the game {game.name!r}")
+        if self.options["belief"] is not None and game.name not in BELIEF_GAMES:
+            raise ValueError(f"belief says how Maka Bana's hidden projects are sampled; {game.name} has none "
+                             f"(Make Make hides nothing, Mauna Kea's bag and cards are dealt afresh): leave it out")
+
+    def reset(self, game: GameInfo, player: int, seed=None) -> None:
+        super().reset(game, player, self.default_seed if seed is None else seed)
+        self.check_game(game)
         settings = dict(DEFAULTS[game.name])
         settings.update({k: v for k, v in self.options.items() if v is not None})
         check_settings(settings)
@@ -340,15 +350,31 @@ class GuidedMCTSAgent(MCTSAgent):
     name = "mcts+guided"
 
     def __init__(self, guide, in_tree=True, value_mix=None, scorer_after=None, root_guide=None, **options):
-        for agent in (guide, root_guide):
-            if agent is not None and not callable(getattr(agent, "action_probabilities", None)):
+        for agent in [guide] + ([] if root_guide is None else [root_guide]):
+            if not callable(getattr(agent, "action_probabilities", None)):
                 raise ValueError(f"the search can be guided only by a policy network or an action scorer "
                                  f"(an agent with action_probabilities), not {getattr(agent, 'name', agent)!r}")
-        if value_mix is not None and not 0 <= value_mix <= 1:
+        if in_tree not in (True, False):
+            raise ValueError(f"in_tree is true or false (whether the guide guides the tree below the root), "
+                             f"got {in_tree!r}")
+        if value_mix is not None and not (is_real(value_mix) and 0 <= value_mix <= 1):
             raise ValueError(f"value_mix is the value network's share of a leaf's value, in [0, 1]; got {value_mix!r}")
-        if scorer_after is not None and (int(scorer_after) != scorer_after or scorer_after < 1):
+        if scorer_after is not None and not (is_real(scorer_after) and math.isfinite(scorer_after)
+                                             and int(scorer_after) == scorer_after
+                                             and 1 <= scorer_after <= MAX_SIMULATIONS):
             raise ValueError(f"scorer_after is the visits a node has before an action scorer orders its "
-                             f"expansions, a whole number of at least 1; got {scorer_after!r}")
+                             f"expansions, a whole number from 1 to {MAX_SIMULATIONS}; got {scorer_after!r}")
+        # a setting that would do nothing with this guide is refused, not reported as if it had mattered
+        # (a value_mix of 0, no value, is true of every guide)
+        network = in_tree and hasattr(guide, "network_settings")
+        if value_mix and not (network and getattr(guide, "value_layers", None) is not None):
+            raise ValueError("value_mix applies to a guide that holds a value network and guides the tree "
+                             f"(in_tree); {getattr(guide, 'name', 'this guide')!r} "
+                             f"{'does not guide the tree' if not in_tree else 'holds no value network'}")
+        if scorer_after is not None and not (in_tree and not network and hasattr(guide, "game_name")):
+            raise ValueError("scorer_after applies to an action scorer that guides the tree (in_tree); "
+                             f"{getattr(guide, 'name', 'this guide')!r} "
+                             f"{'does not guide the tree' if not in_tree else 'is a policy network'}")
         super().__init__(**options)
         self.guide = guide
         self.root_guide = guide if root_guide is None else root_guide
