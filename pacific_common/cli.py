@@ -101,6 +101,8 @@ def output_folder(option, path, create=True):
     """``path`` as a ``Path`` to an existing, writeable folder (created if missing, with its parents),
     else ValueError naming ``option``.  With ``create=False`` nothing is made: a missing folder must
     be one that could be, below a writeable folder."""
+    if isinstance(path, str) and not path:   # Path('') is '.': the files would land where the command runs
+        raise ValueError(f"{option} is empty; give the folder to write into")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a file; name a folder")

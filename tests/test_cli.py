@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -73,6 +74,30 @@ def test_record_folder_that_is_a_file_fails_before_any_game(tmp_path, capsys, no
     message = fails(tournament.main, SMALL + ["--record", str(tmp_path / "taken")], capsys)
     assert "--record" in message and "is a file" in message
 
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--json", "{d}/x.out", "--plot", "{d}/x.out"], "--json '{d}/x.out' and --plot '{d}/x.out' name the same file"),
+    (["--record", "{d}/rec", "--plot", "{d}/rec/game-00000.json"], "is the name of a game record in --record"),
+    (["--record", ""], "--record is empty; give the folder to write into"),
+    (["--json", "{d}/p.json"], "'{d}/p.json.partial', where the games so far are written first, is a folder"),
+    (["--agents", "random,random,{d}/random#2.npz"], "two agents get the label 'random#2'"),
+])
+def test_tournament_outputs_and_labels_that_would_clash_fail_before_any_game(tmp_path, capsys, no_games, extra,
+                                                                              words):
+    """Found by probing: the PNG replaced the JSON (or a game record), the report was written through a
+    '.partial' file that was a folder, '--record ""' wrote into the working folder, and a file named as
+    another agent's numbered label failed only after every game, at the ratings."""
+    (tmp_path / "p.json.partial").mkdir()
+    (tmp_path / "rec").mkdir()
+    (tmp_path / "random#2.npz").write_bytes((Path(__file__).resolve().parents[1] / "agents" / "shipped"
+                                             / "makemake.npz").read_bytes())
+    argv = ["--game", "makemake", "--players", "2", "--agents", "random,heuristic", "--games", "2"]
+    given = [part.format(d=tmp_path) for part in extra]
+    if "--agents" in given:
+        argv = argv[:4] + argv[6:]
+    message = fails(tournament.main, argv + given, capsys)
+    assert words.format(d=tmp_path) in message
 
 @pytest.mark.parametrize("option,value", [("--games", "0"), ("--games", "many"), ("--seed", "-3"),
                                           ("--seed", str(2**63)), ("--workers", "0"), ("--players", "9"),

@@ -44,6 +44,7 @@ import argparse
 import json
 import math
 import os
+import re
 import reprlib
 import sys
 import time
@@ -53,7 +54,7 @@ from math import comb, factorial
 from pathlib import Path
 
 from pacific_common.checked import integer
-from pacific_common.cli import integer_option, output_file, output_folder
+from pacific_common.cli import different_files, integer_option, output_file, output_folder
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
 from pacific_common.record import record_game, save
 
@@ -208,6 +209,10 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     if record_dir is not None:
         record_dir = str(output_folder("record_dir", record_dir))
     labels = agent_labels(specs)
+    twice = next((label for label in labels if labels.count(label) > 1), None)
+    if twice is not None:   # a file named as another agent's numbered label: the ratings need distinct ones
+        raise ValueError(f"two agents get the label {twice!r} ({', '.join(s for s, l in zip(specs, labels) if l == twice)}); "
+                         f"rename one of their files")
     game_args = (game, n, info.variant, info.max_turns)
     table = Table(game_args, specs, labels, record_dir)  # also checks every spec before any worker starts
 
@@ -526,8 +531,17 @@ def main(argv=None):
         for option, path in (("--json", args.json), ("--plot", args.plot)):
             if path is not None:
                 output_file(option, path)
+        different_files([("--json", args.json), ("--plot", args.plot)])
+        if args.json is not None and Path(args.json + ".partial").is_dir():   # written there, then renamed
+            raise ValueError(f"--json {args.json!r}: {args.json + '.partial'!r}, where the games so far are "
+                             f"written first, is a folder; remove it or give another --json path")
         if args.record is not None:
-            output_folder("--record", args.record)
+            folder = output_folder("--record", args.record)
+            for option, path in (("--json", args.json), ("--plot", args.plot)):
+                if path is not None and Path(path).resolve().parent == folder.resolve() \
+                        and re.fullmatch(r"game-\d+\.json", Path(path).name):
+                    raise ValueError(f"{option} {path!r} is the name of a game record in --record {args.record!r}; "
+                                     f"give it another name")
         game_info_or_error(args.game, args.players, args.variant, args.max_turns)
         if args.resume and args.json is None:
             raise ValueError("--resume continues the tournament in the --json file; give --json PATH")
@@ -561,7 +575,8 @@ def main(argv=None):
         print(f"note: seats are balanced only when --games is a multiple of "
               f"{seating_cycle(len(specs), report['players'])}")
     if args.record is not None:
-        print(f"wrote {report['games']} game records into {args.record}")
+        kept = 0 if done is None else len(done.get("records", []))   # their records were written before
+        print(f"wrote {report['games'] - kept} game records into {args.record}")
     if args.json is not None:
         write_json(report, args.json)
         print(f"wrote {args.json}")
