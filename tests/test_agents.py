@@ -634,6 +634,21 @@ def test_each_agents_decisions_are_timed_and_the_tournament_reports_them():
     assert all(line.split()[-1] == "-" for line in tournament.table_text(untimed).splitlines()[1:])
 
 
+
+def test_an_agent_that_played_no_game_shows_no_figures():
+    """With --games under the seating cycle an agent may play no game: its win rate, mean score and
+    rating were shown as 0.000 [0.000, 1.000], 0.00 and a rating of the prior alone (1131, above
+    random), and its score sum stayed in the JSON."""
+    records = [{"agents": ["heuristic", "random"], "win_shares": [1.0, 0.0], "scores": [5, 1], "ranks": [1, 2],
+                "truncated": False, "decisions": 10}]
+    labels = ["heuristic", "random", "mcts:8"]
+    report = tournament.summarize(records, labels, labels, anchor="random")
+    assert "score_sum" not in report["agents"]["mcts:8"] and report["agents"]["mcts:8"]["games"] == 0
+    report.update(game="makemake", players=2)
+    last = tournament.table_text(report).splitlines()[-1].split()
+    assert last[0] == "mcts:8" and last[1:] == ["0", "0.00", "-", "-", "-", "-"]
+
+
 # ---------------------------------------------------------------------------------------------------
 # Human play
 def scripted(*answers, then="1", limit=20000):

@@ -99,6 +99,19 @@ def test_tournament_outputs_and_labels_that_would_clash_fail_before_any_game(tmp
     message = fails(tournament.main, argv + given, capsys)
     assert words.format(d=tmp_path) in message
 
+
+def test_a_tournament_stopped_with_ctrl_c_says_how_to_go_on(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(tournament, "run_tournament", interrupted)
+    path = tmp_path / "t.json"
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(SMALL + ["--json", str(path)])
+    assert stop.value.code == 130
+    err = capsys.readouterr().err
+    assert f"Stopped; the games so far are in {path}: the same command with --resume goes on." in err
+    assert "Traceback" not in err
+
 @pytest.mark.parametrize("option,value", [("--games", "0"), ("--games", "many"), ("--seed", "-3"),
                                           ("--seed", str(2**63)), ("--workers", "0"), ("--players", "9"),
                                           ("--players", "0"), ("--max-turns", "0"), ("--max-turns", "1e3"),
@@ -197,8 +210,9 @@ def test_a_stopped_tournament_resumes_to_the_report_of_one_run(tmp_path, capsys,
         calls.append([g for g, _ in games])
         return play(table, seed, games)
     monkeypatch.setattr(tournament.Table, "play", stop_after_three_batches)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(SystemExit) as stop:   # "Stopped; the games so far are in ...", no traceback
         tournament.main(RESUMABLE + ["--json", str(stopped)])
+    assert stop.value.code == 130
     partial = json.loads(stopped.read_text())
     assert partial["complete"] is False
     assert [r["game"] for r in partial["records"]] == [g for batch in calls for g in batch] == [0, 1, 2]

@@ -406,7 +406,8 @@ def summarize(records, labels, specs, anchor=None):
         played = row["games"]
         row["win_rate"] = row["wins"] / played if played else 0.0
         row["win_rate_ci95"] = list(wilson_interval(row["wins"], played))
-        row["mean_score"] = row.pop("score_sum") / played if played else 0.0
+        score_sum = row.pop("score_sum")
+        row["mean_score"] = score_sum / played if played else 0.0
         row["rating"] = ratings[label]
         timed, seconds = row.pop("timed"), row.pop("seconds")
         row["ms_per_decision"] = 1000.0 * seconds / timed if timed else None
@@ -434,14 +435,18 @@ def table_text(report):
     width = max([20] + [len(label) for label in report["agents"]])  # names with settings run long
     rows = [f"{'agent':<{width}} {'games':>6} {'wins':>8} {'win rate [95% CI]':>23} {'mean score':>11} "
             f"{'rating':>7} {'ms/decision':>11}"]
-    ranked = sorted(report["agents"].items(), key=lambda item: -item[1]["rating"])
+    # an agent that played no game (--games under the seating cycle) has figures of the prior alone: '-'
+    ranked = sorted(report["agents"].items(), key=lambda item: (item[1]["games"] == 0, -item[1]["rating"]))
     for label, row in ranked:
         low, high = row["win_rate_ci95"]
-        rate = f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}]"
+        played = row["games"] > 0
+        rate = f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}]" if played else "-"
+        mean = f"{row['mean_score']:.2f}" if played else "-"
+        rating = f"{row['rating']:.0f}" if played else "-"
         ms = row.get("ms_per_decision")
         ms = "-" if ms is None else f"{ms:.3f}"
         rows.append(f"{label:<{width}} {row['games']:>6} {row['wins']:>8.2f} {rate:>23} "
-                    f"{row['mean_score']:>11.2f} {row['rating']:>7.0f} {ms:>11}")
+                    f"{mean:>11} {rating:>7} {ms:>11}")
     return "\n".join(rows)
 
 
@@ -559,6 +564,10 @@ def main(argv=None):
                                 done=done, on_progress=checkpoint)
     except IllegalActionError:
         raise  # a broken agent: the traceback helps
+    except KeyboardInterrupt:   # Ctrl-C: the games so far were written (with --json), not a traceback
+        kept = f"; the games so far are in {args.json}: the same command with --resume goes on" if args.json else ""
+        print(f"\nStopped{kept}.", file=sys.stderr)
+        sys.exit(130)
     except ResumeError as error:
         parser.error(f"--resume: {args.json!r} {error}")
     except (ValueError, ImportError) as error:
