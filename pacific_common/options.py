@@ -13,6 +13,7 @@ Upper bounds, from what a state row holds (int64 entries):
 - ``num_envs``: 1 … ``NUM_ENVS_LIMIT`` (2**20, a million games; their Mauna Kea rows alone take 18 GB), so
   that a typo does not ask for terabytes.
 """
+import math
 import numbers
 
 import numpy as np
@@ -34,6 +35,14 @@ def is_integer(value):
 def is_real(value):
     """A real number, not a bool (a count or a share given as True is a mistake, not 1)."""
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def is_finite(number):
+    """A number a float can hold, not infinite or NaN (``math.isfinite`` overflows on a 400-digit int)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 def check_options(num_players, variant, max_turns, render_mode, reward, *, players, variants):

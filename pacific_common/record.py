@@ -35,7 +35,6 @@ is checked against the record there).
 """
 import importlib
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from .ends import END_NAMES
-from .options import SEED_LIMIT, check_options, is_integer, space_sizes
+from .options import SEED_LIMIT, check_options, is_finite, is_integer, space_sizes
 
 FORMAT = "pacific-game-record"
 VERSION = 1
@@ -76,14 +75,6 @@ def _int_list(key, value, length=None, low=INT64.min, high=INT64.max):
         if not _is_int(v) or not low <= v <= high:
             raise ValueError(f"{key}[{i}] must be an integer from {low} to {high}, got {v!r}")
     return value
-
-
-def _finite(number):
-    """A number a float can hold, not infinite or NaN (a 400-digit int is none: float() overflows)."""
-    try:
-        return math.isfinite(number)
-    except OverflowError:
-        return False
 
 
 def _what(value):
@@ -151,7 +142,7 @@ class GameRecord:
         if not isinstance(rewards, list) or len(rewards) != self.num_players:
             raise ValueError(f"result.rewards must be a list of {self.num_players} numbers, got {_what(rewards)}")
         for i, r in enumerate(rewards):
-            if isinstance(r, bool) or not isinstance(r, (int, float)) or not _finite(r):
+            if isinstance(r, bool) or not isinstance(r, (int, float)) or not is_finite(r):
                 raise ValueError(f"result.rewards[{i}] must be a finite number, got {r!r}")
 
     def options(self):

@@ -635,6 +635,18 @@ def test_each_agents_decisions_are_timed_and_the_tournament_reports_them():
 
 
 
+
+def test_ratings_refuse_numbers_no_float_holds_and_fractions_of_games():
+    """A 400-digit place or count was an OverflowError, a tiny fraction of a game a ZeroDivisionError."""
+    from agents.arena.ratings import fit_ratings, wilson_interval
+    with pytest.raises(ValueError, match="each game is a mapping label -> finishing place"):
+        fit_ratings([{"a": 1, "b": 10**400}])
+    with pytest.raises(ValueError, match="wins and games must be finite numbers"):
+        wilson_interval(10**400, 10**400)
+    with pytest.raises(ValueError, match="games must be a count of games, a whole number of at least 0"):
+        wilson_interval(0, 1e-300)
+    assert wilson_interval(1.5, 3) == wilson_interval(1.5, 3.0) and wilson_interval(0, 0) == (0.0, 1.0)
+
 def test_an_agent_that_played_no_game_shows_no_figures():
     """With --games under the seating cycle an agent may play no game: its win rate, mean score and
     rating were shown as 0.000 [0.000, 1.000], 0.00 and a rating of the prior alone (1131, above

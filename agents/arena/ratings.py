@@ -25,11 +25,11 @@ played, with a Wilson score interval.
 """
 from collections.abc import Hashable, Iterable, Mapping
 from itertools import combinations
-from math import comb, inf, isfinite, log10, sqrt
+from math import comb, inf, log10, sqrt
 
 import numpy as np
 
-from pacific_common.options import is_integer, is_real
+from pacific_common.options import is_finite, is_integer, is_real
 
 ELO_SCALE = 400.0
 ANCHOR_RATING = 1000.0
@@ -68,7 +68,7 @@ def plackett_luce(games, labels=None, prior=1.0, tolerance=1e-10, max_iterations
         raise ValueError(f"games must be a list of games, each a mapping label -> place, got {games!r}")
     games = list(games)
     for game in games:
-        if not isinstance(game, Mapping) or not all(is_real(place) and isfinite(place) and place >= 1
+        if not isinstance(game, Mapping) or not all(is_real(place) and is_finite(place) and place >= 1
                                                     for place in game.values()):
             raise ValueError(f"each game is a mapping label -> finishing place (a number, 1 = first), "
                              f"got {game!r}")
@@ -131,11 +131,12 @@ def fit_ratings(games, labels=None, anchor=None, prior=1.0):
 def wilson_interval(wins, games, z=1.96):
     """Wilson score interval (95% for z = 1.96) for a win rate of ``wins`` (may be fractional, from
     win shares) out of ``games``.  No games: the whole interval (0, 1)."""
-    if not (is_real(games) and is_real(wins) and is_real(z)) or not (isfinite(games) and isfinite(z) and z > 0):
+    if not (is_real(games) and is_real(wins) and is_real(z)) or not (is_finite(games) and is_finite(wins) and is_finite(z)
+                                                                      and z > 0):
         raise ValueError(f"wins and games must be finite numbers and z a positive one, got wins={wins!r}, "
                          f"games={games!r}, z={z!r}")
-    if games < 0:
-        raise ValueError(f"games must not be negative, got {games}")
+    if games < 0 or games != int(games):
+        raise ValueError(f"games must be a count of games, a whole number of at least 0, got {games}")
     if not 0 <= wins <= games:   # before the answer for no games: 3 wins of 0 games is a miscount
         raise ValueError(f"wins must lie between 0 and games ({games}), got {wins}")
     if games == 0:
