@@ -183,9 +183,14 @@ def _mao_season_lines(state):
     for c in range(n):
         done = int(state[kernels.DONE_SPOTS + c])
         if state[kernels.REVEALED_NOW + c] and done:
-            spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1)
+            spots = _spot_names(done)
             lines.append(f"  {COLOUR_NAMES[c]} executed: {spots}")
     return lines
+
+
+def _spot_names(bits):
+    """The spots of a bit set (``DONE_SPOTS``), named."""
+    return ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (bits >> s) & 1)
 
 
 def _mao_earlier_lines(state):
@@ -200,7 +205,7 @@ def _mao_earlier_lines(state):
     lines = ["\nProjects revealed before this season (each colour's latest)"]
     for c in earlier:
         done = int(state[kernels.DONE_SPOTS + c])
-        spots = ", ".join(SPOT_NAMES[s] for s in range(NUM_SPOTS) if (done >> s) & 1) or "nothing"
+        spots = _spot_names(done) or "nothing"
         lines.append(f"  {COLOUR_NAMES[c]:<7} cards {_cards_text(state[kernels.LAST_CARDS + c], state[kernels.LAST_PAINT + c])}"
                      f"; executed: {spots}")
     return lines

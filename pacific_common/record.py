@@ -382,16 +382,21 @@ def _through_batch(record):
     if state[kernels.STATUS] != kernels.STATUS_RUNNING:
         if batch.reports_ends:
             end = END_NAMES[int(batch.ends[0])]
-        else:  # the batch does not say how a game ended: the environment reads it off the row
-            env = package.raw_env(num_players=record.num_players, variant=record.variant,
-                                  max_turns=record.max_turns, reward=record.reward)
-            env.set_state(state)
-            end = env.infos[env.possible_agents[0]]["end"]
+        else:  # the batch does not say how a game ended
+            end = end_name(record.game, state, record.num_players, record.variant, record.max_turns)
         result = {"status": STATUSES[int(batch.truncated[0])], "end": end,
                   "scores": [int(s) for s in batch.scores[0]], "rewards": [float(r) for r in batch.rewards[0]]}
     yield state, None
     _check_reached(record, "batch", state, result)
     return result
+
+
+def end_name(game, state, num_players, variant, max_turns):
+    """How the finished game in the state row ``state`` ended (``pacific_common.ends.END_NAMES``), as
+    its environment reads it off the row; None while it runs."""
+    env = _package(game).raw_env(num_players=num_players, variant=variant, max_turns=max_turns)
+    env.set_state(state)
+    return env.infos[env.possible_agents[0]].get("end")
 
 
 def _through_reference(record):

@@ -223,6 +223,7 @@ def test_a_search_name_carries_its_settings(spec, options):
     ("makemake", "mcts+shipped@scorer_after=\u0663", {}, "setting 'scorer_after' takes a whole number"),
     # a value Numba cannot take was an OverflowError at the first move
     ("maunakea", "mcts:64+shipped@scorer_after=" + "9" * 23, {}, "scorer_after is the visits a node has"),
+    ("maunakea", "mcts:64+shipped@scorer_after=" + "9" * 400, {}, "scorer_after is the visits a node has"),
     # settings that would do nothing: refused, not reported in a table as if they had mattered
     ("makemake", "mcts:64@belief=plausible", {}, "belief says how Maka Bana's hidden projects are sampled"),
     ("maunakea", "mcts:64@belief=weighted", {}, "belief says how Maka Bana's hidden projects are sampled"),

@@ -25,7 +25,7 @@ import numpy as np
 from pacific_common.checked import is_decimal
 from pacific_common.cli import integer_option, output_file
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
-from pacific_common.record import record_game, save
+from pacific_common.record import end_name, record_game, save
 
 from ..base import Agent
 from ..games import GAMES, describe_action, game_info, render_ansi
@@ -174,10 +174,8 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     print_fn("\nFinal scores:")
     for p in range(n):
         print_fn(f"  {names[p]}: {result.scores[p]}")
-    # the environment reads the end off the row, as a game record does (a Make Make stalemate has no winner)
-    env = GAMES[info.name].raw_env(num_players=n, variant=info.variant, max_turns=info.max_turns)
-    env.set_state(final["state"])
-    stalemate = env.infos[env.possible_agents[0]].get("end") == "stalemate"
+    # a Make Make stalemate has no winner
+    stalemate = end_name(info.name, final["state"], n, info.variant, info.max_turns) == "stalemate"
     print_fn(verdict(names, result.ranks, result.truncated, info.max_turns, stalemate=stalemate))
     return result
 

@@ -53,7 +53,7 @@ import time
 
 import numpy as np
 
-from pacific_common.options import MAX_TURNS_LIMIT, is_integer, is_real
+from pacific_common.options import MAX_TURNS_LIMIT, is_finite, is_integer, is_real
 
 from ..base import Agent, GameInfo, check_seed
 from .prior import NO_NETWORK, NO_SCORER, pack, pack_scorer, pack_value
@@ -359,7 +359,7 @@ class GuidedMCTSAgent(MCTSAgent):
                              f"got {in_tree!r}")
         if value_mix is not None and not (is_real(value_mix) and 0 <= value_mix <= 1):
             raise ValueError(f"value_mix is the value network's share of a leaf's value, in [0, 1]; got {value_mix!r}")
-        if scorer_after is not None and not (is_real(scorer_after) and math.isfinite(scorer_after)
+        if scorer_after is not None and not (is_real(scorer_after) and is_finite(scorer_after)
                                              and int(scorer_after) == scorer_after
                                              and 1 <= scorer_after <= MAX_SIMULATIONS):
             raise ValueError(f"scorer_after is the visits a node has before an action scorer orders its "
