@@ -586,6 +586,44 @@ def test_tournament_is_reproducible_whatever_the_workers():
     assert sum(row["wins"] for row in one["agents"].values()) == pytest.approx(24)
 
 
+def _counting_acts(table, monkeypatch):
+    """The names of the table's agents in the order they act."""
+    acted = []
+    for agent in table.agents:
+        monkeypatch.setattr(agent, "act", lambda *args, _act=agent.act, _name=agent.name:
+                            acted.append(_name) or _act(*args))
+    return acted
+
+
+def test_tournament_warms_every_agent_up_before_its_timed_games(monkeypatch):
+    labels = ["random#1", "random#2", "heuristic"]
+    table = tournament.Table(("makemake", 2, None, 40), ["random", "random", "heuristic"], labels)
+    acted = _counting_acts(table, monkeypatch)
+    [record] = table.play(5, [(0, [0, 1])])
+    timed = sum(record["agent_decisions"])
+    warm_up = acted[:-timed]
+    assert set(warm_up) == set(labels)   # the heuristic too, which this game does not seat
+    assert acted[-timed:] == [name for name in acted[-timed:] if name in ("random#1", "random#2")]
+    before = len(acted)
+    [again] = table.play(5, [(1, [2, 0])])
+    assert len(acted) - before == sum(again["agent_decisions"])   # warmed once per table
+
+
+def test_tournament_warm_up_changes_no_result_and_stops_when_due(monkeypatch):
+    args = (("makabana", 3, None, None), ["random", "heuristic", "random"], ["random#1", "heuristic", "random#2"])
+    games = [(g, tournament.seating(g, 3, 3)) for g in range(3)]
+    cold = tournament.Table(*args)
+    cold.warm = True    # as if warmed: plays at once
+    warmed = tournament.Table(*args)
+    untimed = tournament.games_only
+    assert untimed(warmed.play(8, games)) == untimed(cold.play(8, games))
+    monkeypatch.setattr(tournament, "WARM_UP_SECONDS", 0.0)
+    hurried = tournament.Table(*args)
+    acted = _counting_acts(hurried, monkeypatch)
+    hurried.warm_up()
+    assert len(acted) == 1 and hurried.warm   # the first decision, then the deadline has passed
+
+
 def test_tournament_cli_writes_json_and_png(tmp_path, capsys):
     out_json, out_png = tmp_path / "t.json", tmp_path / "t.png"
     tournament.main(["--game", "makemake", "--players", "2", "--agents", "random,random", "--games", "6",

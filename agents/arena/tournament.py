@@ -23,7 +23,9 @@ ratings from a Plackett–Luce fit of the finishing orders on the Elo scale with
 
 Timing: every game times each agent's decisions (its ``act`` calls: what it costs to choose, not
 the game's own steps); the table's ``ms/decision`` is an agent's mean over all its games, measured
-where they were played (with several workers, on cores they share).
+where they were played (with several workers, on cores they share).  Each process that plays first
+warms its agents up in untimed games (``Table.warm_up``, at most ``WARM_UP_SECONDS``), so that
+Numba's compiling and cache loading are not counted as the agents' thinking.
 
 Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are written to exactly the
 paths given, and only when asked; ``--record DIR`` writes every game as a game record
@@ -61,7 +63,7 @@ from pacific_common.record import record_game, save
 from ..games import GAMES, game_info
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
-from ..workers import sigterm_as_exit, spawn_pool
+from ..workers import one_thread, sigterm_as_exit, spawn_pool
 from .match import IllegalActionError, finishing_ranks, play_game, win_shares
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 
@@ -133,6 +135,13 @@ def schedule(num_agents, num_players, games):
 
 # ---------------------------------------------------------------------------------------------------
 # Playing (in this process or in worker processes)
+WARM_UP_SECONDS = 60.0  # the most an untimed warm-up takes, per process that plays
+
+
+class _WarmUpOver(Exception):
+    pass
+
+
 class Table:
     """One process's game and agents: every worker builds its own from the specs."""
 
@@ -142,9 +151,33 @@ class Table:
         self.agents = [make_agent(spec, self.game) for spec in specs]
         for agent, label in zip(self.agents, labels):
             agent.name = label
+        self.warm = False
+
+    def warm_up(self):
+        """Play untimed, unrecorded games until every agent has played once, stopping after
+        ``WARM_UP_SECONDS``.  Numba compiles a kernel (or loads it from its cache) at its first call
+        in a process: on a fresh install, 8 games of Make Make reported the heuristic at 44.5
+        ms/decision instead of 0.4, which was the compiling.  The games change no result, since an agent
+        forgets everything at ``reset``."""
+        self.warm = True
+        deadline = time.perf_counter() + WARM_UP_SECONDS
+
+        def stop_when_due(*_):
+            if time.perf_counter() > deadline:
+                raise _WarmUpOver
+
+        n, count = self.game.num_players, len(self.agents)
+        for first in range(0, count, n):   # agents first … first + n - 1, the last group filled from the start
+            seats = [(first + i) % count for i in range(n)]
+            try:
+                play_game(self.game, [self.agents[i] for i in seats], seed=0, on_step=stop_when_due)
+            except _WarmUpOver:
+                return
 
     def play(self, seed, games):
         """Records of the games ``[(index, seating), ...]``."""
+        if not self.warm:
+            self.warm_up()
         records = []
         for index, seating in games:
             result = play_game(self.game, [self.agents[i] for i in seating], seed=(seed, index))
@@ -246,8 +279,9 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
         log(f"  {len(kept)}/{games} games kept from the earlier run")
     try:
         if workers == 1:
-            for chunk in chunks:
-                add(table.play(*chunk))
+            with one_thread():
+                for chunk in chunks:
+                    add(table.play(*chunk))
         else:
             with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
                 for window in _batches(chunks, 64 * workers):  # imap would queue every chunk at once
