@@ -612,11 +612,14 @@ def test_tournament_warms_every_agent_up_before_its_timed_games(monkeypatch):
 def test_tournament_warm_up_changes_no_result_and_stops_when_due(monkeypatch):
     args = (("makabana", 3, None, None), ["random", "heuristic", "random"], ["random#1", "heuristic", "random#2"])
     games = [(g, tournament.seating(g, 3, 3)) for g in range(3)]
-    cold = tournament.Table(*args)
-    cold.warm = True    # as if warmed: plays at once
+    cold = tournament.Table(*args, warm_up=False)   # plays at once
     warmed = tournament.Table(*args)
     untimed = tournament.games_only
-    assert untimed(warmed.play(8, games)) == untimed(cold.play(8, games))
+    acted = _counting_acts(cold, monkeypatch)
+    cold_records = cold.play(8, games)
+    assert untimed(warmed.play(8, games)) == untimed(cold_records)
+    assert len(acted) == sum(sum(record["agent_decisions"]) for record in cold_records)  # no untimed game
+
     monkeypatch.setattr(tournament, "WARM_UP_SECONDS", 0.0)
     hurried = tournament.Table(*args)
     acted = _counting_acts(hurried, monkeypatch)

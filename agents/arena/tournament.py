@@ -145,13 +145,13 @@ class _WarmUpOver(Exception):
 class Table:
     """One process's game and agents: every worker builds its own from the specs."""
 
-    def __init__(self, game_args, specs, labels, record_dir=None):
+    def __init__(self, game_args, specs, labels, record_dir=None, warm_up=True):
         self.game = game_info(*game_args)
         self.record_dir = record_dir
         self.agents = [make_agent(spec, self.game) for spec in specs]
         for agent, label in zip(self.agents, labels):
             agent.name = label
-        self.warm = False
+        self.warm = not warm_up
 
     def warm_up(self):
         """Play untimed, unrecorded games until every agent has played once, stopping after
@@ -205,9 +205,9 @@ class Table:
 _table = None  # the worker's Table
 
 
-def _start_worker(game_args, specs, labels, record_dir):
+def _start_worker(game_args, specs, labels, record_dir, warm_up):
     global _table
-    _table = Table(game_args, specs, labels, record_dir)
+    _table = Table(game_args, specs, labels, record_dir, warm_up)
     if "torch" in sys.modules:  # a policy agent: one thread per worker, the workers fill the cores
         sys.modules["torch"].set_num_threads(1)
 
@@ -221,13 +221,15 @@ CHECKPOINT_SECONDS = 30.0  # how often a run with --json writes the games so far
 
 
 def run_tournament(game, num_players, specs, games, seed=0, workers=None, variant=None,
-                   max_turns=None, log=None, record_dir=None, done=None, on_progress=None):
+                   max_turns=None, log=None, record_dir=None, done=None, on_progress=None, warm_up=True):
     """Play the tournament and return its report (a dict; see ``summarize``).  ``workers`` processes
     play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress;
     ``record_dir`` (created if missing) receives one game record per game.  ``done`` is an earlier
     report of the same tournament (``resume_from``): its games are kept, not played again, and its
     ``seconds`` counted.  ``on_progress(partial)`` hears the games so far (the report's header and
-    ``records``, ``"complete"`` false) after a batch of games, every ``CHECKPOINT_SECONDS`` at most."""
+    ``records``, ``"complete"`` false) after a batch of games, every ``CHECKPOINT_SECONDS`` at most.
+    ``warm_up=False`` plays no untimed games first (``Table.warm_up``), for a caller who reads only the
+    results, not the agents' times."""
     specs = [s.strip() for s in specs]
     info = game_info(game, num_players, variant, max_turns)
     n = info.num_players
@@ -247,7 +249,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
         raise ValueError(f"two agents get the label {twice!r} ({', '.join(s for s, l in zip(specs, labels) if l == twice)}); "
                          f"rename one of their files")
     game_args = (game, n, info.variant, info.max_turns)
-    table = Table(game_args, specs, labels, record_dir)  # also checks every spec before any worker starts
+    table = Table(game_args, specs, labels, record_dir, warm_up)  # also checks every spec before any worker starts
 
     header = dict(game=game, players=n, variant=info.variant, max_turns=info.max_turns, seed=seed, specs=specs)
     kept = {} if done is None else {r["game"]: r for r in _same_tournament(done, header, games, labels)}
@@ -283,7 +285,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
                 for chunk in chunks:
                     add(table.play(*chunk))
         else:
-            with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir)) as pool:
+            with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir, warm_up)) as pool:
                 for window in _batches(chunks, 64 * workers):  # imap would queue every chunk at once
                     for chunk_records in pool.imap(_play_chunk, window):
                         add(chunk_records)
