@@ -148,6 +148,15 @@ class Agent:
             if to_act != self.player:
                 raise ValueError(f"{self.name} plays player {self.player}, but the state row has player {to_act} "
                                  f"to act")
+            # a search plays the row's legal actions: a mask from another decision made it choose one
+            # the mask did not offer, and fail with no word of why
+            allowed = np.zeros(num_actions, dtype=np.int8)
+            core.legal_action_mask(row, allowed)
+            if not np.array_equal(allowed != 0, action_mask != 0):
+                differ = int(np.flatnonzero((allowed != 0) != (action_mask != 0))[0])
+                raise ValueError(f"action_mask {'offers' if action_mask[differ] else 'leaves out'} action {differ}, "
+                                 f"which the state row {'does not allow' if action_mask[differ] else 'allows'}: "
+                                 f"{self.name} needs the mask observed with the row")
         return legal
 
     def sizes_without_a_game(self):

@@ -145,6 +145,36 @@ class Cheat(RandomAgent):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_a_mask_from_another_decision_is_a_clear_error(name):
+    """A search plays the state row's legal actions, and the heuristics trust the observation: given a
+    mask that disagrees, they chose an action the mask did not offer and failed with a RuntimeError
+    that said nothing of the mask."""
+    game = game_info(name, 2)
+    state = np.zeros(game.core.STATE_SIZE, np.int64)
+    game.core.init(state, 2, game.variant_id, game.max_turns, 3)
+    player = int(game.core.player_to_act(state))
+    obs, mask = np.zeros(game.obs_size, np.int8), np.zeros(game.num_actions, np.int8)
+    game.core.observe_player(state, player, obs, mask)
+    other = np.zeros_like(mask)
+    other[np.flatnonzero(mask == 0)[:3]] = 1    # three actions this decision does not allow
+    first = int(np.flatnonzero(mask != other)[0])
+    verb, allows = ("offers", "does not allow") if other[first] else ("leaves out", "allows")
+    for spec in ("mcts:8", "mcts:8+shipped"):
+        agent = registry.make_agent(spec, game)
+        agent.reset(game, player, 0)
+        with pytest.raises(ValueError, match=rf"action_mask {verb} action {first}, which the state row {allows}"):
+            agent.act(obs, other, state.copy())
+        assert agent.act(obs, mask, state.copy()) in np.flatnonzero(mask)
+    heuristic = registry.make_agent("heuristic", game)
+    heuristic.reset(game, player, 0)
+    if name == "maunakea":   # its heuristic finds a move among the mask's, whatever the observation
+        assert other[heuristic.act(obs, other, state.copy())]
+    else:
+        with pytest.raises(ValueError, match="observation and action_mask must come from the same decision"):
+            heuristic.act(obs, other, state.copy())
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_illegal_action_is_a_clear_error(name):
     game = game_info(name)
     state = np.zeros(game.core.STATE_SIZE, np.int64)

@@ -67,5 +67,8 @@ class HeuristicAgent(Agent):
         mask = np.ascontiguousarray(action_mask, dtype=np.int8)
         action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
         if not (0 <= action < mask.shape[0] and mask[action]):
-            raise RuntimeError(f"the {self.game.name} heuristic chose illegal action {action}")
+            # with the observation and mask of one decision the strategies always find an action
+            raise ValueError(f"the {self.game.name} heuristic found no action of the mask that fits the "
+                             f"observation (it chose {action}): observation and action_mask must come "
+                             f"from the same decision")
         return int(action)
