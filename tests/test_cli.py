@@ -186,6 +186,29 @@ def test_tournament_record_writes_one_record_per_game_that_plays_back(tmp_path, 
     assert f"wrote 4 game records into {folder}" in capsys.readouterr().out
 
 
+def test_a_record_folder_of_an_earlier_tournament_is_refused_unless_it_resumes(tmp_path, capsys):
+    """A second tournament into the same --record folder mixed its records with the first's (its
+    game 3 replaced theirs, their games 4 … stayed): refused before any game, unless --resume."""
+    folder, report = tmp_path / "records", tmp_path / "r.json"
+    tournament.main(SMALL + ["--record", str(folder), "--json", str(report)])
+    written = {f.name: f.read_bytes() for f in folder.iterdir()}
+    capsys.readouterr()
+    message = fails(tournament.main, SMALL + ["--record", str(folder), "--seed", "9"], capsys)
+    assert (f"--record {str(folder)!r} already holds 4 game record(s) (game-00000.json …); give an empty or "
+            f"new folder, or, to continue that tournament, --resume it (with its --json)") in message
+    assert {f.name: f.read_bytes() for f in folder.iterdir()} == written
+    with pytest.raises(ValueError, match="already holds 4 game record"):
+        tournament.run_tournament("makemake", 2, ["random", "random"], 2, workers=1, record_dir=folder)
+    argv = SMALL[:]
+    argv[argv.index("--games") + 1] = "6"
+    tournament.main(argv + ["--record", str(folder), "--json", str(report), "--resume"])
+    assert "wrote 2 game records" in capsys.readouterr().out and len(list(folder.iterdir())) == 6
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")   # other files are the user's business
+    tournament.main(SMALL + ["--record", str(tmp_path / "other")])
+    assert len(list((tmp_path / "other").iterdir())) == 5
+
+
 RESUMABLE = ["--game", "makemake", "--players", "2", "--agents", "heuristic,random", "--games", "8",
              "--workers", "1", "--max-turns", "30", "--seed", "5"]
 

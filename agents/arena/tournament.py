@@ -30,7 +30,8 @@ Numba's compiling and cache loading are not counted as the agents' thinking.
 Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are written to exactly the
 paths given, and only when asked; ``--record DIR`` writes every game as a game record
 (``pacific_common.record``), ``DIR/game-00000.json`` and so on, which ``pacific_common.record.replay``
-plays again.  Every path is checked, and ``DIR`` created, before the first game is played.
+plays again; a ``DIR`` that holds game records already is refused unless the run ``--resume``s
+their tournament.  Every path is checked, and ``DIR`` created, before the first game is played.
 
 Resuming: with ``--json PATH`` the games so far are written to ``PATH`` as they are played (every 30 s
 at most; ``"complete": false`` until the end), so a tournament of searches that runs for hours can be
@@ -203,6 +204,16 @@ class Table:
 
 
 _table = None  # the worker's Table
+RECORD_NAME = re.compile(r"game-\d+\.json")   # Table._write_record's names
+
+
+def no_earlier_records(option, folder, resume):
+    """Refuse a record folder that holds game records already, unless the tournament resumes: a new
+    tournament's records would mix with them, and its game 5 replace their game 5."""
+    earlier = sorted(p.name for p in Path(folder).glob("game-*.json") if RECORD_NAME.fullmatch(p.name))
+    if earlier:
+        raise ValueError(f"{option} {str(folder)!r} already holds {len(earlier)} game record(s) ({earlier[0]} "
+                         f"…); give an empty or new folder, or, to continue that tournament, {resume}")
 
 
 def _start_worker(game_args, specs, labels, record_dir, warm_up):
@@ -243,6 +254,8 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     workers = integer("workers", (os.cpu_count() or 1) if workers is None else workers, 1, 10**6)
     if record_dir is not None:
         record_dir = str(output_folder("record_dir", record_dir))
+        if done is None:
+            no_earlier_records("record_dir", record_dir, "pass the earlier report as done")
     labels = agent_labels(specs)
     twice = next((label for label in labels if labels.count(label) > 1), None)
     if twice is not None:   # a file named as another agent's numbered label: the ratings need distinct ones
@@ -578,9 +591,11 @@ def main(argv=None):
                              f"written first, is a folder; remove it or give another --json path")
         if args.record is not None:
             folder = output_folder("--record", args.record)
+            if not args.resume:
+                no_earlier_records("--record", args.record, "--resume it (with its --json)")
             for option, path in (("--json", args.json), ("--plot", args.plot)):
                 if path is not None and Path(path).resolve().parent == folder.resolve() \
-                        and re.fullmatch(r"game-\d+\.json", Path(path).name):
+                        and RECORD_NAME.fullmatch(Path(path).name):
                     raise ValueError(f"{option} {path!r} is the name of a game record in --record {args.record!r}; "
                                      f"give it another name")
         game_info_or_error(args.game, args.players, args.variant, args.max_turns)
