@@ -209,6 +209,16 @@ def test_a_record_folder_of_an_earlier_tournament_is_refused_unless_it_resumes(t
     assert len(list((tmp_path / "other").iterdir())) == 5
 
 
+def test_a_json_path_that_is_a_link_writes_the_file_it_names(tmp_path, capsys):
+    target, link = tmp_path / "results" / "t.json", tmp_path / "latest.json"
+    target.parent.mkdir()
+    target.write_text("{}")
+    link.symlink_to(target)
+    tournament.main(SMALL + ["--json", str(link)])
+    assert link.is_symlink() and json.loads(target.read_text())["games"] == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json", "results"]
+
+
 RESUMABLE = ["--game", "makemake", "--players", "2", "--agents", "heuristic,random", "--games", "8",
              "--workers", "1", "--max-turns", "30", "--seed", "5"]
 

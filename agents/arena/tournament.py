@@ -420,8 +420,9 @@ def resume_from(path):
 
 
 def write_json(report, path):
-    """Write ``report`` to ``path`` whole or not at all (a run stopped mid-write keeps the last file)."""
-    path = Path(path)
+    """Write ``report`` to ``path`` whole or not at all (a run stopped mid-write keeps the last file).
+    A link is written through, to the file it names, not replaced by a file of its own."""
+    path = Path(os.path.realpath(path))
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(report, indent=1))
     os.replace(partial, path)
@@ -586,8 +587,9 @@ def main(argv=None):
             if path is not None:
                 output_file(option, path)
         different_files([("--json", args.json), ("--plot", args.plot)])
-        if args.json is not None and Path(args.json + ".partial").is_dir():   # written there, then renamed
-            raise ValueError(f"--json {args.json!r}: {args.json + '.partial'!r}, where the games so far are "
+        partial = None if args.json is None else os.path.realpath(args.json) + ".partial"
+        if partial is not None and Path(partial).is_dir():   # written there, then renamed (write_json)
+            raise ValueError(f"--json {args.json!r}: {partial!r}, where the games so far are "
                              f"written first, is a folder; remove it or give another --json path")
         if args.record is not None:
             folder = output_folder("--record", args.record)
