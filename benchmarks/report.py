@@ -13,8 +13,11 @@ of a page, ``--readme`` what lies between ``<!-- speed:start -->`` and ``<!-- sp
 import argparse
 import json
 import os
+import reprlib
 import sys
 from pathlib import Path
+
+from pacific_common.options import is_finite
 
 NAMES = {"makabana": "Maka Bana", "makemake": "Make Make", "maunakea": "Mauna Kea"}
 START, END = "<!-- report:start -->", "<!-- report:end -->"
@@ -35,6 +38,16 @@ def _machine_line(m):
     return (f"{m['cores']} cores ({m['cpu']}), {m['numba_threads']} Numba threads; {versions}. "
             f"Load average (1, 5, 15 min) {m['load_at_start']} at the start of the run and "
             f"{m['load_at_end']} at its end.")
+
+
+def check_rates(run):
+    """ValueError for a row whose rate no run measures (NaN, 0, -5, ``true``), which the tables
+    would print as "nan×" or "missed by 33 %"."""
+    for i, row in enumerate(run["rows"]):
+        rate = row["steps_per_second"]
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not is_finite(rate) or rate <= 0:
+            raise ValueError(f"row {i} ({row.get('game')}, {row.get('implementation')}) has steps_per_second "
+                             f"{reprlib.repr(rate)}, not a finite number above 0")
 
 
 def section(run):
@@ -152,6 +165,8 @@ def headline(run):
 def check_page(option, path, start=START, end=END):
     """ValueError naming ``option`` unless ``path`` is a writeable text file with the ``start`` … ``end``
     lines: checked for every page before any is written, and before a benchmark measures anything."""
+    if not str(path):   # Path('') is '.', a folder: "cannot be read (Is a directory)" said nothing useful
+        raise ValueError(f"{option} is empty; give the page to write into")
     try:
         page = Path(path).read_text()
     except (OSError, UnicodeDecodeError) as error:
@@ -195,6 +210,7 @@ def main(argv=None):
     except (OSError, ValueError) as error:
         parser.error(str(error))
     try:
+        check_rates(run)
         text = section(run)
         headline_text = headline(run) if args.readme else None
     except (KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError, ValueError) as error:

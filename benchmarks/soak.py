@@ -14,7 +14,6 @@ import argparse
 import inspect
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
@@ -117,19 +116,19 @@ def _progress(r):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--games", type=integer_option(1, MAX_GAMES), default=1_000_000,
                         help="games per game (default 1,000,000)")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=1)
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     parser.add_argument("--progress", action="store_true", help="print the running totals after every round")
-    parser.add_argument("--json", type=Path, help="write the results as JSON to this file")
+    parser.add_argument("--json", metavar="PATH", help="write the results as JSON to this file")
     args = parser.parse_args(argv)
     played = max(games_played(game, args.games) for game in args.game or GAMES)
     if args.seed > SEED_LIMIT - played:   # the games take seeds --seed onwards
         parser.error(f"--seed must be an integer from 0 to {SEED_LIMIT - played} (2**63 - 1 less the {played} "
                      f"games played, --games rounded up to as many for every setup), got {args.seed}")
-    checked_output_file(parser, "--json", args.json)
+    args.json = checked_output_file(parser, "--json", args.json)   # '' too: refused, not taken for "no file"
     results = []
     print(f"{'game':10} {'games':>10} {'steps':>13} {'violations':>10} {'seconds':>9}")
     for game in args.game or GAMES:

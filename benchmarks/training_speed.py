@@ -43,6 +43,7 @@ import argparse
 import json
 import os
 import platform
+import reprlib
 import sys
 import tempfile
 import time
@@ -52,11 +53,13 @@ import numpy as np
 
 from benchmarks.report import NAMES, check_page, write
 from benchmarks.throughput import cpu_name, load_average
-from pacific_common.cli import check_ranges, output_file
+from pacific_common.cli import check_ranges, different_files, integer_option, output_file
+from pacific_common.options import is_finite
 
 GAMES = ("makabana", "makemake", "maunakea")
 TARGETS = {"rollout": 4.0, "network_share": 0.85, "ppo": 2.0}
 TABLE_START, TABLE_END = "<!-- training-speed:start -->", "<!-- training-speed:end -->"
+REPEATS_MAX = 100
 
 
 def build(game_name, path, pool, args, folder):
@@ -200,6 +203,44 @@ def rows_of(game_name, results, repeat=0):
     return rows
 
 
+def check_rows(rows):
+    """ValueError unless ``rows`` are a run's rows as ``rows_of`` writes them, each repeat of each game
+    with both paths' rollout and PPO rows: a hand-edited file with a zero time or a share of "abc"
+    failed deep in the table with a traceback, and an unknown game wrote a table of no games."""
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("no list of rows")
+    paths, phases = ("per-game", "batched"), ("rollout", "ppo")
+
+    def check(row, where, key, ok, allowed):
+        value = row.get(key)
+        if isinstance(value, bool) or not ok(value):
+            raise ValueError(f"{where} has {key} {reprlib.repr(value)}; it must be {allowed}")
+
+    whole = lambda low: lambda v: isinstance(v, int) and v >= low   # noqa: E731
+    positive = lambda v: isinstance(v, (int, float)) and is_finite(v) and v > 0   # noqa: E731
+    share = lambda v: isinstance(v, (int, float)) and is_finite(v) and 0 <= v <= 1   # noqa: E731
+    for i, row in enumerate(rows):
+        where = f"row {i}"
+        if not isinstance(row, dict):
+            raise ValueError(f"{where} is not an object")
+        check(row, where, "game", lambda v: v in GAMES, f"one of {', '.join(GAMES)}")
+        check(row, where, "path", lambda v: v in paths, f"one of {', '.join(paths)}")
+        check(row, where, "phase", lambda v: v in phases, f"one of {', '.join(phases)}")
+        check(row, where, "repeat", whole(0), "a whole number")
+        for key in ("envs", "n_steps", "steps"):
+            check(row, where, key, whole(1), "a whole number of at least 1")
+        for key in ("learner_steps_per_second", "seconds") + (("update_seconds",) if row["phase"] == "ppo" else ()):
+            check(row, where, key, positive, "a finite number above 0")
+        if row["path"] == "batched" and row["phase"] == "rollout":
+            check(row, where, "network_share", share, "a number from 0 to 1")
+        check(row, where, "meta", lambda v: v is None or isinstance(v, dict), "an object")
+    present = {(r["game"], r["path"], r["phase"], r["repeat"]) for r in rows}
+    for game, repeat in {(r["game"], r["repeat"]) for r in rows}:
+        missing = [f"{path} {phase}" for path in paths for phase in phases if (game, path, phase, repeat) not in present]
+        if missing:
+            raise ValueError(f"{game}'s repeat {repeat} has no {' or '.join(missing)} row")
+
+
 def summary(rows):
     """Per game: the number of repeats, each path's games x steps, and every figure and ratio as the list
     of its values, one per repeat."""
@@ -310,53 +351,62 @@ def machine_meta():
                 load_at_start=load_average())
 
 
+MEASURING = ("quick", "repeats", "json", "games", "envs", "seed", "update_threads")   # what --report has no use for
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--quick", action="store_true",
+    parser.add_argument("--quick", action="store_true", default=None,
                         help="2 measured iterations per path instead of 6, after 64 warm-up steps per game "
                              "instead of 160, and 1 repeat unless --repeats says otherwise")
-    parser.add_argument("--repeats", type=int, default=None,
+    parser.add_argument("--repeats", type=integer_option(1, REPEATS_MAX), default=None,
                         help="measurements of both paths per game, back to back, alternating which goes "
-                             "first (default: 3, or 1 with --quick)")
-    parser.add_argument("--json", type=Path, help="write the rows to this file")
-    parser.add_argument("--write", type=Path, metavar="PAGE", action="append", default=[],
+                             f"first, 1 to {REPEATS_MAX} (default: 3, or 1 with --quick)")
+    parser.add_argument("--json", metavar="PATH", help="write the rows to this file")
+    parser.add_argument("--write", metavar="PAGE", action="append", default=[],
                         help="write the summary table between the training-speed markers of PAGE (repeatable)")
-    parser.add_argument("--report", type=Path, metavar="PATH",
+    parser.add_argument("--report", metavar="PATH",
                         help="measure nothing: print (and with --write write) the tables of this run's JSON")
-    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all three)")
-    parser.add_argument("--envs", type=int, default=None,
+    parser.add_argument("--games", default=None, help="comma-separated (default: all three)")
+    # the digits here, the ranges below with agents.train's bounds
+    parser.add_argument("--envs", type=integer_option(None), default=None,
                         help="games at once on both paths (default: each path's main-job default)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--update-threads", type=int, default=None,
+    parser.add_argument("--seed", type=integer_option(None), default=None, help="(default: 0)")
+    parser.add_argument("--update-threads", type=integer_option(None), default=None,
                         help="torch threads of the update on both paths (default: the main job's)")
     args = parser.parse_args(argv)
     try:   # every output before the measurement, and every page before one is written
         for page in args.write:
             check_page("--write", page, TABLE_START, TABLE_END)
-        if args.json:
+        if args.json is not None:
             output_file("--json", args.json)
+            different_files([("--json", args.json)] + [("--write", page) for page in args.write])
     except ValueError as error:
         parser.error(str(error))
-    if args.report:
+    if args.report is not None:
+        given = [f"--{name.replace('_', '-')}" for name in MEASURING if getattr(args, name) is not None]
+        if given:
+            parser.error(f"--report measures nothing, so {', '.join(given)} would do nothing; leave "
+                         f"{'it' if len(given) == 1 else 'them'} out")
+        if not args.report:
+            parser.error("--report is empty; give the JSON a run wrote with --json")
         try:
-            rows = json.loads(args.report.read_text())
-            if not isinstance(rows, list) or not rows:
-                raise ValueError("no list of rows")
-            summary(rows)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+            rows = json.loads(Path(args.report).read_text())
+            check_rows(rows)
+        except (OSError, ValueError, RecursionError) as error:
             parser.error(f"--report takes the JSON a run wrote with --json; {args.report} is not one "
                          f"({type(error).__name__}: {error})")
         print_table(rows)
         for page in args.write:
             write_page(page, summary_table(rows))
         return
+    args.games = ",".join(GAMES) if args.games is None else args.games
+    args.seed = 0 if args.seed is None else args.seed
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
-    if args.repeats is not None and args.repeats < 1:
-        parser.error(f"--repeats must be a positive integer, got {args.repeats}")
     # agents.train's bounds, checked here: its own parser would answer with its usage line
     from agents.training.train import MAX_ENVS, MAX_UPDATE_THREADS, SEED_MAX
     check_ranges(parser, args, (("update_threads", "a positive integer", lambda v: v >= 1),
@@ -392,8 +442,8 @@ def main(argv=None):
     meta["load_at_end"] = load_average()
     rows = [dict(r, meta=meta) for r in rows]
     print_table(rows)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+    if args.json is not None:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
         print(f"wrote {args.json}")
     for page in args.write:
         write_page(page, summary_table(rows))
