@@ -12,6 +12,8 @@ games, expert iteration's self-play), and how they stop when their job is stoppe
   whose BLAS each spun a thread per core made a policy network's decision in a tournament 15 times
   as slow (Make Make's shipped network, 1.33 ms against 0.09 ms).
 - ``one_thread()``: the same for a job's own process while it plays (a tournament on one worker).
+- ``ctrl_c_exits(note)``: Ctrl-C ends a job with one line and exit status 130, not a traceback; the
+  workers ignore it (the terminal sends it to them too) and the job stops them.
 - ``sigterm_as_exit()``: while it holds (a ``with`` block, or a command's ``main`` decorated with
   ``@sigterm_as_exit()``), SIGTERM (``kill``, ``pkill``) raises ``SystemExit(143)`` instead of ending
   the process at once, so that the job leaves its pool's block, which stops the workers, and writes
@@ -19,6 +21,7 @@ games, expert iteration's self-play), and how they stop when their job is stoppe
   only; elsewhere it does nothing.
 """
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -84,7 +87,7 @@ def spawn_pool(workers, initializer=None, initargs=()):
         raise RuntimeError(UNGUARDED)
     note = _unguarded_note(os.getpid())
     note.unlink(missing_ok=True)
-    with _one_thread_environment():
+    with _one_thread_environment(), _ctrl_c_ignored():
         pool = multiprocessing.get_context("spawn").Pool(workers, _start_worker, (os.getpid(), initializer, initargs))
     try:
         first = pool.apply_async(os.getpid)
@@ -101,6 +104,22 @@ def spawn_pool(workers, initializer=None, initargs=()):
 
 def _unguarded_note(parent):
     return Path(tempfile.gettempdir()) / f"agents-workers-unguarded-{parent}"
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored():
+    """Ctrl-C ignored while the pool starts its workers, which keep that from birth (an ignored signal
+    stays ignored across exec, and Python leaves it so): the terminal sends Ctrl-C to the workers too,
+    and a worker still importing the job's modules printed its KeyboardInterrupt's traceback under the
+    job's one line (``ctrl_c_exits``).  The job stops them itself."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _start_worker(parent, initializer, initargs):
@@ -137,3 +156,19 @@ def sigterm_as_exit():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def ctrl_c_exits(note):
+    """While it holds (a ``with`` block, or a command's ``main`` decorated with ``@ctrl_c_exits(note)``),
+    Ctrl-C ends the job with one line, "Stopped. <note>", and exit status 130 (the shell's for
+    SIGINT), not a traceback from wherever the job was (torch's autograd, a pool's queue); its pools
+    stop their workers on the way out."""
+    try:
+        yield
+        return
+    except KeyboardInterrupt:
+        pass
+    gc.collect()   # what the traceback held (a progress bar) closes now, not in a Python shutting down
+    print(f"\nStopped. {note}", file=sys.stderr)
+    raise SystemExit(130)

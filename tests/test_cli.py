@@ -367,6 +367,31 @@ def test_each_worker_runs_numpy_on_one_thread(monkeypatch):
     assert all(result[0] == "2" for result in pool_map(_blas_threads, [0, 1], 2))
 
 
+def _ctrl_c_handling(_):
+    import signal
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_ctrl_c_stops_a_job_with_one_line_and_its_workers_with_none(capsys):
+    """Ctrl-C in agents.train, distill and expert_iteration printed tracebacks from torch's autograd, a
+    pool's queue and every worker (the terminal sends it to them too, some still importing)."""
+    import signal
+
+    from agents.workers import ctrl_c_exits
+    before = signal.getsignal(signal.SIGINT)
+    assert {handling for handling in pool_map(_ctrl_c_handling, [0, 1], 2)} == {signal.SIG_IGN}
+    assert signal.getsignal(signal.SIGINT) is before   # the job's own Ctrl-C is back
+
+    @ctrl_c_exits("The rounds so far are kept.")
+    def job():
+        raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit) as stop:
+        job()
+    assert stop.value.code == 130 and capsys.readouterr().err == "\nStopped. The rounds so far are kept.\n"
+    assert ctrl_c_exits("unused")(lambda: 7)() == 7
+
+
 def test_a_one_worker_tournament_plays_on_one_thread_and_gives_the_threads_back(monkeypatch):
     """Played in the job's own process, the games get what a worker has, one BLAS and one torch
     thread (threaded BLAS made Make Make's network 3.2 ms a decision there against 0.4 ms on two

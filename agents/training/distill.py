@@ -43,7 +43,7 @@ from ..learned.scorer import (
 )
 from ..registry import make_agent
 from ..search.mcts import MAX_SIMULATIONS
-from ..workers import pool_map, sigterm_as_exit
+from ..workers import ctrl_c_exits, pool_map, sigterm_as_exit
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
@@ -265,6 +265,8 @@ def load_decisions(path, setting):
 
 # ---------------------------------------------------------------------------------------------------
 @sigterm_as_exit()  # kill stops the teacher games' workers too
+@ctrl_c_exits("The teacher games are kept (--out's decisions.npz) once all are played; with them kept, "
+              "the same command with --reuse fits again without playing them.")
 def main(argv=None):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)

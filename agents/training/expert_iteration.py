@@ -57,7 +57,6 @@ import csv
 import importlib.util
 import json
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -74,7 +73,7 @@ from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, ScorerAgent, feature_set_size, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_guide_path
 from ..search.mcts import MAX_SIMULATIONS
-from ..workers import pool_map, sigterm_as_exit
+from ..workers import ctrl_c_exits, pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
@@ -567,6 +566,7 @@ def plot(history, path):
 
 # ---------------------------------------------------------------------------------------------------
 @sigterm_as_exit()  # kill stops the self-play, gate and measurement workers too
+@ctrl_c_exits("The rounds finished are kept in --out; the same command with --resume goes on from the last.")
 def main(argv=None, log=print):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)

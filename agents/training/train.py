@@ -64,6 +64,7 @@ from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import save_snapshot
 from ..learned.scorer import BATCHED_FEATURE_GAMES
 from ..registry import make_agent, zip_members
+from ..workers import ctrl_c_exits
 from .selfplay import OpponentPool, SelfPlayEnv
 
 # Per game, sized for about ten minutes on the 2-core machine (measured; the rollouts take one core,
@@ -661,6 +662,8 @@ def _final_report(model, args, out, rows, csv_path):
 
 
 # The evaluation and the callback stay inside: they are closures over the run's model, pool and curve.
+@ctrl_c_exits("The run's checkpoints, snapshots and curve are kept in --out; the same command with "
+              "--resume goes on from the latest checkpoint.")
 def main(argv=None):
     args = parse_args(argv)
     quiet_openmp_waits()
