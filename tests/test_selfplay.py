@@ -358,6 +358,15 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     (["--net", "1000000000000"], "--net must be at most 4096, got 1000000000000"),
     (["--update-threads", "99999999999999999999"], "--update-threads must be at most 256, got 9999"),
     (["--out", __file__], "is a file; name a folder"),
+    (["--out", ""], "--out is empty"),   # was the default folder
+    # NaN in the first update; an allocation of 849 TiB; a traceback after training, no curve written
+    (["--envs", "3", "--n-steps", "1", "--batch-size", "2"], "leaves a last minibatch of one step"),
+    (["--envs", "1", "--n-steps", "1"], "(1 x 1 = 1 learner steps a rollout) leaves a last minibatch"),
+    (["--envs", "65536"], "--envs x --n-steps is the rollout's learner steps, at most 262,144; got 65536 x 8"),
+    (["--eval-games", "100000000"], "--eval-games must be at most 100,000, got 100000000"),
+    (["--final-games", "1000000000"], "--final-games must be at most 100,000, got 1000000000"),
+    (["--timesteps", "١٠٠"], "argument --timesteps: must be an integer, written in the digits 0-9"),
+    (["--players", " 2 "], "argument --players: must be an integer, written in the digits 0-9"),
 ])
 def test_the_main_jobs_numbers_are_checked_before_any_work(args, message, capsys):
     """A discount above 1 or a negative entropy bonus trained without a word, and a negative shaping
@@ -400,6 +409,12 @@ def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, caps
     csv_path.write_text(f"{header}\n64,1.2\n128,2.5,0.5,0.0,1\n")
     with pytest.raises(SystemExit, match=r"progress.csv, line 2, is not a row of timesteps,seconds"):
         train._start_point(args, out, out / "config.json", csv_path)
+    # nothing to train: refused, and config.json is not rewritten to say --timesteps 64
+    config = (out / "config.json").read_text()
+    short = train.parse_args(["--game", "makemake", "--out", str(out), "--resume", "--timesteps", "64"])
+    with pytest.raises(SystemExit, match=r"the run is at 128 steps, past --timesteps 64; give at least 128"):
+        train._start_point(short, out, out / "config.json", csv_path)
+    assert (out / "config.json").read_text() == config
 
 
 def test_training_speed_checks_its_own_options(capsys):

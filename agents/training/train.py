@@ -56,7 +56,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import check_ranges, output_folder
+from pacific_common.cli import check_ranges, integer_option, output_folder
 
 from ..arena.match import play_game
 from ..base import Agent
@@ -127,6 +127,8 @@ EVAL_SEED = 7_000_000                     # the evaluations' games: apart from t
 MAX_ENVS = 65_536                         # a Mauna Kea batch of them holds 1.1 GB of state rows alone
 MAX_NET = 4096                            # as agents.distill's --hidden: wider exhausts memory in torch
 MAX_UPDATE_THREADS = 256                  # torch takes a C int; more than any machine here has cores
+MAX_ROLLOUT = 2 ** 18                     # learner steps a rollout (--envs x --n-steps): Mauna Kea's buffer 7.6 GB
+MAX_EVAL_GAMES = 100_000                  # games per opponent and evaluation, all on one batch
 SEED_MAX = 2 ** 32 - 1                    # stable-baselines3 seeds numpy's legacy generator: 32 bits
 CSV_FIELDS = ["timesteps", "seconds", "win_rate_random", "win_rate_heuristic", "snapshots"]
 
@@ -135,16 +137,17 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Train a MaskablePPO agent by self-play.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     add = parser.add_argument
+    whole = integer_option(None)   # digits 0-9 only ('١٠٠', '1_0', ' 2 ' are refused); ranges below
     add("--game", required=True, choices=sorted(GAMES))
-    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--players", type=whole, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
-    add("--timesteps", type=int, default=None,
+    add("--timesteps", type=whole, default=None,
         help="learner steps in all (default: the game's, times 2 / players: each step plays more "
              "opponents' moves with more players)")
     add("--out", default=None, help="output folder (default: runs/<game>-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
-    add("--seed", type=int, default=0, help="seed of games, network and evaluations (default: %(default)s)")
-    add("--envs", type=int, default=None,
+    add("--seed", type=whole, default=0, help="seed of games, network and evaluations (default: %(default)s)")
+    add("--envs", type=whole, default=None,
         help="games played at once (default: 256 batched, 64 for Maka Bana and for Mauna Kea's scorer "
              "policy, 32 for the old path; see VEC_DEFAULTS, GAME_VEC_DEFAULTS)")
     add("--resume", action="store_true", help="continue from the latest checkpoint in --out")
@@ -152,19 +155,19 @@ def parse_args(argv=None):
         help="batched: all games in one state array, the opponents played in batch "
              "(agents.training.batched); dummy, subproc: one SelfPlayEnv per game, in this process or a "
              "process each, the old path (benchmarks.training_speed compares them) (default: %(default)s)")
-    add("--imitate", type=int, default=None, help="heuristic decisions to imitate first, 0 for none "
+    add("--imitate", type=whole, default=None, help="heuristic decisions to imitate first, 0 for none "
                                                   "(default: the game's)")
     add("--teacher", default=None, help="the agent imitated (an agents.registry name or a policy file) "
                                        "(default: the game's: heuristic, for Mauna Kea lookahead)")
-    add("--imitate-epochs", type=int, default=8, help="passes over the imitation data (default: %(default)s)")
+    add("--imitate-epochs", type=whole, default=8, help="passes over the imitation data (default: %(default)s)")
     add("--imitate-lr", type=float, default=1e-3, help="learning rate of imitation (default: %(default)s)")
-    add("--n-steps", type=int, default=None,
+    add("--n-steps", type=whole, default=None,
         help="steps per game per update (default: 8 batched, 32 for Maka Bana and for Mauna Kea's "
              "scorer policy, 64 for the old path: 2048 in all)")
-    add("--batch-size", type=int, default=None,
+    add("--batch-size", type=whole, default=None,
         help="minibatch size (default: the game's: 256 for Maka Bana, 1024 for the others)")
-    add("--epochs", type=int, default=4, help="passes over each rollout (default: %(default)s)")
-    add("--update-threads", type=int, default=UPDATE_THREADS,
+    add("--epochs", type=whole, default=4, help="passes over each rollout (default: %(default)s)")
+    add("--update-threads", type=whole, default=UPDATE_THREADS,
         help="torch threads for PPO's update and the imitation; the rollouts keep one (default: %(default)s)")
     add("--lr", type=float, default=None, help="Adam learning rate (default: the game's)")
     add("--lr-end", type=float, default=None,
@@ -177,12 +180,12 @@ def parse_args(argv=None):
     add("--truncation", choices=["draw", "loss", "standings"], default="loss",
         help="the learner's reward for a game cut by max_turns (SelfPlayEnv); draw rewards stalling "
              "when behind (default: %(default)s)")
-    add("--net", type=int, default=None, help="width of the two hidden layers (default: the game's)")
+    add("--net", type=whole, default=None, help="width of the two hidden layers (default: the game's)")
     add("--policy", choices=["mlp", "scorer"], default=None,
         help="mlp: an MLP over the observation; scorer: an action scorer over per-action features "
              "(agents.learned.features.ScorerPolicy, games with agents.learned.scorer features only, "
              "batched) (default: the game's)")
-    add("--skip", type=int, choices=[0, 1], default=None,
+    add("--skip", type=whole, choices=[0, 1], default=None,
         help="1: the action head also reads the observation (agents.learned.features.SkipPolicy); 0: plain MLP "
              "(default: the game's; too large for Mauna Kea's 5203 x 2040)")
     add("--opponents", default=None,
@@ -192,11 +195,11 @@ def parse_args(argv=None):
     add("--baseline-share", type=float, default=None,
         help="share of opponents drawn from the baselines, the rest from the latest snapshots "
              "(default: the game's, 0.5 or for Maka Bana 0.75)")
-    add("--snapshot-every", type=int, default=50_000, help="steps between snapshots (default: %(default)s)")
-    add("--window", type=int, default=5, help="latest snapshots opponents come from (default: %(default)s)")
-    add("--eval-every", type=int, default=None, help="steps between evaluations (default: the game's)")
-    add("--eval-games", type=int, default=None, help="games per opponent and evaluation (default: the game's)")
-    add("--final-games", type=int, default=None, help="games per opponent played at the end, on the "
+    add("--snapshot-every", type=whole, default=50_000, help="steps between snapshots (default: %(default)s)")
+    add("--window", type=whole, default=5, help="latest snapshots opponents come from (default: %(default)s)")
+    add("--eval-every", type=whole, default=None, help="steps between evaluations (default: the game's)")
+    add("--eval-games", type=whole, default=None, help="games per opponent and evaluation (default: the game's)")
+    add("--final-games", type=whole, default=None, help="games per opponent played at the end, on the "
                                                       "batched engine (default: the game's)")
     add("--final-table", action="store_true",
         help="also play the closing games as agents.arena.tournament does, one at a time, for its full table")
@@ -214,6 +217,13 @@ def parse_args(argv=None):
             parser.error(f"--{key.replace('_', '-')} must be a positive integer, got {getattr(args, key)}")
     if args.envs > MAX_ENVS:   # each game's rows and rollout buffers: more would exhaust memory in sb3
         parser.error(f"--envs must be at most {MAX_ENVS}, got {args.envs}")
+    rollout = args.envs * args.n_steps
+    if rollout > MAX_ROLLOUT:   # sb3 allocates the whole rollout buffer at the start
+        parser.error(f"--envs x --n-steps is the rollout's learner steps, at most {MAX_ROLLOUT:,}; got "
+                     f"{args.envs} x {args.n_steps} = {rollout:,}")
+    for key in ("eval_games", "final_games"):
+        if getattr(args, key) > MAX_EVAL_GAMES:
+            parser.error(f"--{key.replace('_', '-')} must be at most {MAX_EVAL_GAMES:,}, got {getattr(args, key)}")
     check_ranges(parser, args, (
         ("lr", "in (0, 1)", lambda v: 0 < v < 1), ("lr_end", "in [0, 1)", lambda v: 0 <= v < 1),
         ("imitate_lr", "in (0, 1)", lambda v: 0 < v < 1), ("gamma", "in [0, 1]", lambda v: 0 <= v <= 1),
@@ -231,6 +241,10 @@ def parse_args(argv=None):
         parser.error(f"--imitate must be a non-negative integer, got {args.imitate}")
     if args.batch_size < 2:   # advantages are normalised over a minibatch: one sample gives NaN
         parser.error(f"--batch-size must be at least 2, got {args.batch_size}")
+    if rollout % args.batch_size == 1:   # the rollout's last minibatch would be that one sample
+        parser.error(f"--envs x --n-steps ({args.envs} x {args.n_steps} = {rollout:,} learner steps a rollout) "
+                     f"leaves a last minibatch of one step after minibatches of --batch-size {args.batch_size}, "
+                     f"and one step normalises to NaN; change one of them")
     low, high = GAMES[args.game].raw_env.players
     if not low <= args.players <= high:
         parser.error(f"--players must be from {low} to {high} for {args.game}, got {args.players}")
@@ -253,8 +267,8 @@ def parse_args(argv=None):
         except (ValueError, ImportError, OSError) as error:
             parser.error(f"--opponents: {error}")
     try:
-        args.out = output_folder("--out", args.out or f"runs/{run_label(args.game, args.variant)}-"
-                                                      f"{args.players}p-s{args.seed}", create=False)
+        default = f"runs/{run_label(args.game, args.variant)}-{args.players}p-s{args.seed}"
+        args.out = output_folder("--out", default if args.out is None else args.out, create=False)
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -529,9 +543,15 @@ def _start_point(args, out, config_path, csv_path):
         if not {"data", "policy.pth"} <= set(zip_members(checkpoint) or ()):
             sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')")
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
+        if start_steps > args.timesteps:   # nothing to train, and config.json would say --timesteps anyway
+            sys.exit(f"--resume: the run is at {start_steps:,} steps, past --timesteps {args.timesteps:,}; "
+                     f"give at least {start_steps:,}")
     elif latest_checkpoint(out)[0] is not None:
         sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:   # where os.access said yes (as root, /proc/...)
+        sys.exit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
     config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                        for k, v in vars(args).items() if k != "resume"}, indent=1))
     # whatever was written after the checkpoint is dropped: the run goes on as it was then.  A file
