@@ -46,6 +46,19 @@ def game_info(name, num_players=None, variant=None, max_turns=None):
                     obs_size=int(env.observation_space(agent)["observation"].shape[0]))
 
 
+# the game's own option names, as the command lines spell them
+CLI_OPTIONS = {"num_players": "--players", "variant": "--variant", "max_turns": "--max-turns"}
+
+
+def game_info_or_error(game, players, variant, max_turns=None):
+    """``game_info`` with its errors naming the command-line option, e.g. "--players: num_players must …"."""
+    try:
+        return game_info(game, players, variant, max_turns)
+    except ValueError as error:
+        option = next((cli for name, cli in CLI_OPTIONS.items() if str(error).startswith(name)), None)
+        raise ValueError(f"{option}: {error}" if option else str(error)) from None
+
+
 def default_variant(name):
     """The variant a game's environment plays when none is asked for."""
     return inspect.signature(GAMES[name].raw_env).parameters["variant"].default

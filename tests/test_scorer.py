@@ -468,6 +468,13 @@ def test_tiny_distillation_run(tmp_path):
     assert again["decisions"] == saved["decisions"] and "win_rate_heuristic" not in again
     with pytest.raises(SystemExit, match="recorded with players=2, not players=3"):
         distill_main(["--game", "maunakea", "--players", "3", "--out", str(out), "--reuse"])
+    from agents.training import distill
+    fit = distill.fit   # a fit gone to NaN was a traceback from the scorer's writer
+    diverged = lambda *args, **kwargs: [(w * np.nan, b) for w, b in fit(*args, **kwargs)]   # noqa: E731
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(distill, "fit", diverged)
+        with pytest.raises(SystemExit, match=r"the fit diverged .* at --lr 0.01; a smaller --lr"):
+            distill_main(["--game", "maunakea", "--epochs", "2", "--final-games", "0", "--out", str(out), "--reuse"])
     (out / "decisions.npz").write_text("not an archive")   # was a zipfile.BadZipFile traceback
     with pytest.raises(SystemExit, match="is not a decisions file"):
         distill_main(["--game", "maunakea", "--out", str(out), "--reuse"])
@@ -477,16 +484,20 @@ def test_tiny_distillation_run(tmp_path):
     (["--game", "makemake"], "action scorers exist for makabana, maunakea only"),
     (["--game", "makabana", "--variant", "mao"], "action features exist for its haapii game only, not mao"),
     (["--game", "makabana", "--features", "turn"], "--features: makabana's scorers read haapii, season, not 'turn'"),
-    (["--game", "maunakea", "--players", "7"], "num_players"),
+    (["--game", "maunakea", "--players", "7"], "--players: num_players must be"),
+    (["--game", "maunakea", "--players", "١"], "argument --players: must be an integer, written in the digits 0-9"),
+    (["--game", "maunakea", "--variant", "bogus"], "--variant: variant must be one of"),
+    (["--game", "maunakea", "--out", ""], "--out is empty"),   # was the default folder
     (["--game", "maunakea", "--opponent", "nobody"], "unknown agent 'nobody'"),
     (["--game", "maunakea", "--games", "1"], "--games: must be an integer from 2 to 1000000, got '1'"),
     (["--game", "maunakea", "--simulations", "2000000"], "--simulations: must be an integer from 1 to 1000000"),
     (["--game", "maunakea", "--hidden", "100000000"], "--hidden: must be an integer from 1 to 4096"),
     (["--game", "maunakea", "--epochs", "0"], "--epochs: must be an integer from 1 to 1000000"),
     (["--game", "maunakea", "--final-games", "-1"], "--final-games: must be an integer from 0"),
-    (["--game", "maunakea", "--lr", "0"], "and --lr a positive number"),
-    (["--game", "maunakea", "--lr", "inf"], "and --lr a positive number"),
-    (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed must be in 0"),
+    (["--game", "maunakea", "--lr", "0"], "--lr must be in (0, 1), got 0.0"),
+    (["--game", "maunakea", "--lr", "inf"], "--lr must be in (0, 1), got inf"),
+    (["--game", "maunakea", "--lr", "1e30"], "--lr must be in (0, 1), got 1e+30"),   # diverged, then a traceback
+    (["--game", "maunakea", "--seed", str(2 ** 64)], "--seed: must be an integer from 0 to 9223372036854775807"),
 ])
 def test_distill_refuses_bad_arguments_clearly(capsys, args, message):
     with pytest.raises(SystemExit):
@@ -507,7 +518,10 @@ def test_distill_checks_its_output_folder_and_torch(tmp_path, capsys, monkeypatc
     assert "is a file; name a folder" in capsys.readouterr().err
     with pytest.raises(SystemExit):   # before the teacher games, not when their decisions are written
         distill_main(["--game", "maunakea", "--out", str(tmp_path / "file" / "out")])
-    assert "the folder cannot be created (Not a directory)" in capsys.readouterr().err
+    assert "the folder cannot be created" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="--reuse: no"):   # refused, and no empty folder left behind
+        distill_main(["--game", "maunakea", "--reuse", "--out", str(tmp_path / "new")])
+    assert not (tmp_path / "new").exists()
     import importlib.util
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))

@@ -28,10 +28,9 @@ from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
 from pacific_common.record import end_name, record_game, save
 
 from ..base import Agent
-from ..games import GAMES, describe_action, game_info, render_ansi
+from ..games import GAMES, describe_action, game_info, game_info_or_error, render_ansi
 from ..registry import make_agent
 from .match import IllegalActionError, game_seeds, play_game
-from .tournament import game_info_or_error
 
 
 class Quit(Exception):

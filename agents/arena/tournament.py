@@ -61,7 +61,7 @@ from pacific_common.cli import different_files, integer_option, output_file, out
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
 from pacific_common.record import record_game, save
 
-from ..games import GAMES, game_info
+from ..games import GAMES, game_info, game_info_or_error
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
 from ..workers import one_thread, sigterm_as_exit, spawn_pool
@@ -536,19 +536,6 @@ def plot(report, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100, format="png")  # a format given: matplotlib adds no ".png" to the path
     plt.close(fig)
-
-
-# the game's own option names, as the command line spells them
-CLI_OPTIONS = {"num_players": "--players", "variant": "--variant", "max_turns": "--max-turns"}
-
-
-def game_info_or_error(game, players, variant, max_turns):
-    """``game_info`` with its errors naming the command-line option, e.g. "--players: num_players must …"."""
-    try:
-        return game_info(game, players, variant, max_turns)
-    except ValueError as error:
-        option = next((cli for name, cli in CLI_OPTIONS.items() if str(error).startswith(name)), None)
-        raise ValueError(f"{option}: {error}" if option else str(error)) from None
 
 
 @sigterm_as_exit()  # a tournament stopped by kill writes its games so far and stops its workers

@@ -24,7 +24,6 @@ Install what fitting needs with ``pip install -e ".[train]"`` (torch).
 import argparse
 import importlib.util
 import json
-import math
 import sys
 import time
 import zipfile
@@ -33,10 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from pacific_common.cli import integer_option, output_folder
+from pacific_common.options import SEED_LIMIT
 
 from ..arena.match import play_game
 from ..base import Agent
-from ..games import GAMES, game_info, run_label
+from ..games import GAMES, game_info, game_info_or_error, run_label
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import (
     SCORER_GAMES, ActionFeatures, ScorerAgent, feature_names, feature_set_size, features_module, save_scorer,
@@ -53,7 +53,7 @@ def parse_args(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     add = parser.add_argument
     add("--game", required=True, choices=sorted(GAMES))
-    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--players", type=integer_option(None), default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--games", type=integer_option(2, 10**6), default=80,
         help="teacher games, 2 at least: one is held out to measure the fit (default: %(default)s)")
@@ -62,13 +62,13 @@ def parse_args(argv=None):
     add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
     add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
-    add("--seed", type=int, default=0, help="seed of games and fit (default: %(default)s)")
+    add("--seed", type=integer_option(0, SEED_LIMIT), default=0, help="seed of games and fit (default: %(default)s)")
     add("--workers", type=integer_option(1, 1024), default=2,
         help="processes playing teacher games (default: %(default)s)")
     add("--hidden", type=integer_option(1, 4096), default=32,
         help="width of the scorer's two hidden layers (default: %(default)s)")
     add("--epochs", type=integer_option(1, 10**6), default=300, help="full-batch Adam steps (default: %(default)s)")
-    add("--lr", type=float, default=1e-2, help="Adam's learning rate (default: %(default)s)")
+    add("--lr", type=float, default=1e-2, help="Adam's learning rate, in (0, 1) (default: %(default)s)")
     add("--final-games", type=integer_option(0, 10**6), default=200,
         help="tournament games per opponent at the end, 0 for none (default: %(default)s)")
     add("--features", default=None, help="the feature set the scorer reads (agents.search.<game>.FEATURE_SETS; "
@@ -78,13 +78,13 @@ def parse_args(argv=None):
     if args.game not in SCORER_GAMES:
         parser.error(f"--game: action scorers exist for {', '.join(SCORER_GAMES)} only (their search "
                      f"modules compute action_features), not {args.game}")
-    if not 0 <= args.seed < 2 ** 63 or not 0 < args.lr < math.inf:
-        parser.error("--seed must be in 0 … 2**63 - 1 and --lr a positive number")
+    if not 0 < args.lr < 1:   # as agents.train's: 1e30 diverged, and failed only when the scorer was saved
+        parser.error(f"--lr must be in (0, 1), got {args.lr}")
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before the teacher games
         parser.error(f"fitting the scorer needs torch: {TRAIN_EXTRA}")
     try:
-        game = game_info(args.game, args.players, args.variant)   # checks players and variant
-        ActionFeatures(game)                                       # and that the variant has features
+        game = game_info_or_error(args.game, args.players, args.variant)   # checks players and variant
+        ActionFeatures(game)                                                # and that the variant has features
     except ValueError as error:
         parser.error(str(error))
     try:
@@ -96,8 +96,9 @@ def parse_args(argv=None):
     except (ValueError, ImportError, OSError) as error:
         parser.error(f"--opponent: {error}")
     label = run_label(args.game, game.variant)
-    try:   # last, once everything else is known good: this makes the folder
-        args.out = str(output_folder("--out", args.out or f"runs/{label}-distill-{game.num_players}p-s{args.seed}"))
+    try:   # made by main, once it has something to write: a run refused there leaves no empty folder
+        default = f"runs/{label}-distill-{game.num_players}p-s{args.seed}"
+        args.out = str(output_folder("--out", default if args.out is None else args.out, create=False))
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -278,6 +279,10 @@ def main(argv=None):
     if args.reuse:
         data, teacher_share = load_decisions(data_path, setting)
     else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:   # where os.access said yes (as root, /proc/...)
+            raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
         print(f"teacher: mcts:{args.simulations} against {args.opponent}, {args.games} games")
         games, teacher_share = teacher_games(game, args)
         data = dict(pack(games), games=len(games))
@@ -292,6 +297,9 @@ def main(argv=None):
     row = int(np.flatnonzero(decision == first)[0])
     print(f"fitting on {first} decisions ({row} candidate actions), {len(game_of) - first} held out")
     layers = fit(x[:row], visits[:row], decision[:row], args.hidden, args.epochs, args.lr, args.seed)
+    if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers):
+        raise SystemExit(f"the fit diverged (its weights are no longer finite numbers) at --lr {args.lr}; "
+                         f"a smaller --lr, with --reuse to keep the teacher's games")
     scorer = ScorerAgent(layers, game.name, game.variant)
     test_decision, test_played = decision[row:] - first, played[first:] - row
     rollout_column = setting["feature_names"].index(features_module(game.name).ROLLOUT_FEATURE)
