@@ -68,6 +68,14 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
             exit_.main(tiny(broken, "--resume"), log=lambda *_: None)
     with pytest.raises(SystemExit):
         exit_.parse_args(tiny(out / "state.json"))   # --out a file
+    # a file cut short (an interrupted copy of current.npz) was a traceback, a round file's after a self-play
+    (broken / "state.json").write_text((out / "state.json").read_text())
+    shutil.copy(out / "round-1.npz", broken / "round-1.npz")
+    for name in ("current.npz", "round-2.npz"):
+        (broken / name).write_bytes((out / name).read_bytes()[:100])
+        with pytest.raises(SystemExit, match=f"{name}, which the next round reads, is damaged"):
+            exit_.main(tiny(broken, "--resume"), log=lambda *_: None)
+        shutil.copy(out / name, broken / name)
 
 
 def test_a_fixed_guide_leads_every_rounds_self_play(tmp_path, monkeypatch):
@@ -198,11 +206,18 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--simulations", "2000000"], "--simulations is at most 1000000, got 2000000"),   # the search's own limit
     (["--measure-simulations", "1000001"], "--measure-simulations is at most 1000000"),
     (["--init", "nowhere.npz"], "--init: no network at nowhere.npz"),
-    (["--players", "7"], "players"),
-    (["--measure-games", "-1"], "--measure-games must be non-negative"),
+    (["--players", "7"], "--players: num_players must be"),
+    (["--variant", "bogus"], "--variant: variant must be one of"),
+    (["--rounds", "١"], "argument --rounds: must be an integer, written in the digits 0-9"),
+    (["--seed", "1_0"], "argument --seed: must be an integer, written in the digits 0-9"),
+    (["--out", ""], "--out is empty"),   # was the default folder
+    (["--workers", "100000"], "--workers must be at most 1024"),
+    (["--measure-games", "-1"], "--measure-games must be non-negative (0 for no measurement), got -1"),
+    (["--measure-simulations", "0"], "--measure-simulations must be a positive integer, got 0"),
     (["--labelled-games", "-1"], "--labelled-games must be non-negative"),
     (["--value-mix", "1.5"], "--value-mix is a share of a leaf's value, in [0, 1]"),
-    (["--value-width", "-1"], "--value-width must be non-negative"),
+    (["--value-width", "-1"], "--value-width must be from 0 (no value network) to 4096, got -1"),
+    (["--value-width", "99999999999"], "--value-width must be from 0 (no value network) to 4096"),
     (["--guide", "nowhere.npz"], "--guide: no network at nowhere.npz"),
     (["--guide", "agents/shipped/maunakea.npz"], "must both be action scorers or both policy networks"),
     # was a traceback: the kind of the guide was asked before the guide was checked to be a network
@@ -212,6 +227,19 @@ def test_bad_options_are_refused_with_a_reason(args, message, capsys):
     with pytest.raises(SystemExit):
         exit_.parse_args(["--game", "makemake", *args])
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name,job", [("config.json", "agents.train's"), ("decisions.npz", "agents.distill's"),
+                                      ("checkpoints", "agents.train's or agents.train_rllib's")])
+def test_another_jobs_folder_is_refused(tmp_path, capsys, name, job):
+    """Pointed at an agents.train run (with --resume or without), it wrote its networks there and would
+    have replaced that run's progress.csv and curve.png after a round."""
+    (tmp_path / name).write_text("{}")
+    for resume in ([], ["--resume"]):
+        with pytest.raises(SystemExit):
+            exit_.parse_args(["--game", "makemake", "--out", str(tmp_path), *resume])
+        assert f"holds another job's run ({name}, {job}); choose another --out" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
 def test_a_variant_takes_its_own_defaults_over_its_games():

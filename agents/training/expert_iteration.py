@@ -58,16 +58,17 @@ import importlib.util
 import json
 import shutil
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import check_ranges, output_folder
+from pacific_common.cli import check_ranges, integer_option, output_folder
 from pacific_common.options import is_integer
 
 from ..arena.match import play_game
 from ..base import Agent
-from ..games import GAMES, default_variant, game_info, run_label
+from ..games import GAMES, default_variant, game_info, game_info_or_error, run_label
 from ..learned.network import read_network, read_value, write_network
 from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, ScorerAgent, feature_set_size, is_scorer_file, save_scorer
@@ -90,6 +91,12 @@ VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared er
 # to 14 more, so its default run is of three rounds (52 minutes, timed; a fourth would take it to
 # about 70, and none of its fits has passed the gate yet; the advanced game's three took 58, timed).
 # Its scorer learns the visit shares, as agents.distill fits it.
+MAX_WIDTH = 4096     # as agents.train's --net and agents.distill's --hidden: wider exhausts memory in torch
+MAX_WORKERS = 1024   # as agents.distill's
+# what the other jobs leave in their folders: a run of theirs is no place for this one's
+OTHER_JOBS_FILES = {"config.json": "agents.train's", "args.json": "agents.train_rllib's",
+                    "checkpoints": "agents.train's or agents.train_rllib's",
+                    "decisions.npz": "agents.distill's", "scorer.npz": "agents.distill's"}
 DEFAULTS = dict(rounds=4, games=96, labelled_games=0, epochs=3, lr=1e-4, temperature=0.0, keep=0.5)
 GAME_DEFAULTS = {"makabana": dict(rounds=3, games=384, epochs=30, lr=3e-4, temperature=1.0, keep=0.1),
                  "makemake": dict(rounds=6),
@@ -105,8 +112,9 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Expert iteration: the guided search teaches the network.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     add = parser.add_argument
+    whole = integer_option(None)   # digits 0-9 only ('١', '1_0' are refused); ranges below
     add("--game", required=True, choices=sorted(GAMES))
-    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--players", type=whole, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
     add("--init", default=None, help="the network to start from, an .npz (default: the guide of mcts+shipped, "
                                      "the shipped policy unless the game ships a guide of its own)")
@@ -114,35 +122,35 @@ def parse_args(argv=None):
                                       ".npz of --init's kind (default: the current network)")
     add("--features", default=None, help="the feature set of an action scorer (agents.search.<game>.FEATURE_SETS: "
                                          "one-step, turn; default: --init's; a resumed run keeps its own)")
-    add("--rounds", type=int, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
-    add("--games", type=int, default=None, help="self-play games per round (default: the game's)")
-    add("--labelled-games", type=int, default=None,
+    add("--rounds", type=whole, default=None, help="rounds to play (default: the game's, GAME_DEFAULTS)")
+    add("--games", type=whole, default=None, help="self-play games per round (default: the game's)")
+    add("--labelled-games", type=whole, default=None,
         help="games per round in which the network plays the heuristic and the search labels its "
              "decisions, as DAgger does (default: the game's)")
-    add("--simulations", type=int, default=1000, help="the guided search's simulations per decision "
+    add("--simulations", type=whole, default=1000, help="the guided search's simulations per decision "
                                                      "(default: %(default)s)")
-    add("--window", type=int, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
-    add("--epochs", type=int, default=None, help="passes over the decisions per fit (default: the game's)")
+    add("--window", type=whole, default=3, help="rounds of decisions each fit learns from (default: %(default)s)")
+    add("--epochs", type=whole, default=None, help="passes over the decisions per fit (default: the game's)")
     add("--lr", type=float, default=None, help="Adam's learning rate (default: the game's)")
     add("--temperature", type=float, default=None, help="the fit's targets: visits ** (1 / T), 0 for the most "
                                                         "visited action alone (default: the game's)")
     add("--keep", type=float, default=None, help="share of the starting network's policy mixed into a policy "
                                                  "network's targets (default: the game's)")
-    add("--value-width", type=int, default=64, help="hidden width of the value network fitted to the "
+    add("--value-width", type=whole, default=64, help="hidden width of the value network fitted to the "
                                                     "games' outcomes, 0 for none (default: %(default)s)")
     add("--value-mix", type=float, default=0.0, help="the value network's share of a leaf's value in the "
                                                        "self-play's search, 0 for none (default: %(default)s)")
-    add("--gate-games", type=int, default=40, help="games of the gate against each of its two opponents "
+    add("--gate-games", type=whole, default=40, help="games of the gate against each of its two opponents "
                                                    "(default: %(default)s)")
-    add("--gate-simulations", type=int, default=300, help="the gate's mcts opponent's simulations "
+    add("--gate-simulations", type=whole, default=300, help="the gate's mcts opponent's simulations "
                                                           "(default: %(default)s)")
-    add("--measure-games", type=int, default=20, help="games per measurement row, 0 for none "
+    add("--measure-games", type=whole, default=20, help="games per measurement row, 0 for none "
                                                       "(default: %(default)s)")
-    add("--measure-simulations", type=int, default=None, help="plain mcts's simulations when the network "
+    add("--measure-simulations", type=whole, default=None, help="plain mcts's simulations when the network "
                                                               "meets it (default: the search's default)")
     add("--out", default=None, help="output folder (default: runs/<game>-exit-<players>p-s<seed>)")
-    add("--seed", type=int, default=0, help="seed of games and fits (default: %(default)s)")
-    add("--workers", type=int, default=2, help="processes playing games (default: %(default)s)")
+    add("--seed", type=whole, default=0, help="seed of games and fits (default: %(default)s)")
+    add("--workers", type=whole, default=2, help="processes playing games (default: %(default)s)")
     add("--resume", action="store_true", help="go on from DIR's last finished round")
     args = parser.parse_args(argv)
     variant = default_variant(args.game) if args.variant is None else args.variant
@@ -154,13 +162,17 @@ def parse_args(argv=None):
         parser.error(f"--labelled-games must be non-negative, got {args.labelled_games}")
     if not 0 <= args.value_mix <= 1:
         parser.error(f"--value-mix is a share of a leaf's value, in [0, 1]; got {args.value_mix}")
-    if args.value_width < 0:
-        parser.error(f"--value-width must be non-negative (0 for no value network), got {args.value_width}")
+    if not 0 <= args.value_width <= MAX_WIDTH:   # wider ran out of memory at the first value fit, hours in
+        parser.error(f"--value-width must be from 0 (no value network) to {MAX_WIDTH}, got {args.value_width}")
+    if args.workers > MAX_WORKERS:
+        parser.error(f"--workers must be at most {MAX_WORKERS}, got {args.workers}")
     for name in ("rounds", "games", "simulations", "window", "epochs", "gate_games", "gate_simulations", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {getattr(args, name)}")
-    if args.measure_games < 0 or (args.measure_simulations is not None and args.measure_simulations < 1):
-        parser.error("--measure-games must be non-negative and --measure-simulations positive")
+    if args.measure_games < 0:
+        parser.error(f"--measure-games must be non-negative (0 for no measurement), got {args.measure_games}")
+    if args.measure_simulations is not None and args.measure_simulations < 1:
+        parser.error(f"--measure-simulations must be a positive integer, got {args.measure_simulations}")
     for name in ("simulations", "gate_simulations", "measure_simulations"):
         if (getattr(args, name) or 0) > MAX_SIMULATIONS:
             parser.error(f"--{name.replace('_', '-')} is at most {MAX_SIMULATIONS}, got {getattr(args, name)}")
@@ -171,7 +183,7 @@ def parse_args(argv=None):
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:
-        game = game_info(args.game, args.players, args.variant)   # checks players and variant
+        game = game_info_or_error(args.game, args.players, args.variant)   # checks players and variant
     except ValueError as error:
         parser.error(str(error))
     init = Path(args.init) if args.init else shipped_guide_path(game)   # the network that guides mcts+shipped
@@ -209,8 +221,12 @@ def parse_args(argv=None):
             parser.error(f"--guide: {error}")
         args.guide = guide
     try:
-        args.out = output_folder("--out", args.out or f"runs/{run_label(args.game, game.variant)}-exit-"
-                                                      f"{game.num_players}p-s{args.seed}", create=False)
+        default = f"runs/{run_label(args.game, game.variant)}-exit-{game.num_players}p-s{args.seed}"
+        args.out = output_folder("--out", default if args.out is None else args.out, create=False)
+        other = next((name for name in OTHER_JOBS_FILES if (args.out / name).exists()), None)
+        if other is not None:   # its progress.csv and curve.png would be replaced by this run's
+            parser.error(f"--out {str(args.out)!r} holds another job's run ({other}, {OTHER_JOBS_FILES[other]}); "
+                         f"choose another --out")
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -538,6 +554,13 @@ def resumed_state(out, game, window):
     missing = [str(p) for p in needed if not p.is_file()]
     if missing:
         raise SystemExit(f"--resume: {out} lacks {', '.join(missing)}, which the next round reads")
+    for path in needed:   # a copy cut short (current.npz) failed at once; a round file, after the self-play
+        try:
+            with np.load(path) as archive:
+                archive.files
+        except (OSError, ValueError, zipfile.BadZipFile) as error:
+            raise SystemExit(f"--resume: {path}, which the next round reads, is damaged ({error}); put back a "
+                             f"whole copy, or start another run with another --out") from None
     return state
 
 
@@ -582,7 +605,10 @@ def main(argv=None, log=print):
             log(f"--resume: no {state_path} yet, starting afresh")
         elif state_path.is_file():   # its networks and history would be replaced by a new start
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:   # where os.access said yes (as root, /proc/...)
+            raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
         if args.features is not None:   # the scorer widened: the new inputs' weights zero
             start = ScorerAgent.load(args.init)
             width = feature_set_size(game.name, args.features)
