@@ -227,6 +227,40 @@ def test_bad_options_are_clear_errors(rllib, capsys):
         assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv,message", [
+    (["--hidden", "99999999999"], "--hidden must be at most 4,096"),
+    (["--num-env-runners", "100000"], "--num-env-runners must be at most 1,024"),
+    (["--learner-threads", "100000"], "--learner-threads must be at most 256"),
+    (["--envs-per-runner", "100000000"], "--envs-per-runner must be at most 65,536"),
+    (["--train-batch-size", "99999999999"], "--train-batch-size must be at most 4,194,304"),
+    (["--eval-games", "99999999999"], "--eval-games must be at most 1,000,000"),
+    (["--iterations", "٣"], "argument --iterations: must be an integer, written in the digits 0-9"),
+    (["--address", ":"], "--address takes 'auto', 'HOST:PORT'"),
+    (["--address", "ray://:10001"], "--address takes 'auto', 'HOST:PORT'"),
+    (["--players", "1"], "--players: num_players must be"),
+    (["--variant", "bogus"], "--variant: variant must be one of"),
+    (["--out", ""], "--out is empty"),
+])
+def test_numbers_addresses_and_folders_no_run_could_use_are_refused(argv, message, capsys):
+    """Each was accepted, to fail in Ray or torch once started, or ran out of memory."""
+    from agents.training.train_rllib import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", *argv])
+    assert message in capsys.readouterr().err
+
+
+def test_another_jobs_folder_is_refused(tmp_path, capsys):
+    from agents.training.train_rllib import parse_args
+
+    (tmp_path / "config.json").write_text("{}")   # an agents.train run
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", "--out", str(tmp_path)])
+    assert "holds another job's run (config.json, agents.train's); choose another --out" in capsys.readouterr().err
+    assert parse_args(["--game", "makemake", "--address", "ray://head.example:10001",
+                       "--out", str(tmp_path / "new")]).address == "ray://head.example:10001"
+
+
 def test_seed_leaves_room_for_every_env_runner(capsys, tmp_path):
     """RLlib seeds numpy's global generator in runner i with seed + i, which must stay below 2**32:
     a seed past that failed inside Ray after the run's folder was written, so it is refused here."""

@@ -58,6 +58,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 import zlib
@@ -65,7 +66,7 @@ from pathlib import Path
 
 from pacific_common.cli import check_ranges, integer_option, output_folder
 
-from ..games import GAMES, game_info
+from ..games import GAMES, game_info_or_error
 from ..registry import make_agent
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
@@ -74,6 +75,12 @@ DEFAULT_EVAL_OPPONENTS = ("random", "heuristic")
 # RLlib seeds numpy's global generator (np.random.seed, at most 2**32 - 1) in env runner i with seed + i,
 # the local runner being 0 and the remote ones 1 .. --num-env-runners.
 SEED_MAX = 2**32 - 1
+UPPER_BOUNDS = dict(num_env_runners=1024, num_learners=1024, learner_threads=256, envs_per_runner=65_536,
+                    hidden=4096, train_batch_size=2**22, minibatch_size=2**22, eval_games=10**6)
+ADDRESS = re.compile(r"(ray://)?(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}")   # HOST:PORT, an IPv6 HOST in brackets
+# what the other jobs leave in their folders: a run of theirs is no place for this one's
+OTHER_JOBS_FILES = {"config.json": "agents.train's", "state.json": "agents.expert_iteration's",
+                    "decisions.npz": "agents.distill's"}
 CSV_FIELDS = ["iteration", "seconds", "env_steps", "env_steps_per_s", "episodes",
               "episode_len_mean", "policy_loss", "vf_loss", "entropy", "snapshots_taken"]
 
@@ -82,29 +89,30 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Self-play PPO on Ray RLlib.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     add = parser.add_argument
+    whole = integer_option(None)   # digits 0-9 only ('١', '1_0' are refused); ranges below
     add("--game", required=True, choices=sorted(GAMES))
-    add("--players", type=int, default=2, help="number of players (default: %(default)s)")
+    add("--players", type=whole, default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="game variant (default: the game's)")
     add("--address", default=None,
         help="Ray cluster: 'auto' or 'ray://HOST:10001' (default: start a local Ray instance)")
-    add("--num-env-runners", type=int, default=2, help="env runner processes (default: %(default)s)")
-    add("--envs-per-runner", type=int, default=8,
+    add("--num-env-runners", type=whole, default=2, help="env runner processes (default: %(default)s)")
+    add("--envs-per-runner", type=whole, default=8,
         help="games each env runner steps at once, one batched forward pass for all (default: %(default)s)")
-    add("--num-learners", type=int, default=0, help="learner processes, 0: this one (default: %(default)s)")
-    add("--learner-threads", type=int, default=1,
+    add("--num-learners", type=whole, default=0, help="learner processes, 0: this one (default: %(default)s)")
+    add("--learner-threads", type=whole, default=1,
         help="torch threads of the learner in this process (default: %(default)s)")
-    add("--iterations", type=int, default=20, help="training iterations (default: %(default)s)")
-    add("--train-batch-size", type=int, default=4000, help="env steps per iteration (default: %(default)s)")
-    add("--minibatch-size", type=int, default=500, help="SGD minibatch size (default: %(default)s)")
-    add("--epochs", type=int, default=4, help="passes over each batch (default: %(default)s)")
+    add("--iterations", type=whole, default=20, help="training iterations (default: %(default)s)")
+    add("--train-batch-size", type=whole, default=4000, help="env steps per iteration (default: %(default)s)")
+    add("--minibatch-size", type=whole, default=500, help="SGD minibatch size (default: %(default)s)")
+    add("--epochs", type=whole, default=4, help="passes over each batch (default: %(default)s)")
     add("--lr", type=float, default=3e-4, help="Adam learning rate, finite and positive (default: %(default)s)")
-    add("--hidden", type=int, default=256, help="width of the two hidden layers (default: %(default)s)")
-    add("--snapshots", type=int, default=3, help="frozen snapshot opponents (default: %(default)s)")
-    add("--snapshot-every", type=int, default=5, help="iterations between snapshots (default: %(default)s)")
+    add("--hidden", type=whole, default=256, help="width of the two hidden layers (default: %(default)s)")
+    add("--snapshots", type=whole, default=3, help="frozen snapshot opponents (default: %(default)s)")
+    add("--snapshot-every", type=whole, default=5, help="iterations between snapshots (default: %(default)s)")
     add("--self-share", type=float, default=0.5,
         help="share of opponent seats played by the learning policy itself (default: %(default)s)")
-    add("--checkpoint-every", type=int, default=10, help="iterations between checkpoints (default: %(default)s)")
-    add("--eval-games", type=int, default=100, help="final evaluation games, 0 to skip (default: %(default)s)")
+    add("--checkpoint-every", type=whole, default=10, help="iterations between checkpoints (default: %(default)s)")
+    add("--eval-games", type=whole, default=100, help="final evaluation games, 0 to skip (default: %(default)s)")
     add("--eval-opponents", default=None,
         help="comma-separated agents the final checkpoint plays in the evaluation, at least players - 1 "
              "(default: random,heuristic, cycled up to players - 1, e.g. random,heuristic,random for 4)")
@@ -119,6 +127,9 @@ def parse_args(argv=None):
     for key in ("num_env_runners", "num_learners", "eval_games"):
         if getattr(args, key) < 0:
             parser.error(f"--{key.replace('_', '-')} must be a non-negative integer, got {getattr(args, key)}")
+    for key, most in UPPER_BOUNDS.items():   # more only failed in Ray or torch, or exhausted memory, once started
+        if getattr(args, key) > most:
+            parser.error(f"--{key.replace('_', '-')} must be at most {most:,}, got {getattr(args, key)}")
     if args.minibatch_size > args.train_batch_size:
         parser.error(f"--minibatch-size ({args.minibatch_size}) must not exceed --train-batch-size "
                      f"({args.train_batch_size})")
@@ -128,10 +139,10 @@ def parse_args(argv=None):
     # inf or nan passes PPO's setup and only surfaces an iteration later as NaN action probabilities
     check_ranges(parser, args, [("self_share", "between 0 and 1", lambda v: 0.0 <= v <= 1.0),
                                 ("lr", "a finite positive number", lambda v: math.isfinite(v) and v > 0)])
-    if args.address is not None and not (args.address == "auto" or ":" in args.address):
+    if args.address is not None and not (args.address == "auto" or ADDRESS.fullmatch(args.address)):
         parser.error(f"--address takes 'auto', 'HOST:PORT' or 'ray://HOST:10001', got {args.address!r}")
     try:  # the game's own checks of players and variant, with its messages
-        game = game_info(args.game, args.players, args.variant)
+        game = game_info_or_error(args.game, args.players, args.variant)
     except ValueError as error:
         parser.error(str(error))
     # the evaluation runs after training: what it needs is checked now, not after the hours
@@ -151,10 +162,14 @@ def parse_args(argv=None):
         except (ValueError, ImportError, OSError) as error:
             parser.error(f"--eval-opponents: {error}")
     try:  # checked, not created: train() makes it, so that a refused or failed start leaves nothing behind
-        args.out = output_folder("--out", args.out or f"runs/rllib-{args.game}-{args.players}p-s{args.seed}",
-                                 create=False)
+        default = f"runs/rllib-{args.game}-{args.players}p-s{args.seed}"
+        args.out = output_folder("--out", default if args.out is None else args.out, create=False)
     except ValueError as error:
         parser.error(str(error))
+    other = next((name for name in OTHER_JOBS_FILES if (args.out / name).exists()), None)
+    if other is not None:   # its checkpoints and progress.csv would be mixed with this run's
+        parser.error(f"--out {str(args.out)!r} holds another job's run ({other}, {OTHER_JOBS_FILES[other]}); "
+                     f"choose another --out")
     return args
 
 
@@ -302,7 +317,10 @@ def train(args, log=print):
     """Run the training described by ``args`` (``parse_args``); Ray must be initialized.  Returns the
     path of the final checkpoint."""
     out = args.out
-    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    try:
+        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    except OSError as error:   # where os.access said yes (as root, /proc/...)
+        raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
     (out / "args.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                                for k, v in vars(args).items()}, indent=1))
     import torch
