@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 PARENT_POLL_SECONDS = 0.5
+MAX_WORKERS = 1024   # a job's --workers: each is a Python with numpy and Numba loaded, 100-300 MB
 UNGUARDED = ("the worker processes could not start: the main script starts a pool of workers when it is "
              "imported. Python starts each worker by importing the main script again (the 'spawn' start "
              "method), so a script that plays on several workers must call it under "

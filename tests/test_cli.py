@@ -800,3 +800,11 @@ def test_the_shared_demo_run_by_itself_points_to_the_games_demos():
     result = subprocess.run([sys.executable, "-m", "pacific_common.demo", "--players", "99"], cwd=root,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and "python -m makemake_env.demo" in result.stderr
+
+
+def test_the_tournament_refuses_more_workers_than_any_machine_could_start(capsys):
+    """--workers 100000 with as many games started that many Pythons of 100-300 MB each."""
+    assert "argument --workers: must be an integer from 1 to 1024, got '100000'" in fails(
+        tournament.main, SMALL[:SMALL.index("--workers")] + ["--workers", "100000"], capsys)
+    with pytest.raises(ValueError, match="workers must be an integer from 1 to 1024"):
+        tournament.run_tournament("makemake", 2, ["random", "random"], 2, workers=100_000)

@@ -395,7 +395,7 @@ def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, caps
     (out / "config.json").write_text(json.dumps({k: str(v) if k == "out" else v for k, v in vars(args).items()}))
     (out / "pool").mkdir()
     for name in ("snapshot_000000064.npz", "snapshot_000000064 (copy).npz", "snapshot_000000192.npz"):
-        (out / "pool" / name).write_bytes(b"")
+        np.savez(out / "pool" / name, w0=np.zeros((2, 2)), b0=np.zeros(2))
     header = ",".join(train.CSV_FIELDS)
     csv_path = out / "progress.csv"
 
@@ -409,6 +409,21 @@ def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, caps
     csv_path.write_text(f"{header}\n64,1.2\n128,2.5,0.5,0.0,1\n")
     with pytest.raises(SystemExit, match=r"progress.csv, line 2, is not a row of timesteps,seconds"):
         train._start_point(args, out, out / "config.json", csv_path)
+    csv_path.write_text(f"{header}\n64,1.2,0.5,0.0,1\n")
+    whole = (out / "pool" / "snapshot_000000064.npz").read_bytes()
+    (out / "pool" / "snapshot_000000064.npz").write_bytes(whole[:50])   # a copy cut short: a traceback at its first game
+    with pytest.raises(SystemExit, match=r"snapshot_000000064.npz, an opponent of the pool, is damaged"):
+        train._start_point(args, out, out / "config.json", csv_path)
+    (out / "pool" / "snapshot_000000064.npz").write_bytes(whole)
+    # the newest checkpoint cut short: the message names the one before, which checkpoint() kept
+    newest = out / "checkpoints" / "model_000000128.zip"
+    kept = newest.read_bytes()
+    (out / "checkpoints" / "model_000000064.zip").write_bytes(kept)
+    newest.write_bytes(b"PK")
+    with pytest.raises(SystemExit, match=r"remove it to resume from model_000000064.zip, the one before"):
+        train._start_point(args, out, out / "config.json", csv_path)
+    (out / "checkpoints" / "model_000000064.zip").unlink()
+    newest.write_bytes(kept)
     # nothing to train: refused, and config.json is not rewritten to say --timesteps 64
     config = (out / "config.json").read_text()
     short = train.parse_args(["--game", "makemake", "--out", str(out), "--resume", "--timesteps", "64"])

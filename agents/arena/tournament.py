@@ -64,7 +64,7 @@ from pacific_common.record import record_game, save
 from ..games import GAMES, game_info, game_info_or_error
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
 from ..registry import is_guided, is_search, make_agent, split_settings
-from ..workers import one_thread, sigterm_as_exit, spawn_pool
+from ..workers import MAX_WORKERS, one_thread, sigterm_as_exit, spawn_pool
 from .match import IllegalActionError, finishing_ranks, play_game, win_shares
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 
@@ -251,7 +251,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
                          f"several times to fill the seats, e.g. --agents {filled}")
     games = integer("games", games, 1, 10**9)
     seed = integer("seed", seed, 0, SEED_LIMIT)
-    workers = integer("workers", (os.cpu_count() or 1) if workers is None else workers, 1, 10**6)
+    workers = integer("workers", (os.cpu_count() or 1) if workers is None else workers, 1, MAX_WORKERS)
     if record_dir is not None:
         record_dir = str(output_folder("record_dir", record_dir))
         if done is None:
@@ -555,7 +555,7 @@ def main(argv=None):
                         help="games to play (default: %(default)s)")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0,
                         help="tournament seed (default: %(default)s)")
-    parser.add_argument("--workers", type=integer_option(1, 10**6), default=None,
+    parser.add_argument("--workers", type=integer_option(1, MAX_WORKERS), default=None,
                         help="processes (default: one per CPU)")
     parser.add_argument("--variant", default=None, help="game variant (default: the game's)")
     parser.add_argument("--max-turns", type=integer_option(1, MAX_TURNS_LIMIT), default=None,

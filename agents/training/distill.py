@@ -43,7 +43,7 @@ from ..learned.scorer import (
 )
 from ..registry import make_agent
 from ..search.mcts import MAX_SIMULATIONS
-from ..workers import ctrl_c_exits, pool_map, sigterm_as_exit
+from ..workers import MAX_WORKERS, ctrl_c_exits, pool_map, sigterm_as_exit
 
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
@@ -63,7 +63,7 @@ def parse_args(argv=None):
     add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
     add("--seed", type=integer_option(0, SEED_LIMIT), default=0, help="seed of games and fit (default: %(default)s)")
-    add("--workers", type=integer_option(1, 1024), default=2,
+    add("--workers", type=integer_option(1, MAX_WORKERS), default=2,
         help="processes playing teacher games (default: %(default)s)")
     add("--hidden", type=integer_option(1, 4096), default=32,
         help="width of the scorer's two hidden layers (default: %(default)s)")

@@ -74,7 +74,7 @@ from ..learned.policy import TRAIN_EXTRA
 from ..learned.scorer import ActionFeatures, ScorerAgent, feature_set_size, is_scorer_file, save_scorer
 from ..registry import make_agent, shipped_guide_path
 from ..search.mcts import MAX_SIMULATIONS
-from ..workers import ctrl_c_exits, pool_map, sigterm_as_exit
+from ..workers import MAX_WORKERS, ctrl_c_exits, pool_map, sigterm_as_exit
 from .distill import fit as fit_scorer
 
 SCORER_STEPS, SCORER_LR = 300, 1e-2   # an action scorer is fitted as agents.distill fits it: full batch
@@ -92,7 +92,6 @@ VALUE_EPOCHS, VALUE_LR = 10, 1e-3     # the value network's fit (mean squared er
 # about 70, and none of its fits has passed the gate yet; the advanced game's three took 58, timed).
 # Its scorer learns the visit shares, as agents.distill fits it.
 MAX_WIDTH = 4096     # as agents.train's --net and agents.distill's --hidden: wider exhausts memory in torch
-MAX_WORKERS = 1024   # as agents.distill's
 # what the other jobs leave in their folders: a run of theirs is no place for this one's
 OTHER_JOBS_FILES = {"config.json": "agents.train's", "args.json": "agents.train_rllib's",
                     "checkpoints": "agents.train's or agents.train_rllib's",

@@ -541,7 +541,9 @@ def _start_point(args, out, config_path, csv_path):
                 f"--{k.replace('_', '-')} {saved[k]}" for k in changed) + " (not " + ", ".join(
                 f"{given[k]}" for k in changed) + "); give the same, or start another run with another --out")
         if not {"data", "policy.pth"} <= set(zip_members(checkpoint) or ()):
-            sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')")
+            earlier = sorted((out / "checkpoints").glob("model_*.zip"))[:-1]   # checkpoint() keeps two
+            sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')"
+                     + (f"; remove it to resume from {earlier[-1].name}, the one before" if earlier else ""))
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
         if start_steps > args.timesteps:   # nothing to train, and config.json would say --timesteps anyway
             sys.exit(f"--resume: the run is at {start_steps:,} steps, past --timesteps {args.timesteps:,}; "
@@ -560,6 +562,10 @@ def _start_point(args, out, config_path, csv_path):
     for stray in sorted(p for p, n in steps.items() if n is None):
         print(f"note: {stray} is not named snapshot_<steps>.npz; left out of the pool", file=sys.stderr)
     snapshots = sorted((p for p, n in steps.items() if n is not None and n <= start_steps), key=steps.get)
+    for snapshot in snapshots:   # a file cut short was a traceback when the first game drew it
+        if not {"w0.npy", "b0.npy"} <= set(zip_members(snapshot) or ()):
+            sys.exit(f"--resume: {snapshot}, an opponent of the pool, is damaged (not a network's .npz); put back "
+                     f"a whole copy, or remove it and the run goes on without that opponent")
     rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps] if checkpoint else []
     write_csv(csv_path, rows)
     seconds_before = float(rows[-1]["seconds"]) if rows else 0.0
