@@ -60,6 +60,7 @@ Each game's ``batch`` module holds its Numba kernels (they call that game's core
 Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
 """
 import math
+import os
 import time
 
 import numpy as np
@@ -183,6 +184,25 @@ def _not_masked(name, value):
         raise ValueError(f"{name} must be a plain array, not a masked array: its mask would be ignored")
 
 
+def physical_memory():
+    """This machine's memory in bytes, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _check_memory(num_envs, per_game, package):
+    """MemoryError, before anything is allocated, for a batch whose arrays alone exceed this machine's
+    memory: numpy's zeros are only promised, so 2**20 games of 4-player Mauna Kea (27 GB) were
+    allocated on a 23 GB machine, and the first reset was killed for memory."""
+    needed, memory = num_envs * per_game, physical_memory()
+    if memory is not None and needed > memory:
+        raise MemoryError(f"num_envs={num_envs:,} games of {package} need {needed / 1e9:.1f} GB for their arrays, "
+                          f"more than this machine's {memory / 1e9:.1f} GB of memory; play fewer at once (it holds the "
+                          f"arrays of {memory // per_game:,} at most)")
+
+
 class CoreBatchEnv:
     core = None        # the game's Numba kernels module
     checked = None     # the game's checked core module (``check_state``), where it has one
@@ -207,6 +227,10 @@ class CoreBatchEnv:
         self.reward = reward
         self.outputs = outputs
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
+        # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
+        # and observe flags, actions, flags)
+        per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 13 * self.num_players + 20
+        _check_memory(self.num_envs, per_game, type(self).__module__.partition(".")[0])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
         self.observations = np.zeros((self.num_envs, obs_size), dtype=np.int8)
         self.action_masks = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)

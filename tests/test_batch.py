@@ -390,3 +390,21 @@ def test_illegal_action_message_names_the_decision():
     actions[1] = core.END_TURN
     with pytest.raises(ValueError, match="game 1: illegal action 2039 \\(end the turn\\).*placement decision"):
         batch.step(actions)
+
+
+@pytest.mark.parametrize("package", [makabana_env, makemake_env, maunakea_env])
+def test_a_batch_larger_than_the_machines_memory_is_refused_before_it_is_allocated(package, monkeypatch):
+    """numpy's zeros are only promised: 2**20 games of 4-player Mauna Kea (27 GB) were allocated on a
+    23 GB machine, and the first reset was killed for memory."""
+    import pacific_common.batch as batch_module
+    monkeypatch.setattr(batch_module, "physical_memory", lambda: 50_000_000)   # 50 MB
+    fits = package.BatchEnv(num_envs=64, seed=0)
+    per_game = (fits.states.nbytes + fits.observations.nbytes + fits.action_masks.nbytes) // 64
+    most = 50_000_000 // per_game
+    with pytest.raises(MemoryError, match=rf"num_envs=100,000 games of {package.__name__} need [\d.]+ GB for "
+                                          rf"their arrays, more than this machine's 0.1 GB of memory; play "
+                                          rf"fewer at once \(it holds the arrays of [\d,]+ at most\)"):
+        package.BatchEnv(num_envs=100_000, seed=0)
+    assert most > 1000   # the bookkeeping per game is small beside the rows
+    monkeypatch.setattr(batch_module, "physical_memory", lambda: None)   # a system that does not say
+    assert package.BatchEnv(num_envs=64, seed=0).num_envs == 64
