@@ -21,6 +21,7 @@ games, expert iteration's self-play), and how they stop when their job is stoppe
   only; elsewhere it does nothing.
 """
 import contextlib
+import functools
 import gc
 import multiprocessing
 import os
@@ -112,8 +113,11 @@ def _ctrl_c_ignored():
     """Ctrl-C ignored while the pool starts its workers, which keep that from birth (an ignored signal
     stays ignored across exec, and Python leaves it so): the terminal sends Ctrl-C to the workers too,
     and a worker still importing the job's modules printed its KeyboardInterrupt's traceback under the
-    job's one line (``ctrl_c_exits``).  The job stops them itself."""
-    if threading.current_thread() is not threading.main_thread():
+    job's one line (``ctrl_c_exits``).  The job stops them itself.  A worker the pool starts later,
+    in place of one that died, is not covered; a process a worker starts would inherit it (none does)."""
+    # elsewhere than the main thread signals cannot be set, and a handler set outside Python (None)
+    # could not be put back
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
         yield
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -159,17 +163,21 @@ def sigterm_as_exit():
         signal.signal(signal.SIGTERM, previous)
 
 
-@contextlib.contextmanager
 def ctrl_c_exits(note):
-    """While it holds (a ``with`` block, or a command's ``main`` decorated with ``@ctrl_c_exits(note)``),
-    Ctrl-C ends the job with one line, "Stopped. <note>", and exit status 130 (the shell's for
-    SIGINT), not a traceback from wherever the job was (torch's autograd, a pool's queue); its pools
-    stop their workers on the way out."""
-    try:
-        yield
-        return
-    except KeyboardInterrupt:
-        pass
-    gc.collect()   # what the traceback held (a progress bar) closes now, not in a Python shutting down
-    print(f"\nStopped. {note}", file=sys.stderr)
-    raise SystemExit(130)
+    """Decorates a command's ``main``: Ctrl-C ends the job with one line, "Stopped. <note>", and exit
+    status 130 (the shell's for SIGINT), not a traceback from wherever the job was (torch's autograd,
+    a pool's queue); its pools stop their workers on the way out."""
+    def decorate(main):
+        @functools.wraps(main)
+        def run(*args, **kwargs):
+            try:
+                return main(*args, **kwargs)
+            except KeyboardInterrupt:
+                pass
+            # the traceback is gone here: what it held (a progress bar) closes now, not in a Python
+            # shutting down, where tqdm's cleanup printed an error of its own
+            gc.collect()
+            print(f"\nStopped. {note}", file=sys.stderr)
+            raise SystemExit(130)
+        return run
+    return decorate

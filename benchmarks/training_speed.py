@@ -408,11 +408,15 @@ def main(argv=None):
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")
     # agents.train's bounds, checked here: its own parser would answer with its usage line
-    from agents.training.train import MAX_ENVS, MAX_UPDATE_THREADS, SEED_MAX
+    from agents.training.train import MAX_ENVS, MAX_ROLLOUT, MAX_UPDATE_THREADS, SEED_MAX, VEC_DEFAULTS
+    most_steps = max(shape["n_steps"] for shape in VEC_DEFAULTS.values())   # the old path's 64 a game
     check_ranges(parser, args, (("update_threads", "a positive integer", lambda v: v >= 1),
                                 ("update_threads", f"at most {MAX_UPDATE_THREADS}", lambda v: v <= MAX_UPDATE_THREADS),
                                 ("envs", "a positive integer", lambda v: v >= 1),
-                                ("envs", f"at most {MAX_ENVS}", lambda v: v <= MAX_ENVS)))
+                                ("envs", f"at most {MAX_ENVS}", lambda v: v <= MAX_ENVS),
+                                ("envs", f"at most {MAX_ROLLOUT // most_steps} (agents.train's rollout of at most "
+                                         f"{MAX_ROLLOUT:,} steps, at {most_steps} steps a game on the old path)",
+                                 lambda v: v * most_steps <= MAX_ROLLOUT)))
     if not 0 <= args.seed <= SEED_MAX:
         parser.error(f"--seed must be an integer from 0 to {SEED_MAX}, got {args.seed}")
     repeats = args.repeats or (1 if args.quick else 3)

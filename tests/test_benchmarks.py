@@ -294,6 +294,8 @@ def test_training_speed_refuses_what_it_cannot_use(tmp_path, capsys):
     assert "written in the digits 0-9" in refused("--repeats", "١")
     assert "must be an integer from 1 to 100, got '101'" in refused("--repeats", "101")
     assert "written in the digits 0-9" in refused("--seed", "٣")
+    # agents.train would refuse the rollout once measuring began, with its own usage line
+    assert "--envs must be at most 4096 (agents.train's rollout of at most 262,144 steps" in refused("--envs", "5000")
     assert "name the same file" in refused("--json", str(page), "--write", str(page))
     assert page.read_text().startswith("x\n")
     assert "--json is empty" in refused("--json", "")

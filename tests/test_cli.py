@@ -203,6 +203,13 @@ def test_a_record_folder_of_an_earlier_tournament_is_refused_unless_it_resumes(t
     argv[argv.index("--games") + 1] = "6"
     tournament.main(argv + ["--record", str(folder), "--json", str(report), "--resume"])
     assert "wrote 2 game records" in capsys.readouterr().out and len(list(folder.iterdir())) == 6
+    # stopped before its first --json was written: --resume plays again the games whose records are there
+    lost = tmp_path / "lost"
+    lost.mkdir()
+    (lost / "game-00000.json").write_bytes((folder / "game-00000.json").read_bytes())
+    tournament.main(SMALL + ["--record", str(lost), "--json", str(tmp_path / "lost.json"), "--resume"])
+    assert (lost / "game-00000.json").read_bytes() == (folder / "game-00000.json").read_bytes()
+    assert len(list(lost.iterdir())) == 4
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")   # other files are the user's business
     tournament.main(SMALL + ["--record", str(tmp_path / "other")])
@@ -217,6 +224,10 @@ def test_a_json_path_that_is_a_link_writes_the_file_it_names(tmp_path, capsys):
     tournament.main(SMALL + ["--json", str(link)])
     assert link.is_symlink() and json.loads(target.read_text())["games"] == 4
     assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json", "results"]
+    dangling = tmp_path / "dangling.json"   # its target's folder is missing: refused before the games
+    dangling.symlink_to(tmp_path / "nowhere" / "t.json")
+    message = fails(tournament.main, SMALL + ["--json", str(dangling)], capsys)
+    assert f"the folder {str(tmp_path / 'nowhere')!r} does not exist" in message
 
 
 RESUMABLE = ["--game", "makemake", "--players", "2", "--agents", "heuristic,random", "--games", "8",
@@ -382,13 +393,18 @@ def test_ctrl_c_stops_a_job_with_one_line_and_its_workers_with_none(capsys):
     assert {handling for handling in pool_map(_ctrl_c_handling, [0, 1], 2)} == {signal.SIG_IGN}
     assert signal.getsignal(signal.SIGINT) is before   # the job's own Ctrl-C is back
 
+    class ProgressBar:   # what the interrupted frames hold is closed before the line, not at shutdown
+        def __del__(self):
+            print("closed", file=sys.stderr)
+
     @ctrl_c_exits("The rounds so far are kept.")
     def job():
+        bar = ProgressBar()   # noqa: F841
         raise KeyboardInterrupt
 
     with pytest.raises(SystemExit) as stop:
         job()
-    assert stop.value.code == 130 and capsys.readouterr().err == "\nStopped. The rounds so far are kept.\n"
+    assert stop.value.code == 130 and capsys.readouterr().err == "closed\n\nStopped. The rounds so far are kept.\n"
     assert ctrl_c_exits("unused")(lambda: 7)() == 7
 
 

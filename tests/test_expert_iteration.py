@@ -210,6 +210,7 @@ def test_the_scorer_fit_starts_from_the_current_scorer_and_lowers_its_loss():
     (["--variant", "bogus"], "--variant: variant must be one of"),
     (["--rounds", "١"], "argument --rounds: must be an integer, written in the digits 0-9"),
     (["--seed", "1_0"], "argument --seed: must be an integer, written in the digits 0-9"),
+    (["--seed", str(2 ** 63 - 1)], "--seed must be an integer from 0 to 2**63 - 2**32"),   # the gates' seeds ran past
     (["--out", ""], "--out is empty"),   # was the default folder
     (["--workers", "100000"], "--workers must be at most 1024"),
     (["--measure-games", "-1"], "--measure-games must be non-negative (0 for no measurement), got -1"),

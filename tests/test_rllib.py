@@ -257,8 +257,9 @@ def test_another_jobs_folder_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         parse_args(["--game", "makemake", "--out", str(tmp_path)])
     assert "holds another job's run (config.json, agents.train's); choose another --out" in capsys.readouterr().err
-    assert parse_args(["--game", "makemake", "--address", "ray://head.example:10001",
-                       "--out", str(tmp_path / "new")]).address == "ray://head.example:10001"
+    for address in ("ray://head.example:10001", "ray://head.example", "10.0.0.1:6379", "[::1]:6379", "auto"):
+        assert parse_args(["--game", "makemake", "--address", address,
+                           "--out", str(tmp_path / "new")]).address == address
 
 
 def test_seed_leaves_room_for_every_env_runner(capsys, tmp_path):

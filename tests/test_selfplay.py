@@ -430,6 +430,10 @@ def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, caps
     with pytest.raises(SystemExit, match=r"the run is at 128 steps, past --timesteps 64; give at least 128"):
         train._start_point(short, out, out / "config.json", csv_path)
     assert (out / "config.json").read_text() == config
+    # the run's own --timesteps, which its last checkpoint went past (steps come --envs at a time), resumes
+    (out / "config.json").write_text(json.dumps(dict(json.loads(config), timesteps=100)))
+    own = train.parse_args(["--game", "makemake", "--out", str(out), "--resume", "--timesteps", "100"])
+    assert train._start_point(own, out, out / "config.json", csv_path)[1] == 128
 
 
 def test_training_speed_checks_its_own_options(capsys):

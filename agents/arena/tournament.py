@@ -153,6 +153,7 @@ class Table:
         for agent, label in zip(self.agents, labels):
             agent.name = label
         self.warm = not warm_up
+        self.warm_up_seconds = 0.0
 
     def warm_up(self):
         """Play untimed, unrecorded games until every agent has played once, stopping after
@@ -161,7 +162,8 @@ class Table:
         ms/decision instead of 0.4, which was the compiling.  The games change no result, since an agent
         forgets everything at ``reset``."""
         self.warm = True
-        deadline = time.perf_counter() + WARM_UP_SECONDS
+        started = time.perf_counter()
+        deadline = started + WARM_UP_SECONDS
 
         def stop_when_due(*_):
             if time.perf_counter() > deadline:
@@ -173,7 +175,8 @@ class Table:
             try:
                 play_game(self.game, [self.agents[i] for i in seats], seed=0, on_step=stop_when_due)
             except _WarmUpOver:
-                return
+                break
+        self.warm_up_seconds = time.perf_counter() - started
 
     def play(self, seed, games):
         """Records of the games ``[(index, seating), ...]``."""
@@ -224,15 +227,19 @@ def _start_worker(game_args, specs, labels, record_dir, warm_up):
 
 
 def _play_chunk(task):
+    """The chunk's records, and the seconds this call spent warming up first (0 after the first)."""
     seed, games = task
-    return _table.play(seed, games)
+    warm = _table.warm
+    records = _table.play(seed, games)
+    return records, 0.0 if warm else _table.warm_up_seconds
 
 
 CHECKPOINT_SECONDS = 30.0  # how often a run with --json writes the games so far
 
 
 def run_tournament(game, num_players, specs, games, seed=0, workers=None, variant=None,
-                   max_turns=None, log=None, record_dir=None, done=None, on_progress=None, warm_up=True):
+                   max_turns=None, log=None, record_dir=None, done=None, on_progress=None, warm_up=True,
+                   check_records=True):
     """Play the tournament and return its report (a dict; see ``summarize``).  ``workers`` processes
     play in parallel (default: one per CPU); ``log`` (e.g. ``print``) hears about progress;
     ``record_dir`` (created if missing) receives one game record per game.  ``done`` is an earlier
@@ -240,7 +247,10 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     ``seconds`` counted.  ``on_progress(partial)`` hears the games so far (the report's header and
     ``records``, ``"complete"`` false) after a batch of games, every ``CHECKPOINT_SECONDS`` at most.
     ``warm_up=False`` plays no untimed games first (``Table.warm_up``), for a caller who reads only the
-    results, not the agents' times."""
+    results, not the agents' times; the report's ``seconds`` leave the warm-up out (each worker warms
+    up at its first games, all at once: the longest warm-up is taken off), and ``warm_up_seconds`` say
+    how long it was.  ``check_records=False``: records already in ``record_dir`` are this tournament's,
+    whose report was lost, and are written again the same."""
     specs = [s.strip() for s in specs]
     info = game_info(game, num_players, variant, max_turns)
     n = info.num_players
@@ -254,7 +264,7 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     workers = integer("workers", (os.cpu_count() or 1) if workers is None else workers, 1, MAX_WORKERS)
     if record_dir is not None:
         record_dir = str(output_folder("record_dir", record_dir))
-        if done is None:
+        if done is None and check_records:
             no_earlier_records("record_dir", record_dir, "pass the earlier report as done")
     labels = agent_labels(specs)
     twice = next((label for label in labels if labels.count(label) > 1), None)
@@ -276,11 +286,12 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
     start = time.perf_counter()
     records = list(kept.values())
     last_saved = start
+    warmed = 0.0   # the longest warm-up of a process that played
 
     def save():
         nonlocal last_saved
         last_saved = time.perf_counter()  # the games so far, without the ratings' fit: enough to resume from
-        on_progress(dict(header, games=games, seconds=earlier + last_saved - start, complete=False,
+        on_progress(dict(header, games=games, seconds=earlier + last_saved - start - warmed, complete=False,
                          records=sorted(records, key=lambda r: r["game"])))
 
     def add(chunk_records):
@@ -296,18 +307,22 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
         if workers == 1:
             with one_thread():
                 for chunk in chunks:
-                    add(table.play(*chunk))
+                    chunk_records = table.play(*chunk)
+                    warmed = table.warm_up_seconds
+                    add(chunk_records)
         else:
             with spawn_pool(workers, _start_worker, (game_args, specs, labels, record_dir, warm_up)) as pool:
                 for window in _batches(chunks, 64 * workers):  # imap would queue every chunk at once
-                    for chunk_records in pool.imap(_play_chunk, window):
+                    for chunk_records, chunk_warm_up in pool.imap(_play_chunk, window):
+                        warmed = max(warmed, chunk_warm_up)
                         add(chunk_records)
     except BaseException:  # stopped (Ctrl-C, SIGTERM) or failed: a stopped run loses no game it finished
         if on_progress is not None and len(records) > len(kept):
             save()
         raise
     report = summarize(sorted(records, key=lambda r: r["game"]), labels, specs, anchor)
-    report.update(header, games=games, workers=workers, seconds=earlier + time.perf_counter() - start,
+    report.update(header, games=games, workers=workers, seconds=earlier + time.perf_counter() - start - warmed,
+                  warm_up_seconds=warmed,
                   balanced=games % seating_cycle(len(specs), n) == 0, complete=True)
     return report
 
@@ -472,7 +487,7 @@ def games_only(report):
     workers, stopped and resumed or not, give the same ``games_only``."""
     if isinstance(report, list):
         return [{k: v for k, v in r.items() if k != "agent_seconds"} for r in report]
-    kept = {k: v for k, v in report.items() if k not in ("seconds", "workers", "agents", "records")}
+    kept = {k: v for k, v in report.items() if k not in ("seconds", "warm_up_seconds", "workers", "agents", "records")}
     if "agents" in report:
         kept["agents"] = {label: {k: v for k, v in row.items() if k != "ms_per_decision"}
                           for label, row in report["agents"].items()}
@@ -573,6 +588,8 @@ def main(argv=None):
         for option, path in (("--json", args.json), ("--plot", args.plot)):
             if path is not None:
                 output_file(option, path)
+        if args.json is not None and os.path.islink(args.json):   # written through (write_json): its target checked
+            output_file("--json", os.path.realpath(args.json))
         different_files([("--json", args.json), ("--plot", args.plot)])
         partial = None if args.json is None else os.path.realpath(args.json) + ".partial"
         if partial is not None and Path(partial).is_dir():   # written there, then renamed (write_json)
@@ -601,7 +618,7 @@ def main(argv=None):
     try:
         report = run_tournament(args.game, args.players, specs, args.games, args.seed, args.workers,
                                 args.variant, args.max_turns, log=print, record_dir=args.record,
-                                done=done, on_progress=checkpoint)
+                                done=done, on_progress=checkpoint, check_records=False)   # checked above
     except IllegalActionError:
         raise  # a broken agent: the traceback helps
     except KeyboardInterrupt:   # Ctrl-C: the games so far were written (with --json), not a traceback
@@ -615,8 +632,8 @@ def main(argv=None):
     print()
     print(table_text(report))
     print(f"\n{report['games']} games of {report['game']} ({report['variant']}, {report['players']} "
-          f"players) in {report['seconds']:.1f} s on {report['workers']} worker(s), "
-          f"{report['decisions'] / report['seconds']:,.0f} decisions/s")
+          f"players) in {report['seconds']:.1f} s on {report['workers']} worker(s) after a warm-up of "
+          f"{report['warm_up_seconds']:.1f} s, {report['decisions'] / max(report['seconds'], 1e-9):,.0f} decisions/s")
     if report["truncated"]:
         print(f"{report['truncated']} game(s) reached max_turns={report['max_turns']} and were ranked by "
               f"the points as they stood")

@@ -67,8 +67,9 @@ class HeuristicAgent(Agent):
         mask = np.ascontiguousarray(action_mask, dtype=np.int8)
         action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
         if not (0 <= action < mask.shape[0] and mask[action]):
-            # with the observation and mask of one decision the strategies always find an action
-            raise ValueError(f"the {self.game.name} heuristic found no action of the mask that fits the "
-                             f"observation (it chose {action}): observation and action_mask must come "
-                             f"from the same decision")
+            # with the observation and mask of one decision the strategies always find an action: not a
+            # ValueError, which a command would report as its user's mistake
+            raise RuntimeError(f"the {self.game.name} heuristic found no action of the mask that fits the "
+                               f"observation (it chose {action}): observation and action_mask must come "
+                               f"from the same decision, or else the heuristic has a bug")
         return int(action)

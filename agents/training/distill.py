@@ -62,7 +62,8 @@ def parse_args(argv=None):
     add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
     add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
-    add("--seed", type=integer_option(0, SEED_LIMIT), default=0, help="seed of games and fit (default: %(default)s)")
+    # the closing games take --seed + 1
+    add("--seed", type=integer_option(0, SEED_LIMIT - 1), default=0, help="seed of games and fit (default: %(default)s)")
     add("--workers", type=integer_option(1, MAX_WORKERS), default=2,
         help="processes playing teacher games (default: %(default)s)")
     add("--hidden", type=integer_option(1, 4096), default=32,

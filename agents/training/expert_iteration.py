@@ -178,7 +178,8 @@ def parse_args(argv=None):
     check_ranges(parser, args, (("lr", "in (0, 1)", lambda v: 0 < v < 1),
                                 ("temperature", "in [0, 100)", lambda v: 0 <= v < 100),
                                 ("keep", "in [0, 1)", lambda v: 0 <= v < 1),
-                                ("seed", "an integer from 0 to 2**63 - 1", lambda v: 0 <= v < 2 ** 63)))
+                                # a round's games take seeds up to --seed + 1000 + its number
+                                ("seed", "an integer from 0 to 2**63 - 2**32", lambda v: 0 <= v <= 2 ** 63 - 2 ** 32)))
     if importlib.util.find_spec("torch") is None:   # fitting needs it: say so before any game
         parser.error(f"fitting the network needs torch: {TRAIN_EXTRA}")
     try:
@@ -557,7 +558,7 @@ def resumed_state(out, game, window):
         try:
             with np.load(path) as archive:
                 archive.files
-        except (OSError, ValueError, zipfile.BadZipFile) as error:
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:   # EOFError: an empty file
             raise SystemExit(f"--resume: {path}, which the next round reads, is damaged ({error}); put back a "
                              f"whole copy, or start another run with another --out") from None
     return state

@@ -411,10 +411,11 @@ def evaluate(model, game, opponent, games, seed):
 
 # ---------------------------------------------------------------------------------------------------
 # Files: checkpoints, the curve
-def latest_checkpoint(out):
-    """``(path, timesteps)`` of the newest checkpoint in ``out/checkpoints``, or ``(None, 0)``."""
+def latest_checkpoint(out, before=None):
+    """``(path, timesteps)`` of the newest checkpoint in ``out/checkpoints`` (of fewer than ``before``
+    steps, if given), or ``(None, 0)``."""
     found = [(int(m.group(1)), p) for p in (out / "checkpoints").glob("model_*.zip")
-             if (m := re.fullmatch(r"model_(\d+)\.zip", p.name))]
+             if (m := re.fullmatch(r"model_(\d+)\.zip", p.name)) and (before is None or int(m.group(1)) < before)]
     return max(found)[::-1] if found else (None, 0)
 
 
@@ -541,15 +542,22 @@ def _start_point(args, out, config_path, csv_path):
                 f"--{k.replace('_', '-')} {saved[k]}" for k in changed) + " (not " + ", ".join(
                 f"{given[k]}" for k in changed) + "); give the same, or start another run with another --out")
         if not {"data", "policy.pth"} <= set(zip_members(checkpoint) or ()):
-            earlier = sorted((out / "checkpoints").glob("model_*.zip"))[:-1]   # checkpoint() keeps two
+            earlier = latest_checkpoint(out, before=start_steps)[0]   # checkpoint() keeps two
             sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')"
-                     + (f"; remove it to resume from {earlier[-1].name}, the one before" if earlier else ""))
+                     + (f"; remove it to resume from {earlier.name}, the one before" if earlier else ""))
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
-        if start_steps > args.timesteps:   # nothing to train, and config.json would say --timesteps anyway
+        # a lowered --timesteps trains nothing, and config.json would say it; the run's own --timesteps
+        # is fine even where its last checkpoint went a few steps past it (steps come --envs at a time)
+        if args.timesteps < min(start_steps, saved.get("timesteps", 0)):
             sys.exit(f"--resume: the run is at {start_steps:,} steps, past --timesteps {args.timesteps:,}; "
                      f"give at least {start_steps:,}")
     elif latest_checkpoint(out)[0] is not None:
         sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    for snapshot in (out / "pool").glob("snapshot_*.npz"):   # a file cut short: a traceback at its first game
+        steps = snapshot_steps(snapshot)
+        if steps is not None and steps <= start_steps and not {"w0.npy", "b0.npy"} <= set(zip_members(snapshot) or ()):
+            sys.exit(f"--resume: {snapshot}, an opponent of the pool, is damaged (not a network's .npz); put back "
+                     f"a whole copy, or remove it and the run goes on without that opponent")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:   # where os.access said yes (as root, /proc/...)
@@ -562,10 +570,6 @@ def _start_point(args, out, config_path, csv_path):
     for stray in sorted(p for p, n in steps.items() if n is None):
         print(f"note: {stray} is not named snapshot_<steps>.npz; left out of the pool", file=sys.stderr)
     snapshots = sorted((p for p, n in steps.items() if n is not None and n <= start_steps), key=steps.get)
-    for snapshot in snapshots:   # a file cut short was a traceback when the first game drew it
-        if not {"w0.npy", "b0.npy"} <= set(zip_members(snapshot) or ()):
-            sys.exit(f"--resume: {snapshot}, an opponent of the pool, is damaged (not a network's .npz); put back "
-                     f"a whole copy, or remove it and the run goes on without that opponent")
     rows = [r for r in read_csv(csv_path) if int(r["timesteps"]) <= start_steps] if checkpoint else []
     write_csv(csv_path, rows)
     seconds_before = float(rows[-1]["seconds"]) if rows else 0.0

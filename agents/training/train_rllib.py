@@ -77,7 +77,9 @@ DEFAULT_EVAL_OPPONENTS = ("random", "heuristic")
 SEED_MAX = 2**32 - 1
 UPPER_BOUNDS = dict(num_env_runners=1024, num_learners=1024, learner_threads=256, envs_per_runner=65_536,
                     hidden=4096, train_batch_size=2**22, minibatch_size=2**22, eval_games=10**6)
-ADDRESS = re.compile(r"(ray://)?(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}")   # HOST:PORT, an IPv6 HOST in brackets
+# HOST:PORT, or ray://HOST with the Ray Client's port 10001 taken when none is given; an IPv6 HOST in brackets
+HOST = r"(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+)"
+ADDRESS = re.compile(rf"ray://{HOST}(:\d{{1,5}})?|{HOST}:\d{{1,5}}")
 # what the other jobs leave in their folders: a run of theirs is no place for this one's
 OTHER_JOBS_FILES = {"config.json": "agents.train's", "state.json": "agents.expert_iteration's",
                     "decisions.npz": "agents.distill's"}
