@@ -3,6 +3,7 @@ numbers checked as argparse reads them, and output paths checked before any work
 typo costs nothing."""
 import argparse
 import os
+import tempfile
 from pathlib import Path
 
 from .checked import is_decimal
@@ -79,6 +80,12 @@ def output_file(option, path, *, create_folder=False):
     if isinstance(path, str) and not path:   # Path('') is '.', which would be reported as a folder
         raise ValueError(f"{option} is empty; give the path of the file to write")
     path = Path(path)
+    if path.is_symlink():   # written through: the file it names is the one to check
+        target = os.path.realpath(path)
+        if Path(target).is_symlink():   # realpath stops where links lead round in a circle
+            raise ValueError(f"{option} {str(path)!r} is a link that leads round in a circle to no file")
+        output_file(option, target, create_folder=create_folder)
+        return path
     folder = path.parent
     if path.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a folder; give the path of the file to write")
@@ -93,7 +100,18 @@ def output_file(option, path, *, create_folder=False):
         raise ValueError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+    if not path.exists():   # os.access says yes to root, and knows nothing of /proc or a read-only disk
+        _try_to_make(option, str(path), lambda: (path.open("x").close(), path.unlink()), "written")
     return path
+
+
+def _try_to_make(option, shown, make, what):
+    """Make (and remove again) what a command will write, else ValueError naming ``option``: the one
+    sure test that it can be, before the work that would end in it."""
+    try:
+        make()
+    except OSError as error:
+        raise ValueError(f"{option} {shown!r} cannot be {what} ({error.strerror or error})") from None
 
 
 @_path_os_error
@@ -112,6 +130,8 @@ def output_folder(option, path, create=True):
             raise ValueError(f"{option} {str(path)!r}: the folder cannot be created ({str(existing)!r} is a file)")
         if not os.access(existing, os.W_OK):
             raise ValueError(f"{option} {str(path)!r} cannot be written (no permission)")
+        if not path.exists():   # as in output_file: a folder made there, and removed
+            _try_to_make(option, str(path), lambda: os.rmdir(tempfile.mkdtemp(dir=existing)), "created")
         return path
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -801,6 +801,38 @@ def test_output_paths_say_a_file_is_no_folder_and_refuse_a_nul_byte(tmp_path):
         output_file("--json", "")
 
 
+def test_output_paths_are_tried_where_permissions_say_nothing(tmp_path, monkeypatch):
+    """As root, os.access said yes to /proc/s.json and /proc/foo: the run was played, then failed with a
+    traceback when it wrote.  A file or folder is now made there and removed, before the work."""
+    from pacific_common.cli import output_file, output_folder
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: True)   # what root is told
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.geteuid() == 0:   # root writes into it anyway: a folder of /proc then
+            locked = Path("/proc")
+            if not locked.is_dir():
+                pytest.skip("no /proc, and root writes everywhere else")
+        with pytest.raises(ValueError, match=r"--json '.*s\.json' cannot be written \("):
+            output_file("--json", locked / "s.json")
+        with pytest.raises(ValueError, match=r"--out '.*foo' cannot be created \("):
+            output_folder("--out", locked / "foo", create=False)
+    finally:
+        (tmp_path / "locked").chmod(0o700)
+    assert output_file("--json", tmp_path / "r.json") == tmp_path / "r.json"
+    assert output_folder("--out", tmp_path / "new" / "run", create=False) == tmp_path / "new" / "run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["locked"]   # tried, and nothing left behind
+    # a link is checked at the file it names; a circle of links names none
+    (tmp_path / "to-nowhere.json").symlink_to(tmp_path / "missing" / "t.json")
+    with pytest.raises(ValueError, match="the folder .*missing' does not exist"):
+        output_file("--json", tmp_path / "to-nowhere.json")
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(ValueError, match="is a link that leads round in a circle"):
+        output_file("--json", tmp_path / "a")
+
+
 def test_a_demo_defaults_to_a_player_count_its_game_allows(capsys):
     """The default was 4 whatever the game's range: (2, 3) played 4 players."""
     import makemake_env

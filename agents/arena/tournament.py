@@ -588,8 +588,6 @@ def main(argv=None):
         for option, path in (("--json", args.json), ("--plot", args.plot)):
             if path is not None:
                 output_file(option, path)
-        if args.json is not None and os.path.islink(args.json):   # written through (write_json): its target checked
-            output_file("--json", os.path.realpath(args.json))
         different_files([("--json", args.json), ("--plot", args.plot)])
         partial = None if args.json is None else os.path.realpath(args.json) + ".partial"
         if partial is not None and Path(partial).is_dir():   # written there, then renamed (write_json)
