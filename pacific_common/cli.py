@@ -3,6 +3,7 @@ numbers checked as argparse reads them, and output paths checked before any work
 typo costs nothing."""
 import argparse
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -157,3 +158,11 @@ def different_files(outputs):
                 raise ValueError(f"{other} {str(other_path)!r} and {option} {str(path)!r} name the same "
                                  f"file; give each its own path")
         seen[option] = (path, where)
+
+
+def reader_left():
+    """What a command does on BrokenPipeError, when the reader of its output has left (``| head``):
+    exit saying nothing more, as other command-line tools do (Python's documentation, "Note on
+    SIGPIPE"); stdout goes to devnull first, or Python's own flush at exit would raise again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(1)

@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from .cli import integer_option
+from .cli import integer_option, reader_left
 from .options import SEED_LIMIT
 
 
@@ -17,11 +17,20 @@ def main(make_env, title, players, argv=None):
     # four players where the game allows them (every game so far), else the nearest count it does:
     # a default outside ``players`` would play a game the options refuse
     default = min(max(4, players[0]), players[1])
-    parser = argparse.ArgumentParser(description=f"Play one game of {title} between random players.")
+    parser = argparse.ArgumentParser(prog=f"python -m {make_env.__module__.partition('.')[0]}.demo",
+                                     description=f"Play one game of {title} between random players.")
     parser.add_argument("--players", type=integer_option(*players), default=default,
                         help=f"number of players, {players[0]} to {players[1]} (default {default})")
-    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0)
+    parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0,
+                        help="seed of the deal and the players' choices, 0 to 2**63 - 1 (default 0)")
     args = parser.parse_args(argv)
+    try:
+        _play(make_env, args)
+    except BrokenPipeError:   # | head
+        reader_left()
+
+
+def _play(make_env, args):
 
     game = make_env(num_players=args.players, render_mode="ansi")
     game.reset(seed=args.seed)

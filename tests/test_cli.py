@@ -833,6 +833,19 @@ def test_output_paths_are_tried_where_permissions_say_nothing(tmp_path, monkeypa
         output_file("--json", tmp_path / "a")
 
 
+def test_a_demo_says_nothing_when_its_reader_leaves_and_names_its_command():
+    """`python -m makabana_env.demo | true` ended in a BrokenPipeError traceback; its usage said demo.py."""
+    root = Path(__file__).resolve().parents[1]
+    demo = subprocess.Popen([sys.executable, "-m", "makemake_env.demo", "--players", "2"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    demo.stdout.close()   # gone before the demo writes a line
+    _, err = demo.communicate(timeout=120)
+    assert demo.returncode == 1 and err == b""
+    usage = subprocess.run([sys.executable, "-m", "maunakea_env.demo", "--players", "9"], cwd=root,
+                           capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 2 and usage.stderr.splitlines()[-1].startswith("python -m maunakea_env.demo: error:")
+
+
 def test_a_demo_defaults_to_a_player_count_its_game_allows(capsys):
     """The default was 4 whatever the game's range: (2, 3) played 4 players."""
     import makemake_env

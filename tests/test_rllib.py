@@ -7,6 +7,8 @@ The environment and option tests need nothing more than the package; the rest ne
 """
 import csv
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -422,3 +424,13 @@ def test_tiny_training_run_gives_a_checkpoint_that_plays_legal_moves(local_ray, 
 
     report = run_tournament("makemake", 2, [str(final), "random"], games=4, seed=0, workers=1)
     assert set(report["agents"]) == {"final", "random"} and report["agents"]["final"]["games"] == 4
+
+    # loaded in a process of its own, the checkpoint says nothing of Ray's deprecated RLModuleConfig
+    root = Path(__file__).resolve().parents[1]
+    load = subprocess.run([sys.executable, "-c", "import agents; agents.make_agent(" + repr(str(final)) +
+                           ", agents.game_info('makemake', 2)); print('loaded')"], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert load.stdout.strip() == "loaded" and "RLModuleConfig" not in load.stderr, load.stderr
+    # a second run into the same folder mixed its checkpoints with the first's
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", "--out", str(tmp_path / "run")])

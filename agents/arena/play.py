@@ -17,13 +17,12 @@ Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else
 plays it again).  The path is checked before the game starts.
 """
 import argparse
-import os
 import sys
 
 import numpy as np
 
 from pacific_common.checked import is_decimal
-from pacific_common.cli import integer_option, output_file
+from pacific_common.cli import integer_option, output_file, reader_left
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT, is_integer
 from pacific_common.record import end_name, record_game, save
 
@@ -233,10 +232,7 @@ def main(argv=None):
         print(error, file=sys.stderr)
         sys.exit(1)
     except BrokenPipeError:
-        # the reader of the output left (``| head``): say nothing more, as other command-line tools
-        # (Python's documentation, "Note on SIGPIPE"): its own flush at exit would raise again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+        reader_left()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@
 Recognising a checkpoint needs nothing but the file system; loading one needs the ``distributed``
 extra (Ray RLlib and torch), imported only then, and no running Ray instance.
 """
+import contextlib
+import logging
 from pathlib import Path
 
 from ..base import Agent, check_game_info
@@ -18,6 +20,26 @@ ALGORITHM_FILE = "rllib_checkpoint.json"
 MODULE_FILES = ("class_and_ctor_args.pkl", "module_state.pkl")
 MODULES_DIR = Path("learner_group", "learner", "rl_module")
 MAIN = "main"
+
+# RLModule.__init__ (Ray 2.5x) still builds an RLModuleConfig for old custom models, a class Ray marks
+# deprecated, so every module loaded warned "RLModule(config=[RLModuleConfig object]) has been
+# deprecated" (once a process): a notice about Ray's own code, which no user of ours can act on
+RLMODULE_CONFIG_NOTICE = "RLModule(config=[RLModuleConfig object])"
+
+
+@contextlib.contextmanager
+def _without_ray_notice(text):
+    """Ray's deprecation notices that contain ``text`` dropped while the block runs."""
+    logger = logging.getLogger("ray._common.deprecation")
+
+    def keep(record):
+        return text not in record.getMessage()
+
+    logger.addFilter(keep)
+    try:
+        yield
+    finally:
+        logger.removeFilter(keep)
 
 
 def is_rllib_checkpoint(path) -> bool:
@@ -80,7 +102,8 @@ def load_rllib_policy(path, game, module_id=MAIN, name=None) -> RLlibAgent:
         raise ImportError(f"loading the RLlib checkpoint {str(path)!r} needs Ray RLlib and torch: "
                           f"{DISTRIBUTED_EXTRA}") from error
     try:
-        module = RLModule.from_checkpoint(folder.resolve())
+        with _without_ray_notice(RLMODULE_CONFIG_NOTICE):
+            module = RLModule.from_checkpoint(folder.resolve())
     except Exception as error:   # Ray's unpickling of the module's files: any of its errors
         raise ValueError(f"RLlib checkpoint {str(path)!r}: policy {module_id!r} cannot be read "
                          f"({type(error).__name__}: {str(error).splitlines()[0][:120]})") from error

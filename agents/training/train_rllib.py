@@ -68,6 +68,7 @@ from pacific_common.cli import check_ranges, integer_option, output_folder
 
 from ..games import GAMES, game_info_or_error
 from ..registry import make_agent
+from ..workers import ctrl_c_exits
 
 DISTRIBUTED_EXTRA = 'pip install -e ".[distributed]"'
 MAIN = "main"
@@ -83,6 +84,9 @@ ADDRESS = re.compile(rf"ray://{HOST}(:\d{{1,5}})?|{HOST}:\d{{1,5}}")
 # what the other jobs leave in their folders: a run of theirs is no place for this one's
 OTHER_JOBS_FILES = {"config.json": "agents.train's", "state.json": "agents.expert_iteration's",
                     "decisions.npz": "agents.distill's"}
+# what a run of this job leaves: a second run there mixed its checkpoints with the first's (old
+# snapshots inside the new final checkpoint, the old evaluation.json kept)
+OWN_FILES = ("args.json", "checkpoints", "final", "evaluation.json")
 CSV_FIELDS = ["iteration", "seconds", "env_steps", "env_steps_per_s", "episodes",
               "episode_len_mean", "policy_loss", "vf_loss", "entropy", "snapshots_taken"]
 
@@ -172,6 +176,10 @@ def parse_args(argv=None):
     if other is not None:   # its checkpoints and progress.csv would be mixed with this run's
         parser.error(f"--out {str(args.out)!r} holds another job's run ({other}, {OTHER_JOBS_FILES[other]}); "
                      f"choose another --out")
+    earlier = next((name for name in OWN_FILES if (args.out / name).exists()), None)
+    if earlier is not None:
+        parser.error(f"--out {str(args.out)!r} holds a run already ({earlier}); a run cannot be continued, so "
+                     f"choose another --out, or remove that one")
     return args
 
 
@@ -370,6 +378,7 @@ def evaluate(args, checkpoint, log=print):
     return report
 
 
+@ctrl_c_exits("The checkpoints written so far are in --out's checkpoints folder; each plays as an agent.")
 def main(argv=None):
     args = parse_args(argv)
     require_ray()
