@@ -158,7 +158,7 @@ class Table:
     def warm_up(self):
         """Play untimed, unrecorded games until every agent has played once, stopping after
         ``WARM_UP_SECONDS``.  Numba compiles a kernel (or loads it from its cache) at its first call
-        in a process: on a fresh install, 8 games of Make Make reported the heuristic at 44.5
+        in a process: on a fresh install, 8 games of Make Make reported the heuristic at 47.5
         ms/decision instead of 0.4, which was the compiling.  The games change no result, since an agent
         forgets everything at ``reset``."""
         self.warm = True
