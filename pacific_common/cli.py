@@ -143,6 +143,24 @@ def output_folder(option, path, create=True):
     return path
 
 
+def made_folder(option, path):
+    """``output_folder`` for a job that makes its folder once the checks are done: SystemExit with its
+    message where the system still refuses (a folder removed or locked meanwhile)."""
+    try:
+        return output_folder(option, path)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+
+
+def no_other_run(option, folder, marks):
+    """ValueError naming ``option`` where ``folder`` holds one of ``marks`` (``{file name: whose}``),
+    the files another job leaves: a job of ours writing there would replace or mix with its run."""
+    other = next((name for name in marks if (Path(folder) / name).exists()), None)
+    if other is not None:
+        raise ValueError(f"{option} {str(folder)!r} holds another job's run ({other}, {marks[other]}); "
+                         f"choose another {option}")
+
+
 def different_files(outputs):
     """Refuse two of ``outputs``, ``(option, path)`` pairs (a path of None: not given), that name the same
     file, however written (``x.json`` and ``./x.json``, a link): the second written would replace the

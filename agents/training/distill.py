@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import integer_option, output_folder
+from pacific_common.cli import integer_option, made_folder, output_folder
 from pacific_common.options import SEED_LIMIT
 
 from ..arena.match import play_game
@@ -280,10 +280,7 @@ def main(argv=None):
     if args.reuse:
         data, teacher_share = load_decisions(data_path, setting)
     else:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:   # where os.access said yes (as root, /proc/...)
-            raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
+        made_folder("--out", out)
         print(f"teacher: mcts:{args.simulations} against {args.opponent}, {args.games} games")
         games, teacher_share = teacher_games(game, args)
         data = dict(pack(games), games=len(games))

@@ -63,7 +63,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import check_ranges, integer_option, output_folder
+from pacific_common.cli import check_ranges, integer_option, made_folder, no_other_run, output_folder
 from pacific_common.options import is_integer
 
 from ..arena.match import play_game
@@ -223,10 +223,7 @@ def parse_args(argv=None):
     try:
         default = f"runs/{run_label(args.game, game.variant)}-exit-{game.num_players}p-s{args.seed}"
         args.out = output_folder("--out", default if args.out is None else args.out, create=False)
-        other = next((name for name in OTHER_JOBS_FILES if (args.out / name).exists()), None)
-        if other is not None:   # its progress.csv and curve.png would be replaced by this run's
-            parser.error(f"--out {str(args.out)!r} holds another job's run ({other}, {OTHER_JOBS_FILES[other]}); "
-                         f"choose another --out")
+        no_other_run("--out", args.out, OTHER_JOBS_FILES)   # its progress.csv and curve.png would be replaced
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -605,10 +602,7 @@ def main(argv=None, log=print):
             log(f"--resume: no {state_path} yet, starting afresh")
         elif state_path.is_file():   # its networks and history would be replaced by a new start
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:   # where os.access said yes (as root, /proc/...)
-            raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
+        made_folder("--out", out)
         if args.features is not None:   # the scorer widened: the new inputs' weights zero
             start = ScorerAgent.load(args.init)
             width = feature_set_size(game.name, args.features)

@@ -56,7 +56,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import check_ranges, integer_option, output_folder
+from pacific_common.cli import check_ranges, integer_option, made_folder, output_folder
 
 from ..arena.match import play_game
 from ..base import Agent
@@ -558,10 +558,7 @@ def _start_point(args, out, config_path, csv_path):
         if steps is not None and steps <= start_steps and not {"w0.npy", "b0.npy"} <= set(zip_members(snapshot) or ()):
             sys.exit(f"--resume: {snapshot}, an opponent of the pool, is damaged (not a network's .npz); put back "
                      f"a whole copy, or remove it and the run goes on without that opponent")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:   # where os.access said yes (as root, /proc/...)
-        sys.exit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
+    made_folder("--out", out)
     config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                        for k, v in vars(args).items() if k != "resume"}, indent=1))
     # whatever was written after the checkpoint is dropped: the run goes on as it was then.  A file

@@ -64,7 +64,7 @@ import time
 import zlib
 from pathlib import Path
 
-from pacific_common.cli import check_ranges, integer_option, output_folder
+from pacific_common.cli import check_ranges, integer_option, made_folder, no_other_run, output_folder
 
 from ..games import GAMES, game_info_or_error
 from ..registry import make_agent
@@ -172,10 +172,10 @@ def parse_args(argv=None):
         args.out = output_folder("--out", default if args.out is None else args.out, create=False)
     except ValueError as error:
         parser.error(str(error))
-    other = next((name for name in OTHER_JOBS_FILES if (args.out / name).exists()), None)
-    if other is not None:   # its checkpoints and progress.csv would be mixed with this run's
-        parser.error(f"--out {str(args.out)!r} holds another job's run ({other}, {OTHER_JOBS_FILES[other]}); "
-                     f"choose another --out")
+    try:   # its checkpoints and progress.csv would be mixed with this run's
+        no_other_run("--out", args.out, OTHER_JOBS_FILES)
+    except ValueError as error:
+        parser.error(str(error))
     earlier = next((name for name in OWN_FILES if (args.out / name).exists()), None)
     if earlier is not None:
         parser.error(f"--out {str(args.out)!r} holds a run already ({earlier}); a run cannot be continued, so "
@@ -327,10 +327,7 @@ def train(args, log=print):
     """Run the training described by ``args`` (``parse_args``); Ray must be initialized.  Returns the
     path of the final checkpoint."""
     out = args.out
-    try:
-        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    except OSError as error:   # where os.access said yes (as root, /proc/...)
-        raise SystemExit(f"--out {str(out)!r}: the folder cannot be created ({error.strerror or error})")
+    made_folder("--out", out / "checkpoints")
     (out / "args.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
                                                for k, v in vars(args).items()}, indent=1))
     import torch
