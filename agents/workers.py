@@ -115,16 +115,23 @@ def _ctrl_c_ignored():
     and a worker still importing the job's modules printed its KeyboardInterrupt's traceback under the
     job's one line (``ctrl_c_exits``).  The job stops them itself.  A worker the pool starts later,
     in place of one that died, is not covered; a process a worker starts would inherit it (none does)."""
-    # elsewhere than the main thread signals cannot be set, and a handler set outside Python (None)
-    # could not be put back
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+    with _handled(signal.SIGINT, signal.SIG_IGN):
+        yield
+
+
+@contextlib.contextmanager
+def _handled(signum, handler):
+    """``handler`` for ``signum`` while the block runs, the earlier one put back after.  Elsewhere than
+    the main thread signals cannot be set, and a handler set outside Python (``getsignal`` None) could
+    not be put back: there it does nothing."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signum) is None:
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signum, previous)
 
 
 def _start_worker(parent, initializer, initargs):
@@ -153,14 +160,8 @@ def _exit_on_signal(signum, frame):
 
 @contextlib.contextmanager
 def sigterm_as_exit():
-    if threading.current_thread() is not threading.main_thread():
+    with _handled(signal.SIGTERM, _exit_on_signal):
         yield
-        return
-    previous = signal.signal(signal.SIGTERM, _exit_on_signal)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def ctrl_c_exits(note):
