@@ -62,7 +62,7 @@ def one_thread():
     """numpy's BLAS and torch on one thread while the block runs, as in a pool's workers; the caller's
     settings are restored after.  A job that plays in its own process (one worker) then times its
     agents as its workers would: with numpy's BLAS on two threads of a busy two-core machine, Make
-    Make's shipped network took 3.2 ms a decision in a one-worker tournament against 0.4 ms in a
+    Make's shipped network took 3.2 ms a decision in a one-worker tournament against 0.47 ms in a
     two-worker one.  Without threadpoolctl (the ``train`` extra) numpy's BLAS is left as it is."""
     torch = sys.modules.get("torch")   # only where a policy agent loaded it
     threads = torch.get_num_threads() if torch is not None else None

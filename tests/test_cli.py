@@ -410,7 +410,7 @@ def test_ctrl_c_stops_a_job_with_one_line_and_its_workers_with_none(capsys):
 
 def test_a_one_worker_tournament_plays_on_one_thread_and_gives_the_threads_back(monkeypatch):
     """Played in the job's own process, the games get what a worker has, one BLAS and one torch
-    thread (threaded BLAS made Make Make's network 3.2 ms a decision there against 0.4 ms on two
+    thread (threaded BLAS made Make Make's network 3.2 ms a decision there against 0.47 ms on two
     workers); the caller's threads come back afterwards."""
     pytest.importorskip("threadpoolctl")
     torch = pytest.importorskip("torch")
