@@ -111,36 +111,39 @@ def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, writ
 
 
 @njit(cache=True, parallel=True)
-def batch_play_random(states, num_steps, autoreset, write_masks, observe, observations, masks, agent_to_act):
+def batch_play_random(states, gens, num_steps, autoreset, write_masks, observe, observations, masks,
+                      agent_to_act):
     """Play ``num_steps`` random legal decisions in every game, entirely inside Numba, starting new
     games as they end (with ``autoreset``; else a game that ends stays finished), then write the
-    outputs of the positions reached.  Returns the number of games finished per row."""
+    outputs of the positions reached.  Game ``g``'s moves are drawn from the generator ``gens[g]``.
+    Returns the number of games finished per row."""
     finished = np.zeros(states.shape[0], dtype=np.int64)
     for g in prange(states.shape[0]):
         state = states[g]
         if autoreset:
-            finished[g] = kernels.play_random_games(state, num_steps)
+            finished[g] = kernels.play_random_games_with(state, gens, g, num_steps)
         else:
             for _ in range(num_steps):
                 if state[kernels.STATUS] != kernels.STATUS_RUNNING:
                     break
-                kernels.step(state, kernels.random_action(state))
+                kernels.step(state, kernels.random_action_with(state, gens, g))
                 finished[g] += state[kernels.STATUS] != kernels.STATUS_RUNNING
         _write_outputs(state, g, write_masks, observe, observations, masks, agent_to_act)
     return finished
 
 
 @njit(cache=True, parallel=True)
-def batch_random_actions(states, out):
-    """A uniformly random legal action per game from each game's own generator (-1 if finished)."""
+def batch_random_actions(states, gens, out):
+    """A uniformly random legal action per game, game ``g``'s from the generator ``gens[g]`` (-1 if
+    finished)."""
     for g in prange(states.shape[0]):
-        out[g] = kernels.random_action(states[g])
+        out[g] = kernels.random_action_with(states[g], gens, g)
 
 
 @njit(cache=True)
-def random_actions_serial(states, out):
+def random_actions_serial(states, gens, out):
     for g in range(states.shape[0]):
-        out[g] = kernels.random_action(states[g])
+        out[g] = kernels.random_action_with(states[g], gens, g)
 
 
 class BatchEnv(CoreBatchEnv):

@@ -119,6 +119,21 @@ def play_random_games(state, num_steps):
     return int(kernels.play_random_games(state, num_steps))
 
 
+def random_action_with(state, gens, g):
+    """``random_action`` drawn from the generator ``gens[g]`` (which it advances), not the game's own."""
+    _row(state)
+    g = checked.generator(state, gens, g)
+    return int(kernels.random_action_with(state, gens, g))
+
+
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
+    _row(state, writeable=True)
+    g = checked.generator(state, gens, g)
+    num_steps = checked.integer("num_steps", num_steps, 0, _INT64_MAX)
+    return int(kernels.play_random_games_with(state, gens, g, num_steps))
+
+
 def next_seed(state):
     return int(kernels.next_seed(_row(state)))
 

@@ -1101,32 +1101,40 @@ def observe_player(state, player, obs, mask):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Random play, from the generator kept in the state (pacific_common.rng)
+# Random play, from the generator kept in the state (pacific_common.rng) or from one of the caller's
+# (BatchEnv's, apart from the game's); the ``_with`` kernels are inlined, so that the game's own
+# generator stays a constant offset into the row for the core's random play.
 @njit(cache=True)
 def random_action(state):
     """A uniformly random legal action, drawn with the game's own generator; -1 if none."""
+    return random_action_with(state, state, RNG)
+
+
+@njit(cache=True, inline="always")
+def random_action_with(state, gens, g):
+    """A uniformly random legal action, drawn with the generator ``gens[g]``; -1 if none."""
     if state[STATUS] != STATUS_RUNNING:
         return -1
     if state[VARIANT] == VARIANT_MAO:
         base, bits = mao_choices(state)
         if bits == 0:
             return -1
-        return base + nth_bit(bits, draw(state, RNG, popcount(bits)))
+        return base + nth_bit(bits, draw(gens, g, popcount(bits)))
     colour = state[TO_ACT]
     if state[PHASE] == PHASE_PROJECT:
         spots = NUM_SPOTS if state[NUM_COLOURS] != 3 else NUM_SPOTS - 12
         kinds = 2 if state[PAINTS + colour] > 0 else 1
-        k = draw(state, RNG, spots * 3 * kinds)
-        kind = k // (spots * 3)
-        k = k % (spots * 3)
-        spot = k // 3
+        r = draw(gens, g, spots * 3 * kinds)
+        kind = r // (spots * 3)
+        r = r % (spots * 3)
+        spot = r // 3
         if state[NUM_COLOURS] == 3 and spot >= FIRST_BIKINI_SPOT:
             spot += 12  # skip over the Bikini spots, which are out of play
-        return kind * TAKE_BACK_BASE + 3 * spot + k % 3
+        return kind * TAKE_BACK_BASE + 3 * spot + r % 3
     legal = tiki_spots(state, colour)
     if legal == 0:
         return -1
-    return TIKI_BASE + nth_bit(legal, draw(state, RNG, popcount(legal)))
+    return TIKI_BASE + nth_bit(legal, draw(gens, g, popcount(legal)))
 
 
 @njit(cache=True)
@@ -1139,9 +1147,15 @@ def next_seed(state):
 def play_random_games(state, num_steps):
     """Play uniformly random legal moves for ``num_steps`` decisions, starting a new game (same
     options, ``next_seed``) whenever one ends.  Returns the number of games finished."""
+    return play_random_games_with(state, state, RNG, num_steps)
+
+
+@njit(cache=True, inline="always")
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
     finished = 0
     for _ in range(num_steps):
-        a = random_action(state)
+        a = random_action_with(state, gens, g)
         step(state, a)
         if state[STATUS] != STATUS_RUNNING:
             finished += 1

@@ -179,6 +179,21 @@ def play_random_games(state, num_steps):
     return int(kernels.play_random_games(state, num_steps))
 
 
+def random_action_with(state, gens, g):
+    """``random_action`` drawn from the generator ``gens[g]`` (which it advances), not the game's own."""
+    _state(state)
+    g = checked.generator(state, gens, g)
+    return int(kernels.random_action_with(state, gens, g))
+
+
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
+    _state(state, writeable=True)
+    g = checked.generator(state, gens, g)
+    num_steps = checked.integer("num_steps", num_steps, 0, INT64_MAX)
+    return int(kernels.play_random_games_with(state, gens, g, num_steps))
+
+
 def player_scores(state, out):
     _state(state)
     checked.apart(state, out=out)

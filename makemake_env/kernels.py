@@ -718,10 +718,18 @@ def observe_player(state, player, obs, mask):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Random play, from the generator kept in the state (pacific_common.rng)
+# Random play, from the generator kept in the state (pacific_common.rng) or from one of the caller's
+# (BatchEnv's, apart from the game's); the ``_with`` kernels are inlined, so that the game's own
+# generator stays a constant offset into the row for the core's random play.
 @njit(cache=True)
 def random_action(state):
     """A uniformly random legal action from the game's own generator; -1 if the game is over."""
+    return random_action_with(state, state, RNG)
+
+
+@njit(cache=True, inline="always")
+def random_action_with(state, gens, g):
+    """A uniformly random legal action from the generator ``gens[g]``; -1 if the game is over."""
     if state[STATUS] != STATUS_RUNNING:
         return -1
     clan = state[TO_ACT]
@@ -732,7 +740,7 @@ def random_action(state):
         for t in range(NUM_TERRITORIES):
             without, with_chief, withdraw, _, _ = _dominance_choices(state, clan, t, supply, chief_free)
             count += without + with_chief + withdraw
-        k = draw(state, RNG, count)
+        k = draw(gens, g, count)
         for t in range(NUM_TERRITORIES):
             without, with_chief, withdraw, need, need_chief = _dominance_choices(
                 state, clan, t, supply, chief_free)
@@ -751,7 +759,7 @@ def random_action(state):
     for i in range(size):
         if is_legal(state, base + i):
             count += 1
-    k = draw(state, RNG, count)
+    k = draw(gens, g, count)
     for i in range(size):
         if is_legal(state, base + i):
             if k == 0:
@@ -768,9 +776,15 @@ def next_seed(state):
 
 @njit(cache=True)
 def play_random_games(state, num_steps):
+    return play_random_games_with(state, state, RNG, num_steps)
+
+
+@njit(cache=True, inline="always")
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
     finished = 0
     for _ in range(num_steps):
-        step(state, random_action(state))
+        step(state, random_action_with(state, gens, g))
         if state[STATUS] != STATUS_RUNNING:
             finished += 1
             init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))

@@ -122,7 +122,9 @@ def legal_action_mask(state, mask):
 
 
 def random_action(state):
-    """A uniformly random legal action from the game's own generator (which it advances); -1 if over."""
+    """A uniformly random legal action from the game's own generator (which it advances; that generator
+    also draws the tiles, so the tiles to come change); -1 if over.  ``BatchEnv.random_actions`` draws
+    from generators apart from the games'."""
     _row(state, writeable=True)
     return int(kernels.random_action(state))
 
@@ -132,6 +134,22 @@ def play_random_games(state, num_steps):
     ended."""
     _row(state, writeable=True)
     return int(kernels.play_random_games(state, checked.integer("num_steps", num_steps, 0, _INT64_MAX)))
+
+
+def random_action_with(state, gens, g):
+    """``random_action`` drawn from the generator ``gens[g]`` (which it advances), not the game's own:
+    the tiles to come stay as they were."""
+    _row(state)
+    g = checked.generator(state, gens, g)
+    return int(kernels.random_action_with(state, gens, g))
+
+
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
+    _row(state, writeable=True)
+    g = checked.generator(state, gens, g)
+    return int(kernels.play_random_games_with(state, gens, g,
+                                              checked.integer("num_steps", num_steps, 0, _INT64_MAX)))
 
 
 def next_seed(state):

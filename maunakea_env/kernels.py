@@ -1390,15 +1390,24 @@ def player_to_act(state):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Random play
+# Random play, from the generator kept in the state (pacific_common.rng) or from one of the caller's
+# (BatchEnv's, apart from the game's); the ``_with`` kernels are inlined, so that the game's own
+# generator stays a constant offset into the row for the core's random play.
+# The game's own generator also draws its tiles, so a random action drawn with it changes the tiles to come.
 @njit(cache=True)
 def random_action(state):
     """A uniformly random legal action from the game's own generator; -1 if the game is over."""
+    return random_action_with(state, state, RNG)
+
+
+@njit(cache=True, inline="always")
+def random_action_with(state, gens, g):
+    """A uniformly random legal action from the generator ``gens[g]``; -1 if the game is over."""
     if state[STATUS] != STATUS_RUNNING:
         return -1
     # the walk writes nothing here, so the state row can stand in for the mask argument
     count = _walk_legal(state, state, False, -1)[1]
-    return _walk_legal(state, state, False, draw(state, RNG, count))[0]
+    return _walk_legal(state, state, False, draw(gens, g, count))[0]
 
 
 @njit(cache=True)
@@ -1408,9 +1417,15 @@ def next_seed(state):
 
 @njit(cache=True)
 def play_random_games(state, num_steps):
+    return play_random_games_with(state, state, RNG, num_steps)
+
+
+@njit(cache=True, inline="always")
+def play_random_games_with(state, gens, g, num_steps):
+    """``play_random_games`` with the moves drawn from the generator ``gens[g]``."""
     finished = 0
     for _ in range(num_steps):
-        step(state, random_action(state))
+        step(state, random_action_with(state, gens, g))
         if state[STATUS] != STATUS_RUNNING:
             finished += 1
             init(state, state[NUM_PLAYERS], state[VARIANT], state[MAX_TURNS], next_seed(state))

@@ -30,9 +30,12 @@ seed (``core.next_seed``), inside the same step; that step still reports the fin
 finished game stays finished: its mask is all zeros, ``agent_to_act`` is -1 and the only action it
 accepts is ``-1`` (nothing happens); ``reset`` starts every game again.
 
-Seeding: game ``i`` is set up with seed ``seed + i`` and plays exactly like the game's ``raw_env``
-reset with that seed.  Each game's random generator lives in its own row, so results do not depend on
-the number of threads.
+Seeding: game ``i`` is set up with seed ``seed + i`` and, given the same actions, plays exactly like
+the game's ``raw_env`` reset with that seed.  Each game's random generator lives in its own row, so
+results do not depend on the number of threads.  ``random_actions`` and ``play_random`` draw their
+moves from generators of the batch's own, one per game (seeded from the same seeds at ``reset``, apart
+from the games' own), as a player's randomness is apart from the game's: they never change a game's
+chance (Mauna Kea's tiles), so a game played with them replays move for move in ``raw_env``.
 
 What a step writes: ``outputs="observations"`` (default) writes every game's observation and mask;
 ``outputs="masks"`` writes the masks only; ``outputs="state"`` neither (``agent_to_act``, ``rewards``,
@@ -71,9 +74,12 @@ from .checked import array, integer
 from .ends import END_NAMES
 from .options import (NUM_ENVS_LIMIT, REWARD_MODES, check_flag, check_options, check_seed, fresh_seed,
                       is_real, space_sizes)
+from .rng import seed_generators
 
 # Below this many games one thread is faster than waking the thread pool (measured in benchmarks/).
 PARALLEL_FROM = 256
+# Mixed into each game's seed to seed the generator of its random actions, apart from the game's own.
+ACTION_STREAM = 0x2545F4914F6CDD1D
 
 OUTPUTS = ("observations", "masks", "state")
 
@@ -103,7 +109,7 @@ class ThreadChoice:
     comes when the steps between would take ``1 / TRY_SHARE`` times what the try is expected to cost
     beyond a step of the choice in use (``FIRST_GAP`` steps at the least, and no more than
     ``LONGEST_WAIT`` seconds of them, so that one freak step cannot keep the other choice away for
-    long).  Results do not depend on the choice (each game's generator lives in its row)."""
+    long).  Results do not depend on the choice (each game's generators are its own)."""
 
     WEIGHT = 1 / 8       # a new step time's weight in its choice's mean
     TRY_SHARE = 0.01     # the share of the time the tries may cost beyond the choice in use
@@ -228,8 +234,8 @@ class CoreBatchEnv:
         self.outputs = outputs
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
-        # and observe flags, actions, flags)
-        per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 13 * self.num_players + 20
+        # and observe flags, actions, action generators, flags)
+        per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 13 * self.num_players + 28
         _check_memory(self.num_envs, per_game, type(self).__module__.partition(".")[0])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
         self.observations = np.zeros((self.num_envs, obs_size), dtype=np.int8)
@@ -243,6 +249,7 @@ class CoreBatchEnv:
             self.ends = np.zeros(self.num_envs, dtype=np.int8)
         self._outputs = (self.rewards, self.terminated, self.truncated, self.scores) + (
             (self.ends,) if self.reports_ends else ())
+        self._action_gens = np.zeros(self.num_envs, dtype=np.int64)   # random_actions' and play_random's
         self._bad = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
         self.threads = ThreadChoice(self.num_envs >= PARALLEL_FROM)
@@ -265,6 +272,7 @@ class CoreBatchEnv:
         self.kernels.batch_reset(self.states, seeds, self.num_players, self.variants[self.variant],
                                  self.max_turns, self._write_masks, observe, self.observations,
                                  self.action_masks, self.agent_to_act)
+        seed_generators(seeds ^ ACTION_STREAM, self._action_gens)
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -337,8 +345,8 @@ class CoreBatchEnv:
         return f"action {action}"
 
     def random_actions(self, out=None):
-        """One uniformly random legal action per game, drawn from each game's own generator (-1 for a
-        finished game)."""
+        """One uniformly random legal action per game (-1 for a finished game), drawn from the batch's
+        generator for that game, which leaves the game itself as it was."""
         if out is None:
             out = np.empty(self.num_envs, dtype=np.int64)
         else:
@@ -348,21 +356,21 @@ class CoreBatchEnv:
                 raise ValueError("out must be an array of its own, not a view of the batch's states, observations, "
                                  "masks, agent_to_act, rewards, flags or scores, which the actions would overwrite")
         if self.threads.parallel:
-            self.kernels.batch_random_actions(self.states, out)
+            self.kernels.batch_random_actions(self.states, self._action_gens, out)
         else:
-            self.kernels.random_actions_serial(self.states, out)
+            self.kernels.random_actions_serial(self.states, self._action_gens, out)
         return out
 
     def play_random(self, num_steps):
         """Play ``num_steps`` random decisions in every game inside Numba, starting new games as they
         end (with ``autoreset``; without it, a game that ends stays finished); returns the number of
-        games finished.  The observations, masks and ``agent_to_act`` are then those of the positions
-        reached, written as ``outputs`` says, and the rewards and flags are cleared: they belong to
-        no step."""
+        games finished.  The moves are drawn as ``random_actions`` draws them.  The observations, masks
+        and ``agent_to_act`` are then those of the positions reached, written as ``outputs`` says, and
+        the rewards and flags are cleared: they belong to no step."""
         num_steps = integer("num_steps", num_steps, 0, np.iinfo(np.int64).max)
-        finished = self.kernels.batch_play_random(self.states, num_steps, self.autoreset, self._write_masks,
-                                                  self._observe_default, self.observations, self.action_masks,
-                                                  self.agent_to_act)
+        finished = self.kernels.batch_play_random(self.states, self._action_gens, num_steps, self.autoreset,
+                                                  self._write_masks, self._observe_default, self.observations,
+                                                  self.action_masks, self.agent_to_act)
         for output in self._outputs:
             output[:] = 0
         return int(finished.sum())

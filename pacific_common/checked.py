@@ -105,6 +105,22 @@ def array(name, value, dtype, size=None, *, writeable=False):
     raise ValueError(f"{name} must be writeable: the result is written into it")
 
 
+def generator(state, gens, g):
+    """``g`` as an ``int`` when ``gens[g]`` is a generator a kernel may draw from instead of the game's
+    own: ``gens`` a writeable 1-D int64 array apart from the state row, ``g`` an index into it, and
+    the entry a generator state (``pacific_common.rng.seed_generators`` makes them; 0 would draw 0 for
+    ever)."""
+    array("gens", gens, np.int64, writeable=True)
+    apart(state, gens=gens)
+    if gens.shape[0] == 0:
+        raise ValueError("gens must hold at least one generator state, got an empty array")
+    g = integer("g", g, 0, gens.shape[0] - 1)
+    if gens[g] == 0:
+        raise ValueError(f"gens[{g}] must be a generator state (pacific_common.rng.seed_generators makes "
+                         f"them), got 0")
+    return g
+
+
 def apart(state, **outputs):
     """Refuse outputs that share memory with the state row or with each other (``out=state[:2]``, a
     mask viewing the observation): the kernel would write into what it is still reading."""

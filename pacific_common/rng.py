@@ -5,9 +5,9 @@ Unchecked, like each game's ``kernels.py``: these run inside the cores' hot loop
 step, so they check nothing, and the caller guarantees what each needs (the games' checked faces and
 ``pacific_common.options.check_seed`` see to it for every public entry point):
 
-- ``seed_rng(seed)`` and ``following_seed(seed)``: ``seed`` an integer from 0 to 2**63 - 1.  Numba
-  truncates a float (1.5 seeds as 1), takes NaN and negatives without a word, and a larger integer is
-  an ``OverflowError``.
+- ``seed_rng(seed)``, ``seed_generators(seeds, out)`` and ``following_seed(seed)``: ``seed`` (each of
+  ``seeds``) an integer from 0 to 2**63 - 1.  Numba truncates a float (1.5 seeds as 1), takes NaN and
+  negatives without a word, and a larger integer is an ``OverflowError``.
 - ``draw(state, offset, bound)``: ``state`` a writeable 1-D int64 array, ``0 <= offset < len(state)``
   (nothing checks the index: another offset reads and writes outside the row, or counts from its end),
   ``state[offset]`` a generator state made by ``seed_rng`` (a zero state stays zero and draws 0 for
@@ -30,6 +30,13 @@ def seed_rng(seed):
     if z == np.uint64(0):
         z = np.uint64(1)
     return np.int64(z)
+
+
+@njit(cache=True)
+def seed_generators(seeds, out):
+    """``out[i] = seed_rng(seeds[i])`` for every ``i``: the generators of many seeds in one call."""
+    for i in range(seeds.shape[0]):
+        out[i] = seed_rng(seeds[i])
 
 
 @njit(cache=True)

@@ -23,9 +23,9 @@ from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES
 from maunakea_env.board import NUM_FIELDS, NUM_ISLAND_TILES, START_TILE_SPACES
 from makemake_positions import one_move_before
 from maunakea_positions import assert_conserved
-from pacific_common.batch import PARALLEL_FROM
+from pacific_common.batch import ACTION_STREAM, PARALLEL_FROM
 from pacific_common.ends import END_NONE, END_STALEMATE, END_TRUNCATED, END_WIN
-from pacific_common.rng import following_seed
+from pacific_common.rng import following_seed, seed_generators
 
 
 # --- per-game illegal actions -------------------------------------------------------------------
@@ -175,14 +175,17 @@ def each_game(*fields):
 # --- batched play equals single games ------------------------------------------------------------
 
 def single_game_trajectory(game, num_players, seed, num_steps, max_turns, reward):
-    """Observations, masks, agents, rewards and final scores of one game driven by core.random_action,
-    through raw_env, restarting with unseeded resets (which take core.next_seed, like autoreset)."""
+    """Observations, masks, agents, rewards and final scores of one game through raw_env, restarting
+    with unseeded resets (which take core.next_seed, like autoreset), driven by random actions drawn
+    as ``BatchEnv.random_actions`` draws them: from a generator apart from the game's own."""
     env = game.package.raw_env(num_players=num_players, max_turns=max_turns, reward=reward)
     env.reset(seed=seed)
+    gens = np.zeros(1, dtype=np.int64)
+    seed_generators(np.array([seed ^ ACTION_STREAM]), gens)
     rows = []
     for _ in range(num_steps):
         agent = env.agent_selection
-        action = int(game.core.random_action(env._state))
+        action = int(game.package.kernels.random_action_with(env._state, gens, 0))
         env.step(action)
         done = any(env.terminations.values()) or any(env.truncations.values())
         rewards = [env.rewards[a] for a in env.possible_agents]
@@ -239,6 +242,53 @@ def test_same_seed_same_trajectories_whatever_the_number_of_threads(game):
         finally:
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     np.testing.assert_array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_random_play_leaves_each_games_chance_alone(game):
+    """``random_actions`` and ``play_random`` draw from the batch's generators, not from the games'
+    own: asking for random actions changes no row (it advanced Mauna Kea's generator, which draws its
+    tiles, so that the same actions then dealt other tiles than in ``raw_env``), and ``play_random``
+    plays the moves that ``random_actions`` would have drawn."""
+    batch = game.BatchEnv(3, seed=21, num_players=2, max_turns=game.max_turns["autoreset"])
+    twin = game.BatchEnv(3, seed=21, num_players=2, max_turns=game.max_turns["autoreset"])
+    for _ in range(3):
+        before = batch.states.copy()
+        actions = batch.random_actions()
+        np.testing.assert_array_equal(batch.states, before)
+        assert (actions >= 0).all()
+        batch.step(actions)
+    twin.play_random(3)
+    np.testing.assert_array_equal(twin.states, batch.states)
+    for _ in range(game.steps_to_end // 10):
+        batch.step(batch.random_actions())
+    twin.play_random(game.steps_to_end // 10)
+    np.testing.assert_array_equal(twin.states, batch.states)
+    np.testing.assert_array_equal(twin.action_masks, batch.action_masks)
+
+
+@pytest.mark.parametrize("game", each_game())
+def test_the_cores_random_play_from_a_generator_of_the_callers(game):
+    """``core.random_action_with`` and ``play_random_games_with`` draw as the batch does and leave the
+    row's generator alone; their generator argument is checked like every array a face takes."""
+    batch = game.BatchEnv(2, seed=5, num_players=2)
+    row, gens = batch.state(1), np.zeros(2, dtype=np.int64)
+    seed_generators(np.array([5, 6]) ^ ACTION_STREAM, gens)
+    assert game.core.random_action_with(row, gens, 1) == batch.random_actions()[1]
+    np.testing.assert_array_equal(row, batch.state(1))
+    twin = row.copy()
+    game.core.play_random_games_with(row, gens, 1, 10)
+    batch.play_random(10)
+    np.testing.assert_array_equal(row, batch.state(1))
+    assert not np.array_equal(row, twin)
+    for bad, message in ((gens.astype(np.int32), "gens must be a 1-D C-contiguous numpy array of int64"),
+                         (np.zeros(0, np.int64), "gens must hold at least one generator state"),
+                         (np.zeros(2, np.int64), r"gens\[1\] must be a generator state .* got 0"),
+                         (row[:2], "gens shares memory with state")):
+        with pytest.raises(ValueError, match=message):
+            game.core.random_action_with(row, bad, 1)
+    with pytest.raises(ValueError, match="g must be an integer from 0 to 1, got 2"):
+        game.core.play_random_games_with(row, gens, 2, 1)
 
 
 # --- finished games ------------------------------------------------------------------------------

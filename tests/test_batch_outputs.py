@@ -29,7 +29,7 @@ def test_masks_and_state_modes_play_the_default_games(package, options, num_envs
         actions = full.random_actions()
         full.step(actions)
         for env in (masks, state):
-            # each game draws from its own generator, kept in its row: the same draws, the same actions
+            # each batch draws from generators seeded from the same seeds: the same draws, the same actions
             np.testing.assert_array_equal(env.random_actions(), actions)
             env.step(actions)
             np.testing.assert_array_equal(env.states, full.states)

@@ -131,7 +131,7 @@ def test_batch_state_and_set_state_continue_a_game_like_raw_env(name):
     copy = batch.state(2)
     copy[:] = 0
     assert batch.states[2].any()   # state(g) is a copy
-    # random_actions would draw from each game's own generator, which is part of its row
+    # the same action in both: the first legal one
     actions = np.array([np.flatnonzero(mask)[0] for mask in batch.action_masks])
     batch.step(actions)
     env.step(int(legal_actions(env)[0]))
@@ -486,7 +486,7 @@ def test_random_actions_out_may_not_be_the_batchs_own_array(name):
 def test_a_masked_array_is_refused_as_actions_or_seats(name):
     """``np.asarray`` drops a masked array's mask: the step used the hidden values."""
     batch = PACKAGES[name].BatchEnv(2, seed=0, num_players=2)
-    actions = batch.random_actions()      # draws from the games' generators: the rows change
+    actions = batch.random_actions()
     before = batch.states.copy()
     with pytest.raises(ValueError, match="actions must be a plain array, not a masked array"):
         batch.step(np.ma.array(actions, mask=[True, False]))

@@ -15,9 +15,10 @@ import maunakea_env.core  # noqa: F401
 import numpy as np
 import pytest
 
-from agents.baselines.batched.common import PLAN_SIZE, KernelGenerator, seat_generators
+from agents.baselines.batched.common import PLAN_SIZE, KernelGenerator
 from agents.baselines.heuristic import HeuristicAgent
 from agents.games import game_info
+from pacific_common.rng import seed_generators
 
 POSITIONS = 10_000
 VARIANTS = [("makabana", "haapii"), ("makabana", "mao"), ("makemake", "standard"), ("maunakea", "basic"),
@@ -45,7 +46,7 @@ def compare_decisions(name, variant, positions, seed=0):
             agent.rng = KernelGenerator(int(agent_seeds[p]))   # the kernel's generator, seeded alike
             agents.append(agent)
         gens = np.zeros(n, dtype=np.int64)
-        seat_generators(agent_seeds.astype(np.int64), gens)
+        seed_generators(agent_seeds.astype(np.int64), gens)
         plans = np.zeros((n, PLAN_SIZE), dtype=np.int64)
         obs = np.zeros(game.obs_size, dtype=np.int8)
         mask = np.zeros(game.num_actions, dtype=np.int8)

@@ -72,13 +72,6 @@ def random_choice(mask, gens, i):
 
 
 @njit(cache=True)
-def seat_generators(seeds, out):
-    """Generator states for agent seeds (``seed_rng`` of each)."""
-    for i in range(seeds.shape[0]):
-        out[i] = seed_rng(seeds[i])
-
-
-@njit(cache=True)
 def uniforms(gens, games, seats, out):
     """One uniform draw from the generator of each (game, seat)."""
     for j in range(games.shape[0]):
