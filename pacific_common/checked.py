@@ -15,9 +15,12 @@ import numpy as np
 
 def reads_text(read):
     """``read(text)``, a notation reader, with the errors of a line it could not take apart (an item
-    missing, a number too large for a row) turned into the ``ValueError`` of any other wrong text."""
+    missing, a number too large for a row) turned into the ``ValueError`` of any other wrong text, and
+    a leading byte-order mark, as editors may write, read as nothing (not as part of the first key)."""
     @functools.wraps(read)
     def checked_read(text):
+        if isinstance(text, str):
+            text = text.removeprefix("\ufeff")
         try:
             return read(text)
         except (IndexError, AttributeError, OverflowError) as error:

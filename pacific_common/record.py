@@ -183,7 +183,7 @@ def save(record, path):
     ``load`` would refuse is refused here."""
     text = to_json(record) + "\n"
     path = _path(path)
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -199,7 +199,7 @@ def load(path):
     if not path.is_file():
         raise ValueError(f"no game record file at {str(path)!r}")
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")   # UTF-8, a byte-order mark (as editors may write) or not
     except UnicodeDecodeError:
         raise ValueError(f"{str(path)!r} is not a game record: it is not text (expected JSON)") from None
     return from_json(text)

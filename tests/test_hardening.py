@@ -1104,3 +1104,14 @@ def test_an_opponent_name_with_spaces_around_it_is_played_in_numba_under_its_nam
     plain = BatchedSelfPlayEnv("makemake", 4, 2, opponents=["heuristic"], seed=3)
     padded.reset(), plain.reset()
     assert np.array_equal(padded.kinds, plain.kinds) and padded.pool.baselines == ["heuristic"]
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_a_position_text_with_a_byte_order_mark_reads_as_without(name):
+    """A text saved by an editor that writes a byte-order mark: ``from_text`` said its game line was
+    missing (the mark became part of the first key), where the web page takes such a record."""
+    package = PACKAGES[name]
+    batch = package.BatchEnv(1, seed=3, num_players=2)
+    batch.step(batch.random_actions())
+    text = package.to_text(batch.state(0))
+    np.testing.assert_array_equal(package.from_text("\ufeff" + text), batch.state(0))

@@ -111,6 +111,15 @@ def test_save_and_load_round_trip(tmp_path):
     assert final.tolist() == record.final_state and result == record.result
 
 
+def test_a_record_file_with_a_byte_order_mark_loads(tmp_path):
+    """Saved again by an editor that writes a byte-order mark, a record file was refused by ``load``
+    ("Unexpected UTF-8 BOM") while the web page's replays took it."""
+    record = random_game("makemake", "standard", 2, seed=4, max_turns=6)
+    path = tmp_path / "game.json"
+    path.write_bytes(save(record, path).read_text(encoding="utf-8").encode("utf-8-sig"))
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf") and load(path) == record
+
+
 # -- strict reading -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def valid():
