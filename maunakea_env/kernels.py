@@ -266,8 +266,7 @@ def _basic_is_legal(state, action):
     if action < LAY_BASE:
         return False
     if action < SPEND_BASE:
-        a = action - LAY_BASE
-        r = a % 4
+        a = action - LAY_BASE   # any of the four rotations
         f = (a // 4) % NUM_FIELDS
         h = a // (4 * NUM_FIELDS)
         return h < state[HAND_SIZE + player] and IS_TILE_FIELD[f] and state[FIELD_TILE + f] < 0

@@ -1,6 +1,4 @@
 """The uniform random agent: the baseline every rating is anchored to."""
-import numpy as np
-
 from ..base import Agent
 
 
