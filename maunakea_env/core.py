@@ -139,7 +139,7 @@ def play_random_games(state, num_steps):
 def random_action_with(state, gens, g):
     """``random_action`` drawn from the generator ``gens[g]`` (which it advances), not the game's own:
     the tiles to come stay as they were."""
-    _row(state)
+    _row(state, writeable=True)   # the kernel's walk takes the row for its mask argument too, as random_action's
     g = checked.generator(state, gens, g)
     return int(kernels.random_action_with(state, gens, g))
 

@@ -35,7 +35,9 @@ the game's ``raw_env`` reset with that seed.  Each game's random generator lives
 results do not depend on the number of threads.  ``random_actions`` and ``play_random`` draw their
 moves from generators of the batch's own, one per game (seeded from the same seeds at ``reset``, apart
 from the games' own), as a player's randomness is apart from the game's: they never change a game's
-chance (Mauna Kea's tiles), so a game played with them replays move for move in ``raw_env``.
+chance (Mauna Kea's tiles), so a game played with them replays move for move in ``raw_env``.  Those
+generators are the batch's, not the games': ``state(g)`` and ``set_state(g, row)`` neither read nor
+reset them (a row put back plays on with other random moves); ``reset(seed)`` seeds them again.
 
 What a step writes: ``outputs="observations"`` (default) writes every game's observation and mask;
 ``outputs="masks"`` writes the masks only; ``outputs="state"`` neither (``agent_to_act``, ``rewards``,
@@ -235,7 +237,7 @@ class CoreBatchEnv:
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
         # and observe flags, actions, action generators, flags)
-        per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 13 * self.num_players + 28
+        per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 14 * self.num_players + 28
         _check_memory(self.num_envs, per_game, type(self).__module__.partition(".")[0])
         self.states = np.zeros((self.num_envs, core.STATE_SIZE), dtype=np.int64)
         self.observations = np.zeros((self.num_envs, obs_size), dtype=np.int8)

@@ -199,7 +199,7 @@ def load(path):
     if not path.is_file():
         raise ValueError(f"no game record file at {str(path)!r}")
     try:
-        text = path.read_text(encoding="utf-8-sig")   # UTF-8, a byte-order mark (as editors may write) or not
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{str(path)!r} is not a game record: it is not text (expected JSON)") from None
     return from_json(text)
@@ -224,6 +224,7 @@ def from_json(text):
     """The ``GameRecord`` written in ``text``; any deviation from the format is a ``ValueError``."""
     if not isinstance(text, str):
         raise ValueError(f"a game record is JSON text (str), got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")   # a byte-order mark, as editors may write, is no error
     try:
         data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=no_duplicate_keys)
     except RecursionError:

@@ -289,6 +289,13 @@ def test_the_cores_random_play_from_a_generator_of_the_callers(game):
             game.core.random_action_with(row, bad, 1)
     with pytest.raises(ValueError, match="g must be an integer from 0 to 1, got 2"):
         game.core.play_random_games_with(row, gens, 2, 1)
+    frozen = row.copy()
+    frozen.flags.writeable = False
+    again = gens.copy()
+    try:   # Mauna Kea's kernel writes into the row's type (a Numba TypingError was what it raised)
+        assert game.core.random_action_with(frozen, gens, 1) == game.core.random_action_with(row.copy(), again, 1)
+    except ValueError as error:
+        assert game.name == "maunakea" and "state must be writeable" in str(error)
 
 
 # --- finished games ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))  # per kind of input; whole rows get a third
+GENS = np.ones(1, dtype=np.int64)   # a generator of the caller's (any state but 0)
 MAX_STEPS = 3000  # a game from an accepted row ends long before (the rules end it, or max_turns)
 INT64 = st.integers(min_value=-(2 ** 63), max_value=2 ** 63 - 1)
 # values the kernels would use as indices or counts, around every boundary, and the extremes
@@ -58,7 +59,9 @@ def accepted_or_refused(row):
     except ValueError as error:
         assert str(error).startswith("invalid state: ")
         for face in (lambda: core.step(state, 0), lambda: core.random_action(state),
-                     lambda: core.legal_action_mask(state, np.zeros(343, np.int8))):
+                     lambda: core.legal_action_mask(state, np.zeros(343, np.int8)),
+                     lambda: core.random_action_with(state, GENS, 0),
+                     lambda: core.play_random_games_with(state, GENS, 0, 5)):
             try:
                 face()
             except ValueError:

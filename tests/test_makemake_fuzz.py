@@ -19,6 +19,7 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "120"))
+GENS = np.ones(1, dtype=np.int64)   # a generator of the caller's (any state but 0)
 PLAY_TURNS = 100    # an accepted row plays on for at most this many clan turns (its max_turns is cut)
 
 
@@ -49,7 +50,8 @@ def refused_everywhere(row):
     calls = (lambda: core.step(row, 0), lambda: core.random_action(row), lambda: core.legal_action_mask(row, mask),
              lambda: core.observe_player(row, 0, obs, mask), lambda: core.player_to_act(row),
              lambda: core.rewards(row, 0, np.zeros(4)), lambda: core.play_random_games(row, 5),
-             lambda: core.has_dominance_action(row, 0), lambda: core.end_code(row))
+             lambda: core.has_dominance_action(row, 0), lambda: core.end_code(row),
+             lambda: core.random_action_with(row, GENS, 0), lambda: core.play_random_games_with(row, GENS, 0, 5))
     for call in calls:
         try:
             call()

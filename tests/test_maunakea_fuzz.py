@@ -188,6 +188,7 @@ _CHILD = textwrap.dedent("""
     import numpy as np
     from maunakea_env import core, kernels
 
+    GENS = np.ones(1, dtype=np.int64)   # a generator of the caller's (any state but 0)
     rows = np.load(sys.argv[1])
     outcome = []
     for row in rows:
@@ -199,7 +200,9 @@ _CHILD = textwrap.dedent("""
             for face in (lambda: core.step(state, 0), lambda: core.legal_action_mask(
                     state, np.zeros(3052, np.int8)), lambda: core.observe_player(
                     state, 0, np.zeros(3000, np.int8), np.zeros(3052, np.int8)),
-                         lambda: core.random_action(state), lambda: core.settled(state)):
+                         lambda: core.random_action(state), lambda: core.settled(state),
+                         lambda: core.random_action_with(state, GENS, 0),
+                         lambda: core.play_random_games_with(state, GENS, 0, 5)):
                 try:
                     face()
                     raise SystemExit("a checked face accepted a row check_state refused")

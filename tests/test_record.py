@@ -118,6 +118,7 @@ def test_a_record_file_with_a_byte_order_mark_loads(tmp_path):
     path = tmp_path / "game.json"
     path.write_bytes(save(record, path).read_text(encoding="utf-8").encode("utf-8-sig"))
     assert path.read_bytes().startswith(b"\xef\xbb\xbf") and load(path) == record
+    assert from_json("\ufeff" + records.to_json(record)) == record
 
 
 # -- strict reading -------------------------------------------------------------------------------------
