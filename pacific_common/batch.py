@@ -83,6 +83,13 @@ PARALLEL_FROM = 256
 # Mixed into each game's seed to seed the generator of its random actions, apart from the game's own.
 ACTION_STREAM = 0x2545F4914F6CDD1D
 
+
+def seed_action_generators(seeds, out):
+    """Into ``out``, the generators that ``BatchEnv.random_actions`` and ``play_random`` draw from for
+    games seeded ``seeds`` (an int64 array): where a game's moves can be drawn again outside the batch,
+    with the cores' ``random_action_with``."""
+    seed_generators(seeds ^ ACTION_STREAM, out)
+
 OUTPUTS = ("observations", "masks", "state")
 
 
@@ -274,7 +281,7 @@ class CoreBatchEnv:
         self.kernels.batch_reset(self.states, seeds, self.num_players, self.variants[self.variant],
                                  self.max_turns, self._write_masks, observe, self.observations,
                                  self.action_masks, self.agent_to_act)
-        seed_generators(seeds ^ ACTION_STREAM, self._action_gens)
+        seed_action_generators(seeds, self._action_gens)
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False

@@ -23,9 +23,9 @@ from makemake_env.board import NUM_GROUNDS, NUM_TERRITORIES
 from maunakea_env.board import NUM_FIELDS, NUM_ISLAND_TILES, START_TILE_SPACES
 from makemake_positions import one_move_before
 from maunakea_positions import assert_conserved
-from pacific_common.batch import ACTION_STREAM, PARALLEL_FROM
+from pacific_common.batch import PARALLEL_FROM, seed_action_generators
 from pacific_common.ends import END_NONE, END_STALEMATE, END_TRUNCATED, END_WIN
-from pacific_common.rng import following_seed, seed_generators
+from pacific_common.rng import following_seed
 
 
 # --- per-game illegal actions -------------------------------------------------------------------
@@ -181,7 +181,7 @@ def single_game_trajectory(game, num_players, seed, num_steps, max_turns, reward
     env = game.package.raw_env(num_players=num_players, max_turns=max_turns, reward=reward)
     env.reset(seed=seed)
     gens = np.zeros(1, dtype=np.int64)
-    seed_generators(np.array([seed ^ ACTION_STREAM]), gens)
+    seed_action_generators(np.array([seed]), gens)
     rows = []
     for _ in range(num_steps):
         agent = env.agent_selection
@@ -273,7 +273,7 @@ def test_the_cores_random_play_from_a_generator_of_the_callers(game):
     row's generator alone; their generator argument is checked like every array a face takes."""
     batch = game.BatchEnv(2, seed=5, num_players=2)
     row, gens = batch.state(1), np.zeros(2, dtype=np.int64)
-    seed_generators(np.array([5, 6]) ^ ACTION_STREAM, gens)
+    seed_action_generators(np.array([5, 6]), gens)
     assert game.core.random_action_with(row, gens, 1) == batch.random_actions()[1]
     np.testing.assert_array_equal(row, batch.state(1))
     twin = row.copy()

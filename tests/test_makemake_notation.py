@@ -13,8 +13,7 @@ import pytest
 import makemake_env
 from makemake_env import core, kernels
 from makemake_env.notation import ACTION_NAMES, KEYS
-from pacific_common.batch import ACTION_STREAM
-from pacific_common.rng import seed_generators
+from pacific_common.batch import seed_action_generators
 
 GAMES = int(os.environ.get("ROUNDTRIP_GAMES", "18"))
 PLAYER_COUNTS = [2, 3, 4]
@@ -211,7 +210,7 @@ def test_last_actions_are_kept_in_step_by_the_batch_and_the_reference():
     core.init(single, 3, 0, 80, 11)
     game = ReferenceGame(3, 80)
     gens = np.zeros(1, np.int64)
-    seed_generators(np.array([11 ^ ACTION_STREAM]), gens)   # the batch's generator for its game 0
+    seed_action_generators(np.array([11]), gens)   # the batch's generator for its game 0
     while single[core.STATUS] == core.STATUS_RUNNING:
         actions = batch.random_actions()
         assert core.random_action_with(single, gens, 0) == actions[0]

@@ -349,7 +349,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
     async def new_replay(request):
         body = await bounded_body(request, MAX_RECORD_BYTES, "a game record")
         try:
-            record = from_json(body.decode("utf-8-sig"))   # a byte-order mark, as editors may write, is no error
+            record = from_json(body.decode("utf-8"))   # from_json reads past a byte-order mark
             if len(record.actions) > MAX_REPLAY_STEPS:
                 raise BadRequest(f"a game record replayed here holds at most {MAX_REPLAY_STEPS} actions; this one "
                                  f"holds {len(record.actions)}", 413)
