@@ -88,6 +88,10 @@ def seed_action_generators(seeds, out):
     """Into ``out``, the generators that ``BatchEnv.random_actions`` and ``play_random`` draw from for
     games seeded ``seeds`` (an int64 array): where a game's moves can be drawn again outside the batch,
     with the cores' ``random_action_with``."""
+    array("seeds", seeds, np.int64)
+    array("out", out, np.int64, seeds.shape[0], writeable=True)
+    if seeds.shape[0] and seeds.min() < 0:
+        raise ValueError(f"seeds must be from 0 to 2**63 - 1, got {int(seeds.min())}")
     seed_generators(seeds ^ ACTION_STREAM, out)
 
 OUTPUTS = ("observations", "masks", "state")

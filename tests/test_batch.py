@@ -289,6 +289,12 @@ def test_the_cores_random_play_from_a_generator_of_the_callers(game):
             game.core.random_action_with(row, bad, 1)
     with pytest.raises(ValueError, match="g must be an integer from 0 to 1, got 2"):
         game.core.play_random_games_with(row, gens, 2, 1)
+    for seeds, out, message in ((np.array([5]), np.zeros(2, np.int64), "out must be .* int64 with 1 entries"),
+                                (np.array([5.0]), gens, "seeds must be .* of int64"),
+                                (np.array([-1]), np.zeros(1, np.int64), "seeds must be from 0 to 2"),
+                                (np.array([5]), np.zeros(1, np.int32), "out must be .* int64")):
+        with pytest.raises(ValueError, match=message):
+            seed_action_generators(seeds, out)
     frozen = row.copy()
     frozen.flags.writeable = False
     again = gens.copy()
