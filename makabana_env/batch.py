@@ -15,9 +15,10 @@ from numba import njit, prange
 
 from pacific_common.batch import PARALLEL_FROM, CoreBatchEnv, first_outside  # noqa: F401  (PARALLEL_FROM: re-exported)
 
-from . import core as checked_faces  # not `core`: the class body's `core` names the kernels
+from . import core as checked_core
 from . import kernels
-from .env import describe_action, raw_env
+from .env import raw_env
+from .notation import describe_action
 
 
 @njit(cache=True, inline="always")
@@ -55,8 +56,9 @@ def _refused(g, states, actions, autoreset):
 
 @njit(cache=True, inline="always")
 def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
-               agent_to_act, rewards, terminated, truncated, scores):
+               agent_to_act, rewards, terminated, truncated, scores, ends):
     state = states[g]
+    ends[g] = kernels.END_NONE
     terminated[g] = False
     truncated[g] = False
     rewards[g, :] = 0.0
@@ -68,6 +70,7 @@ def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe,
         truncated[g] = state[kernels.STATUS] == kernels.STATUS_TRUNCATED
         kernels.rewards(state, reward_mode, rewards[g])
         kernels.player_scores(state, scores[g])
+        ends[g] = kernels.end_code(state)
         if autoreset:
             kernels.init(state, state[kernels.NUM_PLAYERS], state[kernels.VARIANT], state[kernels.MAX_TURNS],
                       kernels.next_seed(state))
@@ -76,7 +79,7 @@ def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe,
 
 @njit(cache=True, parallel=True)
 def batch_step(states, actions, num_actions, autoreset, reward_mode, write_masks, observe, observations,
-               masks, agent_to_act, rewards, terminated, truncated, scores, bad):
+               masks, agent_to_act, rewards, terminated, truncated, scores, ends, bad):
     """Step every game by its action, in parallel, if every action is legal; else change nothing and
     return the index of the first game that refuses its action (-1: all stepped).  One call per step:
     the check and the step share the call, and ``bad`` (one flag per game) holds the checks."""
@@ -90,13 +93,13 @@ def batch_step(states, actions, num_actions, autoreset, reward_mode, write_masks
             return g
     for g in prange(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
-                   agent_to_act, rewards, terminated, truncated, scores)
+                   agent_to_act, rewards, terminated, truncated, scores, ends)
     return -1
 
 
 @njit(cache=True)
 def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, write_masks, observe,
-                      observations, masks, agent_to_act, rewards, terminated, truncated, scores, bad):
+                      observations, masks, agent_to_act, rewards, terminated, truncated, scores, ends, bad):
     """``batch_step`` on one thread: for small batches, waking the thread pool costs more than it saves."""
     outside = first_outside(actions, num_actions)
     if outside >= 0:
@@ -106,7 +109,7 @@ def batch_step_serial(states, actions, num_actions, autoreset, reward_mode, writ
             return g
     for g in range(states.shape[0]):
         _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe, observations, masks,
-                   agent_to_act, rewards, terminated, truncated, scores)
+                   agent_to_act, rewards, terminated, truncated, scores, ends)
     return -1
 
 
@@ -150,7 +153,7 @@ class BatchEnv(CoreBatchEnv):
     """``num_envs`` Maka Bana games stepped together; see ``pacific_common.batch``."""
 
     core = kernels
-    checked = checked_faces  # makabana_env.core: argument and state checks (set_state: check_state)
+    checked = checked_core     # the checked faces: set_state validates rows with checked.check_state
     kernels = sys.modules[__name__]
     players = raw_env.players
     variants = raw_env.variants

@@ -138,6 +138,10 @@ def next_seed(state):
     return int(kernels.next_seed(_row(state)))
 
 
+def end_code(state):
+    return int(kernels.end_code(_row(state)))
+
+
 def mao_choices(state):
     """The decision asked in a Mao game as ``(base, bits)``: legal actions are ``base + i`` for every
     set bit ``i``."""

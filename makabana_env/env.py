@@ -85,7 +85,7 @@ Version history
   from the moment the card is chosen.
 """
 from pacific_common.aec import CoreAECEnv, wrap
-from pacific_common.ends import END_NAMES, END_RULES, END_TRUNCATED
+from pacific_common.ends import END_NAMES
 
 from . import core as checked_faces  # not `core`: the class body's `core` names the kernels
 from . import kernels
@@ -135,10 +135,8 @@ class raw_env(CoreAECEnv):
             self.infos[self.agent_selection]["colour"] = COLOUR_NAMES[colour]
 
     def final_info(self):
-        # Maka Bana ends only by the rulebook (a colour without huts, or the season after a full
-        # beach) or by max_turns; named as in every game (pacific_common.ends)
-        ended = END_TRUNCATED if self._state[kernels.STATUS] == kernels.STATUS_TRUNCATED else END_RULES
-        return {"scores": self.scores(), "colour_scores": self.colour_scores(), "end": END_NAMES[ended]}
+        return {"scores": self.scores(), "colour_scores": self.colour_scores(),
+                "end": END_NAMES[kernels.end_code(self._state)]}
 
     def colour_scores(self):
         """Points per colour as the board stands (two colours per player in the two-player game)."""

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from pacific_common.bits import lowest_bit, nth_bit, popcount
+from pacific_common.ends import END_NONE, END_RULES, END_TRUNCATED
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -967,6 +968,15 @@ def rewards(state, mode, out):
                 out[i] = 1.0 if leaders == 1 else 0.0
             else:
                 out[i] = -1.0
+
+
+@njit(cache=True)
+def end_code(state):
+    """How the game ended, as a ``pacific_common.ends`` code (END_NONE while it runs).  Maka Bana ends
+    only by its rulebook (a colour out of huts, or the season after a full beach) or at ``max_turns``."""
+    if state[STATUS] == STATUS_RUNNING:
+        return END_NONE
+    return END_TRUNCATED if state[STATUS] == STATUS_TRUNCATED else END_RULES
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -833,6 +833,14 @@ class ReferenceGame:
             totals[self.owner(colour)] += points
         return totals
 
+    @property
+    def end(self):
+        """How the game ended, named as in ``pacific_common.ends``: Maka Bana ends only by its
+        rulebook ("rules") or at ``max_turns`` ("truncated"); None while it runs."""
+        if self.truncated:
+            return "truncated"
+        return "rules" if self.terminated else None
+
     def rewards(self, mode: str = "win_loss") -> list:
         """Rewards per player: only a finished (terminated) game pays; truncation pays 0."""
         if mode not in REWARD_MODES:

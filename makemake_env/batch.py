@@ -6,8 +6,7 @@ is measured slower (``pacific_common.batch.ThreadChoice``), as their serial twin
 
 Every game's batch module has these same kernels, word for word, over its own ``core``: a kernel that
 received the core's functions as arguments, or was built by a factory, would miss Numba's on-disk
-cache and be compiled again in every process.  Make Make's step kernels also write how each game
-ended (``ends``, ``kernels.end_code``), which is why its ``BatchEnv`` sets ``reports_ends``.
+cache and be compiled again in every process.
 """
 import sys
 
@@ -159,7 +158,6 @@ class BatchEnv(CoreBatchEnv):
     players = raw_env.players
     variants = raw_env.variants
     decisions = raw_env.decisions
-    reports_ends = True
 
     def __init__(self, num_envs, seed=None, autoreset=True, num_players=4, variant="standard",
                  max_turns=1000, reward="win_loss", outputs="observations"):

@@ -156,6 +156,10 @@ def next_seed(state):
     return int(kernels.next_seed(_row(state)))
 
 
+def end_code(state):
+    return int(kernels.end_code(_row(state)))
+
+
 def player_to_act(state):
     return int(kernels.player_to_act(_row(state)))
 

@@ -110,7 +110,7 @@ Version history
   grew from 5170 to 5203 values (the advanced one from 5353 to 5386).
 """
 from pacific_common.aec import CoreAECEnv, wrap
-from pacific_common.ends import END_NAMES, END_RULES, END_SETTLED, END_TRUNCATED
+from pacific_common.ends import END_NAMES
 
 from . import core as checked_core
 from . import kernels
@@ -153,17 +153,11 @@ class raw_env(CoreAECEnv):
         loads = {a: {BOAT_NAMES[b]: {colour: int(state[kernels.BOAT_LOAD + b * kernels.NUM_COLOURS + c])
                                      for c, colour in enumerate(_COLOURS)} for b in bs}
                  for a, bs in taken.items()}
-        # "end" names the end as every game does (pacific_common.ends); "end_trigger" says what
-        # triggered it (kernels.END_REASON_NAMES), empty for a truncated game whose end never came
-        trigger = kernels.END_REASON_NAMES[state[kernels.END_REASON]]
-        if state[kernels.STATUS] == kernels.STATUS_TRUNCATED:
-            ended = END_NAMES[END_TRUNCATED]
-        elif trigger in ("settled", "walled in"):
-            ended = END_NAMES[END_SETTLED]
-        else:
-            ended = END_NAMES[END_RULES]
-        info = {"scores": self.scores(), "boats": boats, "boat_loads": loads, "end": ended,
-                "end_trigger": trigger}
+        # "end_trigger" says what triggered the end (kernels.END_REASON_NAMES), empty for a truncated
+        # game whose end never came
+        info = {"scores": self.scores(), "boats": boats, "boat_loads": loads,
+                "end": END_NAMES[kernels.end_code(state)],
+                "end_trigger": kernels.END_REASON_NAMES[state[kernels.END_REASON]]}
         if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:
             info["task_points"] = [int(kernels.task_points(state, p)) for p in range(self.num_players)]
         return info

@@ -12,6 +12,7 @@ landing ``l``; end the turn.
 import numpy as np
 from numba import njit
 
+from pacific_common.ends import END_NONE, END_RULES, END_SETTLED, END_TRUNCATED
 from pacific_common.rng import draw, following_seed, seed_rng
 from pacific_common.seats import margins, relative, seat_after
 
@@ -1381,6 +1382,20 @@ def rewards(state, mode, out):
     player_scores(state, out)
     if mode == REWARD_MARGIN:
         margins(out, n)
+
+
+@njit(cache=True)
+def end_code(state):
+    """How the game ended, as a ``pacific_common.ends`` code (END_NONE while it runs): the rulebook's
+    end, an end settled because no explorer could ever leave the island (RULINGS.md "Settled end", or
+    walled in, RULES.md), or ``max_turns`` -- which wins over an end triggered but not yet scored."""
+    if state[STATUS] == STATUS_RUNNING:
+        return END_NONE
+    if state[STATUS] == STATUS_TRUNCATED:
+        return END_TRUNCATED
+    if state[END_REASON] == END_BY_SETTLED or state[END_REASON] == END_BY_WALLED_IN:
+        return END_SETTLED
+    return END_RULES
 
 
 @njit(cache=True)

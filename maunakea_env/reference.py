@@ -1177,6 +1177,17 @@ class ReferenceGame:
         best = max(keys)
         return [p for p in range(self.num_players) if keys[p] == best]
 
+    @property
+    def end(self):
+        """How the game ended, named as in ``pacific_common.ends``: the rulebook's end ("rules"), an
+        end settled because no explorer could ever leave the island ("settled": RULINGS.md, or walled
+        in, RULES.md), or ``max_turns`` ("truncated"); None while it runs."""
+        if self.truncated:
+            return "truncated"
+        if not self.terminated:
+            return None
+        return "settled" if self.end_reason in ("settled", "walled in") else "rules"
+
     def rewards(self, mode="win_loss"):
         """Rewards arrive only when the game ends by the rules; a truncated or running game gives 0."""
         if mode not in REWARD_MODES:

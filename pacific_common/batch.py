@@ -18,9 +18,7 @@ attribute              shape, dtype                content after ``reset`` / ``s
 ``scores``             (num_envs, num_players) i64 final scores of a game that ended on this step
 ``ends``               (num_envs,) int8            how a game that ended on this step ended, as a
                                                    ``pacific_common.ends`` code (``END_NONE`` for
-                                                   the others); ``END_NAMES[code]`` names it.
-                                                   Only where the game's ``BatchEnv`` sets
-                                                   ``reports_ends`` (Make Make so far)
+                                                   the others); ``END_NAMES[code]`` names it
 =====================  ==========================  =================================================
 
 Autoreset: with ``autoreset=True`` (default) a game that ends is set up again at once, with the next
@@ -229,7 +227,6 @@ class CoreBatchEnv:
     players = (2, 5)
     variants = {}
     decisions = ()
-    reports_ends = False   # the game's step kernels take an ``ends`` array after ``scores``
     END_NAMES = END_NAMES  # ``END_NAMES[batch.ends[g]]``: "win", "stalemate", … (None: no end)
 
     def __init__(self, num_envs, seed, autoreset, num_players, variant, max_turns, reward,
@@ -258,10 +255,8 @@ class CoreBatchEnv:
         self.terminated = np.zeros(self.num_envs, dtype=np.bool_)
         self.truncated = np.zeros(self.num_envs, dtype=np.bool_)
         self.scores = np.zeros((self.num_envs, self.num_players), dtype=np.int64)
-        if self.reports_ends:
-            self.ends = np.zeros(self.num_envs, dtype=np.int8)
-        self._outputs = (self.rewards, self.terminated, self.truncated, self.scores) + (
-            (self.ends,) if self.reports_ends else ())
+        self.ends = np.zeros(self.num_envs, dtype=np.int8)
+        self._outputs = (self.rewards, self.terminated, self.truncated, self.scores, self.ends)
         self._action_gens = np.zeros(self.num_envs, dtype=np.int64)   # random_actions' and play_random's
         self._bad = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
@@ -290,8 +285,7 @@ class CoreBatchEnv:
         self.terminated[:] = False
         self.truncated[:] = False
         self.scores[:] = 0
-        if self.reports_ends:
-            self.ends[:] = 0
+        self.ends[:] = 0
         return self.observations, self.action_masks
 
     def _seats(self, observe):
@@ -420,7 +414,6 @@ class CoreBatchEnv:
         self.terminated[g] = False
         self.truncated[g] = False
         self.scores[g] = 0
-        if self.reports_ends:
-            self.ends[g] = 0
+        self.ends[g] = 0
         self.kernels._write_outputs(self.states[g], g, self._write_masks, self._observe_default,
                                     self.observations, self.action_masks, self.agent_to_act)

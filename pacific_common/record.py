@@ -381,23 +381,18 @@ def _through_batch(record):
     state = batch.state(0)
     result = None
     if state[kernels.STATUS] != kernels.STATUS_RUNNING:
-        if batch.reports_ends:
-            end = END_NAMES[int(batch.ends[0])]
-        else:  # the batch does not say how a game ended
-            end = end_name(record.game, state, record.num_players, record.variant, record.max_turns)
-        result = {"status": STATUSES[int(batch.truncated[0])], "end": end,
+        result = {"status": STATUSES[int(batch.truncated[0])], "end": END_NAMES[int(batch.ends[0])],
                   "scores": [int(s) for s in batch.scores[0]], "rewards": [float(r) for r in batch.rewards[0]]}
     yield state, None
     _check_reached(record, "batch", state, result)
     return result
 
 
-def end_name(game, state, num_players, variant, max_turns):
-    """How the finished game in the state row ``state`` ended (``pacific_common.ends.END_NAMES``), as
-    its environment reads it off the row; None while it runs."""
-    env = _package(game).raw_env(num_players=num_players, variant=variant, max_turns=max_turns)
-    env.set_state(state)
-    return env.infos[env.possible_agents[0]].get("end")
+def end_name(game, state):
+    """How the game in the state row ``state`` ended (``pacific_common.ends.END_NAMES``); None while
+    it runs."""
+    _package(game)  # checks the name
+    return END_NAMES[importlib.import_module(f"{game}_env.core").end_code(state)]
 
 
 def _through_reference(record):
@@ -419,7 +414,7 @@ def _through_reference(record):
     result = None
     if game.terminated or game.truncated:
         scores = game.scores() if record.game == "maunakea" else game.player_scores()
-        result = {"status": STATUSES[int(game.truncated)], "end": _reference_end(record.game, game),
+        result = {"status": STATUSES[int(game.truncated)], "end": game.end,
                   "scores": [int(s) for s in scores],
                   "rewards": [float(r) for r in game.rewards(record.reward)]}
     yield game, None
@@ -427,12 +422,3 @@ def _through_reference(record):
     return result
 
 
-def _reference_end(name, game):
-    """How a finished reference game ended, named as ``infos["end"]`` names it (``pacific_common.ends``)."""
-    if game.truncated:
-        return "truncated"
-    if name == "makemake":
-        return game.end
-    if name == "maunakea" and game.end_reason in ("settled", "walled in"):
-        return "settled"
-    return "rules"  # Maka Bana ends only by its rulebook; Mauna Kea otherwise too

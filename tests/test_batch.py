@@ -220,12 +220,30 @@ def test_game_i_plays_like_a_single_game_seeded_seed_plus_i(game, num_players, r
             assert bool(batch.terminated[g] or batch.truncated[g]) == done
             if done:
                 assert batch.scores[g].tolist() == scores
-            if batch.reports_ends:
-                assert batch.END_NAMES[batch.ends[g]] == end
+            assert batch.END_NAMES[batch.ends[g]] == end
             ends += done
             np.testing.assert_array_equal(batch.observations[g], obs)
             np.testing.assert_array_equal(batch.action_masks[g], mask)
     assert ends > 0, "no game ended: the autoreset path was not compared"
+
+
+@pytest.mark.parametrize("package, max_turns, names", [
+    (makabana_env, 20, {"rules", "truncated"}),                 # makabana_env/RULES.md: no other end
+    (maunakea_env, 40, {"rules", "settled", "truncated"}),      # settled: RULINGS.md, or walled in
+])
+def test_batch_ends_name_every_end_the_game_has(package, max_turns, names):
+    """``BatchEnv.ends`` in the games without positions of their own below: random 2-player games
+    reach every end their rules have, each step's ends are non-zero exactly for the games that ended
+    on it, and "truncated" exactly for the truncated ones (Make Make's: further down)."""
+    batch = package.BatchEnv(16, seed=0, num_players=2, max_turns=max_turns)
+    seen = set()
+    for _ in range(600):
+        batch.step(batch.random_actions())
+        done = batch.terminated | batch.truncated
+        assert ((batch.ends != END_NONE) == done).all()
+        assert ((batch.ends == END_TRUNCATED) == batch.truncated).all()
+        seen.update(batch.END_NAMES[code] for code in batch.ends[done])
+    assert seen == names
 
 
 @pytest.mark.parametrize("game", each_game())

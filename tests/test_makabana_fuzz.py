@@ -61,7 +61,7 @@ def accepted_or_refused(row):
         for face in (lambda: core.step(state, 0), lambda: core.random_action(state),
                      lambda: core.legal_action_mask(state, np.zeros(343, np.int8)),
                      lambda: core.random_action_with(state, GENS, 0),
-                     lambda: core.play_random_games_with(state, GENS, 0, 5)):
+                     lambda: core.play_random_games_with(state, GENS, 0, 5), lambda: core.end_code(state)):
             try:
                 face()
             except ValueError:

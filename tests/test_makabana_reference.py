@@ -34,6 +34,7 @@ import pytest
 from makabana_env import core, kernels
 from makabana_env.board import HUTS_PER_COLOUR, NEIGHBOURS, NUM_PAINT_CARDS, NUM_SPOTS
 from makabana_env.reference import NUM_ACTIONS, NUM_SHOWN, TAKE_BACK_BASE, TIKI_BASE, Project, ReferenceGame
+from pacific_common.ends import END_NAMES
 
 # the reference's phase names; Mao's own phases too, for the Mao cross-check that shares board_view
 PHASE_NAMES = {core.PHASE_PROJECT: "project", core.PHASE_TIKI: "tiki", core.PHASE_OVER: "over",
@@ -91,6 +92,7 @@ def core_view(state, phase_start):
     n = row[core.NUM_COLOURS]
     over = row[core.PHASE] == core.PHASE_OVER
     view["owner"] = [int(kernels.owner(state, c)) for c in range(n)]
+    view["end"] = END_NAMES[core.end_code(state)]
     if not over:
         # this season's projects submitted so far: spot, card shown, take-back or not (once the game is
         # over the core has cleared them and the reference keeps the last season's: not compared)
@@ -133,6 +135,7 @@ def reference_view(game, phase_start):
         "player_to_act": None if over else game.owner(game.to_act),
         "owner": [game.owner(c) for c in range(game.num_colours)],
         "status": status,
+        "end": game.end,
     }
     if not over:
         view["projects"] = [None if p is None else (p.spot, p.shown, p.take_back) for p in game.projects]

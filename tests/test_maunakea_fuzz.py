@@ -202,7 +202,8 @@ _CHILD = textwrap.dedent("""
                     state, 0, np.zeros(3000, np.int8), np.zeros(3052, np.int8)),
                          lambda: core.random_action(state), lambda: core.settled(state),
                          lambda: core.random_action_with(state, GENS, 0),
-                         lambda: core.play_random_games_with(state, GENS, 0, 5)):
+                         lambda: core.play_random_games_with(state, GENS, 0, 5),
+                         lambda: core.end_code(state)):
                 try:
                     face()
                     raise SystemExit("a checked face accepted a row check_state refused")

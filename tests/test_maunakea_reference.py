@@ -33,6 +33,7 @@ import pytest
 from maunakea_env import core
 from maunakea_env import kernels  # the queries below, on a row the core has just checked
 from maunakea_env.reference import ReferenceGame
+from pacific_common.ends import END_NAMES
 
 PHASES = {"placement": core.PHASE_PLACEMENT, "turn": core.PHASE_TURN, "over": core.PHASE_OVER,
           # the rules for advanced players only
@@ -106,6 +107,7 @@ def core_view(state, n, turn_start):
         "end_triggered": bool(state[core.END_TRIGGERED]),
         "final_turns_left": int(state[core.FINAL_TURNS_LEFT]),
         "end_reason": core.END_REASON_NAMES[state[core.END_REASON]] or None,
+        "end": END_NAMES[core.end_code(state)],
         **core_board(state, n),
         "hand_points": [int(kernels.hand_points(state, p)) for p in range(n)],
         "on_island": [int(kernels.explorers_on_island(state, p)) for p in range(n)],
@@ -174,6 +176,7 @@ def reference_view(game, turn_start):
         # truncated meanwhile keeps the offset.
         "final_turns_left": game.final_turns_left + (game.end_triggered and not game.terminated),
         "end_reason": game.end_reason,
+        "end": game.end,
         **reference_board(game),
         "hand_points": [game.hand_points(p) for p in range(n)],
         "on_island": [len(game.on_island(p)) for p in range(n)],

@@ -173,7 +173,7 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     for p in range(n):
         print_fn(f"  {names[p]}: {result.scores[p]}")
     # a Make Make stalemate has no winner
-    stalemate = end_name(info.name, final["state"], n, info.variant, info.max_turns) == "stalemate"
+    stalemate = end_name(info.name, final["state"]) == "stalemate"
     print_fn(verdict(names, result.ranks, result.truncated, info.max_turns, stalemate=stalemate))
     return result
 
