@@ -39,7 +39,7 @@ reset them (a row put back plays on with other random moves); ``reset(seed)`` se
 
 What a step writes: ``outputs="observations"`` (default) writes every game's observation and mask;
 ``outputs="masks"`` writes the masks only; ``outputs="state"`` neither (``agent_to_act``, ``rewards``,
-``terminated``, ``truncated`` and ``scores`` are always written).  Writing observations is much of a
+``terminated``, ``truncated``, ``scores`` and ``ends`` are always written).  Writing observations is much of a
 step's cost (``python -m benchmarks.throughput`` prints the split), so a caller that needs them for some
 games only names those: ``step(actions, observe=seats)`` and ``reset(seed, observe=seats)`` take a
 bool array of shape ``(num_envs, num_players)`` (or ``(num_envs,)``, every seat of a game) and write
@@ -361,7 +361,7 @@ class CoreBatchEnv:
             own = (self.states, self.observations, self.action_masks, self.agent_to_act) + self._outputs
             if any(np.may_share_memory(out, array_) for array_ in own):
                 raise ValueError("out must be an array of its own, not a view of the batch's states, observations, "
-                                 "masks, agent_to_act, rewards, flags or scores, which the actions would overwrite")
+                                 "masks, agent_to_act, rewards, flags, scores or ends, which the actions would overwrite")
         if self.threads.parallel:
             self.kernels.batch_random_actions(self.states, self._action_gens, out)
         else:

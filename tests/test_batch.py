@@ -227,15 +227,17 @@ def test_game_i_plays_like_a_single_game_seeded_seed_plus_i(game, num_players, r
     assert ends > 0, "no game ended: the autoreset path was not compared"
 
 
+@pytest.mark.parametrize("autoreset", [True, False])
 @pytest.mark.parametrize("package, max_turns, names", [
     (makabana_env, 20, {"rules", "truncated"}),                 # makabana_env/RULES.md: no other end
     (maunakea_env, 40, {"rules", "settled", "truncated"}),      # settled: RULINGS.md, or walled in
 ])
-def test_batch_ends_name_every_end_the_game_has(package, max_turns, names):
+def test_batch_ends_name_every_end_the_game_has(package, max_turns, names, autoreset):
     """``BatchEnv.ends`` in the games without positions of their own below: random 2-player games
     reach every end their rules have, each step's ends are non-zero exactly for the games that ended
-    on it, and "truncated" exactly for the truncated ones (Make Make's: further down)."""
-    batch = package.BatchEnv(16, seed=0, num_players=2, max_turns=max_turns)
+    on it (a game left finished reads END_NONE after), "truncated" exactly for the truncated ones, and
+    ``set_state`` and ``reset`` clear them (Make Make's: further down)."""
+    batch = package.BatchEnv(16, seed=0, autoreset=autoreset, num_players=2, max_turns=max_turns)
     seen = set()
     for _ in range(600):
         batch.step(batch.random_actions())
@@ -243,6 +245,13 @@ def test_batch_ends_name_every_end_the_game_has(package, max_turns, names):
         assert ((batch.ends != END_NONE) == done).all()
         assert ((batch.ends == END_TRUNCATED) == batch.truncated).all()
         seen.update(batch.END_NAMES[code] for code in batch.ends[done])
+        if done.any():
+            g = int(np.flatnonzero(done)[0])
+            batch.set_state(g, batch.state(g))     # the row it holds now: running again, or finished
+            assert batch.ends[g] == END_NONE
+        if not autoreset and (batch.agent_to_act < 0).all():
+            batch.reset(seed=len(seen))
+            assert (batch.ends == END_NONE).all()
     assert seen == names
 
 

@@ -34,6 +34,7 @@ from makabana_env.board import HUTS_PER_COLOUR, NUM_PAINT_CARDS, NUM_SPOTS
 from makabana_env.reference import (
     MAO_PASS, MAO_SPOT_BASE, MAO_STOP, NOT_MINDING, NUM_ACTIONS_MAO, PAINT, PAID_BACK, ReferenceGame,
 )
+from pacific_common.ends import END_NAMES
 from test_makabana_reference import assert_same_refusal, board_view, none_if_negative
 
 PAINT_CASES = {core.CASE_NONE: None, core.CASE_PAID_BACK: PAID_BACK, core.CASE_NOT_MINDING: NOT_MINDING}
@@ -64,6 +65,7 @@ def core_view(state, colours):
     """The core's state in the reference's terms."""
     view, row = board_view(state, core.NUM_ACTIONS_MAO)
     n = row[core.NUM_COLOURS]
+    view["end"] = END_NAMES[core.end_code(state)]
     if view["phase"] == "tiki":
         view["tiki_spots"] = [int(kernels.tiki_spots(state, c)) for c in range(n)]   # bit sets
     if view["phase"] != "over":
@@ -101,6 +103,7 @@ def reference_view(game, colours):
         "to_act": game.to_act,
         "player_to_act": None if game.to_act is None else game.owner(game.to_act),
         "status": status,
+        "end": game.end,
     }
     if game.phase == "tiki":
         view["tiki_spots"] = [sum(1 << s for s in game._tiki_spots(c)) for c in range(game.num_colours)]
