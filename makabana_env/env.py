@@ -127,12 +127,15 @@ class raw_env(CoreAECEnv):
 
     def _name_colour_to_act(self):
         """``infos[agent]["colour"]``: the colour the agent to act plays now -- with 2 players each
-        player has two colours, and the observation alone does not say which one is asked."""
-        for info in self.infos.values():
-            info.pop("colour", None)
+        player has two colours, and the observation alone does not say which one is asked.  New dicts,
+        not changed ones: an info that ``last()`` handed out keeps what it said."""
+        for agent, info in self.infos.items():
+            if "colour" in info:
+                self.infos[agent] = {key: value for key, value in info.items() if key != "colour"}
         colour = int(self._state[kernels.TO_ACT])
         if colour >= 0 and self.agents:
-            self.infos[self.agent_selection]["colour"] = COLOUR_NAMES[colour]
+            agent = self.agent_selection
+            self.infos[agent] = {**self.infos[agent], "colour": COLOUR_NAMES[colour]}
 
     def final_info(self):
         return {"scores": self.scores(), "colour_scores": self.colour_scores(),

@@ -244,3 +244,14 @@ def test_infos_name_the_colour_to_act_in_the_two_player_game():
         mask = env.observe(agent)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
     assert seen == [("player_0", "Yellow"), ("player_1", "Blue"), ("player_0", "Green"), ("player_1", "Red")]
+
+
+def test_an_info_handed_out_keeps_its_colour():
+    """The colour moves to the next agent's info in a new dict: the one ``last()`` returned before
+    the step still says which colour was asked then."""
+    env = makabana_env.env(num_players=2)
+    env.reset(seed=0)
+    observation, _, _, _, info = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert info == {"colour": "Yellow"}
+    assert env.last()[4] == {"colour": "Blue"}

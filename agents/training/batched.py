@@ -22,7 +22,7 @@ game starts again at once (autoreset), its last observation in ``info["terminal_
 of a game's last step also holds the learner's ``seat``, the ``opponents``, the ``scores`` and the
 ``win_share``, as ``SelfPlayEnv`` reports them.  ``action_masks()`` (and ``env_method("action_masks")``,
 which MaskablePPO calls) gives the learners' masks as one array.  A learner action that is in the
-action space but masked ends that game as a loss (-1), with ``info["illegal_action"]``.
+action space but masked ends that game as a loss (-1), with ``info["illegal_action"] = True``.
 
 ``network_seconds`` adds up the time of the snapshots' forward passes, for ``benchmarks.training_speed``.
 """
@@ -437,7 +437,7 @@ class BatchedSelfPlayEnv(VecEnv):
         finished = np.flatnonzero(dones)
         for g in finished:
             rewards[g] += self._final_reward(g, legal[g], truncated[g])
-            infos[g].update(self._final_info(g, actions[g] if not legal[g] else None))
+            infos[g].update(self._final_info(g, illegal=not legal[g]))
             infos[g]["TimeLimit.truncated"] = bool(truncated[g] and not terminated[g])
         if finished.size and self.autoreset:
             self._start_games(finished)
@@ -466,7 +466,7 @@ class BatchedSelfPlayEnv(VecEnv):
             return 1.0 if (self._scores == best).sum() == 1 else 0.0
         return 0.0
 
-    def _final_info(self, g, illegal_action):
+    def _final_info(self, g, illegal):
         """``SelfPlayEnv``'s info of a game's last step, and its last observation."""
         k, seat = self.kernels, int(self.seats[g])
         obs = np.empty(self.game.obs_size, dtype=np.int8)
@@ -475,8 +475,8 @@ class BatchedSelfPlayEnv(VecEnv):
         k.player_scores(self.states[g], self._scores)
         info = {"seat": seat, "opponents": list(self.opponents[g]), "scores": self._scores.tolist(),
                 "terminal_observation": obs}
-        if illegal_action is not None:
-            info["illegal_action"] = int(illegal_action)
+        if illegal:
+            info["illegal_action"] = True
             info["win_share"] = 0.0
         else:
             k.rewards(self.states[g], 0, self._rewards)  # win_loss decides first place
