@@ -106,7 +106,8 @@ def is_guided(spec):
 def split_settings(spec):
     """``spec`` before its ``@key=value`` settings, and their text after the first '@' (None where there is
     no '@').  They begin at the first '@' after the last '/', so that a guide's path may run through a
-    folder whose name holds an '@' (a guide whose file name holds one cannot be named)."""
+    folder whose name holds an '@' (a guide whose file name holds one is read whole by ``make_agent``
+    where that file exists)."""
     at = spec.find("@", spec.rfind("/") + 1)
     return (spec, None) if at < 0 else (spec[:at], spec[at + 1:])
 
@@ -134,6 +135,8 @@ def make_agent(spec, game, **kwargs):
         raise ValueError(f"name must be a string, got {kwargs['name']!r}")
     spec = spec.strip()
     base, text = split_settings(spec)
+    if text is not None and is_guided(spec) and _path_is(spec.partition("+")[2], Path.is_file):
+        base, text = spec, None   # mcts+<a guide file whose name holds an '@'>, as a plain file is read whole
     if text is not None and is_search(base):
         settings = _settings(text, spec, is_guided(base))
         clash = sorted(set(settings) & set(kwargs))

@@ -360,6 +360,8 @@ def test_settings_begin_after_the_last_slash_and_values_are_checked_by_the_searc
     assert agent.options["pw_k"] == 2.0 and agent.guide.name == "net"
     (tmp_path / "net@2.npz").write_bytes(registry.shipped_path(game).read_bytes())
     assert agents.make_agent(str(tmp_path / "net@2.npz"), game).name == "net@2"  # a file, not settings
+    guided = agents.make_agent(f"mcts+{tmp_path}/net@2.npz", game)   # as a guide too (was "got '@2.npz'")
+    assert guided.guide.name == "net@2"
     with pytest.raises(ValueError, match="trees must be 'multi' or 'single', got 'many'"):
         agents.make_agent("mcts@trees=many", game).reset(game, 0, 0)
 

@@ -478,6 +478,13 @@ def test_tiny_distillation_run(tmp_path):
     (out / "decisions.npz").write_text("not an archive")   # was a zipfile.BadZipFile traceback
     with pytest.raises(SystemExit, match="is not a decisions file"):
         distill_main(["--game", "maunakea", "--out", str(out), "--reuse"])
+    (out / "decisions.npz").write_bytes(b"")               # was an EOFError traceback
+    with pytest.raises(SystemExit, match="is not a decisions file"):
+        distill_main(["--game", "maunakea", "--out", str(out), "--reuse"])
+    np.savez(out / "decisions.npz", **{k: np.zeros(1) for k in ("x", "visits", "decision", "game_of", "played",
+                                                                 "games", "teacher_share")}, setting="{not json")
+    with pytest.raises(SystemExit, match="is not a decisions file"):   # was a JSONDecodeError traceback
+        distill_main(["--game", "maunakea", "--out", str(out), "--reuse"])
 
 
 @pytest.mark.parametrize("args,message", [

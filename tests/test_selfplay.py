@@ -285,7 +285,12 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     with pytest.raises(SystemExit, match=r"--resume: the run was trained with --net 16, --gamma .* \(not 32, 0.5\)"):
         train.main(common + ["--timesteps", "2048", "--resume", "--net", "32", "--gamma", "0.5"])
     assert (out / "config.json").read_text() == config   # what the checkpoint keeps is not rewritten
-    train.main(common + ["--timesteps", "2048", "--resume"])
+    # resumed without the warm start's options and against other opponents: config.json keeps the
+    # imitation the run had (it wrote the defaults, never used) and says what the resume changed
+    train.main(common[:-4] + ["--timesteps", "2048", "--resume", "--opponents", "random"])
+    written = json.loads((out / "config.json").read_text())
+    assert (written["imitate"], written["imitate_epochs"], written["opponents"]) == (300, 1, "random")
+    assert written["resumes"] == [{"timesteps": 1024, "before": {"timesteps": 1024, "opponents": "random,heuristic"}}]
     with open(out / "progress.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536, 2048]  # 0: after the imitation

@@ -253,10 +253,13 @@ def load_decisions(path, setting):
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in keys}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:   # an .npz is a zip archive
+        recorded = json.loads(str(arrays.pop("setting")))
+        if not isinstance(recorded, dict):
+            raise ValueError(f"its setting is {type(recorded).__name__}, not an object")
+    # an .npz is a zip archive; EOFError: an empty file; JSONDecodeError is a ValueError
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise SystemExit(f"--reuse: {path} is not a decisions file of this version of agents.training.distill "
                          f"({error}); run without --reuse") from None
-    recorded = json.loads(str(arrays.pop("setting")))
     differ = [k for k in setting if recorded.get(k) != setting[k]]
     if differ:
         said = ", ".join(f"{k}={recorded.get(k)!r}" if k != "feature_names" else "other features" for k in differ)

@@ -50,7 +50,8 @@ it into its leaves' values (``GuidedMCTSAgent``'s ``value_mix``, half by default
 rows and any later ``mcts+<network>``.  The self-play's own search keeps its playouts unless
 ``--value-mix`` says otherwise (the default runs were measured that way).
 
-``--resume`` goes on from the last finished round of ``DIR`` (``DIR/state.json``).
+``--resume`` goes on from the last finished round of ``DIR`` (``DIR/state.json``); ``--rounds`` then counts
+the rounds to add.
 """
 import argparse
 import csv
@@ -150,7 +151,8 @@ def parse_args(argv=None):
     add("--out", default=None, help="output folder (default: runs/<game>-exit-<players>p-s<seed>)")
     add("--seed", type=whole, default=0, help="seed of games and fits (default: %(default)s)")
     add("--workers", type=whole, default=2, help="processes playing games (default: %(default)s)")
-    add("--resume", action="store_true", help="go on from DIR's last finished round")
+    add("--resume", action="store_true", help="go on from DIR's last finished round (--rounds then counts the "
+                                              "rounds to add)")
     args = parser.parse_args(argv)
     variant = default_variant(args.game) if args.variant is None else args.variant
     for name, value in {**DEFAULTS, **GAME_DEFAULTS.get(args.game, {}),
@@ -586,7 +588,9 @@ def plot(history, path):
 
 # ---------------------------------------------------------------------------------------------------
 @sigterm_as_exit()  # kill stops the self-play, gate and measurement workers too
-@ctrl_c_exits("The rounds finished are kept in --out; the same command with --resume goes on from the last.")
+@ctrl_c_exits("The rounds finished are kept in --out; the same command with --resume goes on after the last, "
+              "with --rounds counting the rounds to add: lower it by the rounds finished to stop where this "
+              "run would have.")
 def main(argv=None, log=print):
     args = parse_args(argv)
     game = game_info(args.game, args.players, args.variant)

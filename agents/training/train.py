@@ -35,7 +35,9 @@ Top to bottom:
    ``agents.arena.tournament`` and other seeds before trusting that number: it was picked for being high).
 
 ``--resume`` continues from DIR's latest checkpoint up to ``--timesteps`` in all, with the opponent
-pool and the curve as they were at that checkpoint.  Files in ``DIR/pool`` not named
+pool and the curve as they were at that checkpoint.  ``DIR/config.json`` keeps the first start's warm
+start (``--imitate``, ``--teacher``: only a fresh start imitates) and lists each resume under
+``resumes``: the steps it started from and the options it changed, with their values before.  Files in ``DIR/pool`` not named
 ``snapshot_<steps>.npz`` (a copy, say) are left out of the pool, with a note; a damaged last row of
 ``progress.csv`` (what an interrupted write leaves) is dropped with a warning, a damaged earlier row
 refused.
@@ -524,6 +526,7 @@ def _start_point(args, out, config_path, csv_path):
     (None: afresh), its steps, the pool's snapshots and the curve's rows up to it, and the seconds the
     run had taken by then."""
     checkpoint, start_steps = latest_checkpoint(out) if args.resume else (None, 0)
+    config = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "resume"}
     if args.resume:
         if checkpoint is None:
             sys.exit(f"--resume: no checkpoint in {out / 'checkpoints'}")
@@ -546,6 +549,11 @@ def _start_point(args, out, config_path, csv_path):
             sys.exit(f"--resume: {checkpoint} is not a MaskablePPO checkpoint (a zip with 'data' and 'policy.pth')"
                      + (f"; remove it to resume from {earlier.name}, the one before" if earlier else ""))
         print(f"resuming from {checkpoint} at {start_steps:,} steps")
+        # config.json tells what the run did: the warm start was the first start's, and an option
+        # given otherwise now (--timesteps, --opponents, …) is kept with the value it had before
+        config.update({k: saved[k] for k in FRESH_START_ONLY if k in saved})
+        before = {k: saved[k] for k in config if k in saved and saved[k] != config[k]}
+        config["resumes"] = saved.get("resumes", []) + [{"timesteps": start_steps, "before": before}]
         # a lowered --timesteps trains nothing, and config.json would say it; the run's own --timesteps
         # is fine even where its last checkpoint went a few steps past it (steps come --envs at a time)
         if args.timesteps < min(start_steps, saved.get("timesteps", 0)):
@@ -559,8 +567,7 @@ def _start_point(args, out, config_path, csv_path):
             sys.exit(f"--resume: {snapshot}, an opponent of the pool, is damaged (not a network's .npz); put back "
                      f"a whole copy, or remove it and the run goes on without that opponent")
     made_folder("--out", out)
-    config_path.write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
-                                       for k, v in vars(args).items() if k != "resume"}, indent=1))
+    config_path.write_text(json.dumps(config, indent=1))
     # whatever was written after the checkpoint is dropped: the run goes on as it was then.  A file
     # of another name (a copy a user made) was never a snapshot of the run: left where it is, unused
     steps = {p: snapshot_steps(p) for p in (out / "pool").glob("snapshot_*.npz")}
@@ -577,6 +584,9 @@ def _start_point(args, out, config_path, csv_path):
 # with them whatever is given, so another value is refused rather than written into config.json unused.
 CHECKPOINT_KEEPS = ("net", "policy", "skip", "lr", "lr_end", "gamma", "n_steps", "batch_size", "epochs",
                     "ent_coef")
+# The warm start's options: only a fresh start imitates, so a resumed run keeps the first start's in
+# config.json whatever is given now.
+FRESH_START_ONLY = ("imitate", "teacher", "imitate_epochs", "imitate_lr")
 
 
 def _saved_config(path):
