@@ -216,6 +216,22 @@ def test_a_record_folder_of_an_earlier_tournament_is_refused_unless_it_resumes(t
     assert len(list((tmp_path / "other").iterdir())) == 5
 
 
+def test_a_resumed_tournament_says_which_kept_games_have_no_record(tmp_path, capsys):
+    """Played without --record, then resumed with it: "wrote 2 game records" and nothing more, while
+    --record's help promises every game.  The kept games' lack is said, at the start and at the end."""
+    report, folder = tmp_path / "t.json", tmp_path / "records"
+    tournament.main(SMALL + ["--json", str(report)])
+    argv = SMALL[:]
+    argv[argv.index("--games") + 1] = "6"
+    capsys.readouterr()
+    tournament.main(argv + ["--json", str(report), "--resume", "--record", str(folder)])
+    out = capsys.readouterr().out
+    assert sorted(f.name for f in folder.iterdir()) == ["game-00004.json", "game-00005.json"]
+    note = (f"note: 4 game(s) kept from the earlier run have no record in {folder} (games 0, 1, 2, 3): that run "
+            f"played them without --record, or their files were removed; only the games played now are recorded")
+    assert out.count(note) == 2 and "wrote 2 game records" in out
+
+
 def test_a_json_path_that_is_a_link_writes_the_file_it_names(tmp_path, capsys):
     target, link = tmp_path / "results" / "t.json", tmp_path / "latest.json"
     target.parent.mkdir()

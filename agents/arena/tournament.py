@@ -31,7 +31,7 @@ Output: the table is printed; ``--json PATH`` and ``--plot PATH`` (a PNG) are wr
 paths given, and only when asked; ``--record DIR`` writes every game as a game record
 (``pacific_common.record``), ``DIR/game-00000.json`` and so on, which ``pacific_common.record.replay``
 plays again; a ``DIR`` that holds game records already is refused unless the run ``--resume``s
-their tournament.  Every path is checked, and ``DIR`` created, before the first game is played.
+their tournament (which records the games it plays, and names the kept games that have none there).  Every path is checked, and ``DIR`` created, before the first game is played.
 
 Resuming: with ``--json PATH`` the games so far are written to ``PATH`` as they are played (every 30 s
 at most; ``"complete": false`` until the end), so a tournament of searches that runs for hours can be
@@ -210,6 +210,19 @@ _table = None  # the worker's Table
 RECORD_NAME = re.compile(r"game-\d+\.json")   # Table._write_record's names
 
 
+def unrecorded(record_dir, games):
+    """Which of ``games`` (game numbers) have no record in ``record_dir``, and a line that says so
+    ("" where none lacks one): a resumed tournament writes the records of the games it plays, not of
+    those it keeps, which an earlier run played without ``--record`` or whose files were removed."""
+    missing = sorted(g for g in games if not (Path(record_dir) / f"game-{g:05d}.json").is_file())
+    if not missing:
+        return missing, ""
+    listed = ", ".join(map(str, missing[:5])) + (", …" if len(missing) > 5 else "")
+    return missing, (f"note: {len(missing)} game(s) kept from the earlier run have no record in {record_dir} "
+                     f"(games {listed}): that run played them without --record, or their files were removed; "
+                     f"only the games played now are recorded")
+
+
 def no_earlier_records(option, folder, resume):
     """Refuse a record folder that holds game records already, unless the tournament resumes: a new
     tournament's records would mix with them, and its game 5 replace their game 5."""
@@ -303,6 +316,8 @@ def run_tournament(game, num_players, specs, games, seed=0, workers=None, varian
 
     if kept and log:
         log(f"  {len(kept)}/{games} games kept from the earlier run")
+        if record_dir is not None and unrecorded(record_dir, kept)[1]:
+            log(unrecorded(record_dir, kept)[1])
     try:
         if workers == 1:
             with one_thread():
@@ -639,8 +654,10 @@ def main(argv=None):
         print(f"note: seats are balanced only when --games is a multiple of "
               f"{seating_cycle(len(specs), report['players'])}")
     if args.record is not None:
-        kept = 0 if done is None else len(done.get("records", []))   # their records were written before
-        print(f"wrote {report['games'] - kept} game records into {args.record}")
+        kept = [] if done is None else [r["game"] for r in done["records"]]   # recorded before, if at all
+        print(f"wrote {report['games'] - len(kept)} game records into {args.record}")
+        if unrecorded(args.record, kept)[1]:
+            print(unrecorded(args.record, kept)[1])
     if args.json is not None:
         write_json(report, args.json)
         print(f"wrote {args.json}")
