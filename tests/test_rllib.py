@@ -264,6 +264,22 @@ def test_another_jobs_folder_is_refused(tmp_path, capsys):
                            "--out", str(tmp_path / "new")]).address == address
 
 
+@pytest.mark.parametrize("form", ["{host}:{port}", "ray://{host}:{port}", "ray://[::1]"])
+def test_an_address_where_nothing_answers_is_one_line_not_an_endless_wait(form):
+    """``--address 127.0.0.1:1`` made Ray try the GCS there again and again (still at it after 280 s),
+    and ``ray://127.0.0.1:1`` was a ConnectionError traceback: nothing listening is said at once."""
+    import socket
+
+    from agents.training.train_rllib import init_ray
+
+    with socket.socket() as probe:   # a port just freed: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = form.format(host="127.0.0.1", port=port)
+    with pytest.raises(SystemExit, match=r"--address .*: nothing answers at .*; start a Ray cluster there"):
+        init_ray(address, 1)
+
+
 def test_seed_leaves_room_for_every_env_runner(capsys, tmp_path):
     """RLlib seeds numpy's global generator in runner i with seed + i, which must stay below 2**32:
     a seed past that failed inside Ray after the run's folder was written, so it is refused here."""

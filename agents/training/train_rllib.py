@@ -59,6 +59,7 @@ import math
 import os
 import random
 import re
+import socket
 import sys
 import time
 import zlib
@@ -320,7 +321,33 @@ def init_ray(address, num_env_runners):
         ray.init(num_cpus=max(os.cpu_count() or 1, num_env_runners), include_dashboard=False,
                  log_to_driver=False)
     else:
-        ray.init(address=address, log_to_driver=False)
+        _reachable(address)
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except (ConnectionError, TimeoutError) as error:   # 'auto' with no cluster, a Ray Client timeout
+            sys.exit(f"--address {address}: no Ray cluster to join ({_first_line(error)}); start one with "
+                     f"'ray start --head', or leave --address out for a local Ray")
+
+
+def _reachable(address, seconds=5.0):
+    """Exit with one line unless something listens at ``address``'s host and port: Ray itself tries a
+    GCS address that nothing answers again and again without end."""
+    if address == "auto":
+        return
+    host_port = address.removeprefix("ray://")
+    if host_port.endswith("]") or ":" not in host_port:   # ray://HOST: Ray Client's default port
+        host, port = host_port, "10001"
+    else:
+        host, _, port = host_port.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as error:
+        sys.exit(f"--address {address}: nothing answers at {host}:{port} ({error.strerror or error}); start a "
+                 f"Ray cluster there with 'ray start --head', or leave --address out for a local Ray")
+
+
+def _first_line(error):
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
 def train(args, log=print):
