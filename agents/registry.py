@@ -120,6 +120,14 @@ def _path_is(spec, test):
         raise ValueError(f"agent {spec!r} names no file that can be read: {error.strerror or error}") from None
 
 
+def _is_file(text):
+    """Whether ``text`` names a file; False for what the system will not look at (a name too long)."""
+    try:
+        return Path(text).is_file()
+    except OSError:
+        return False
+
+
 def make_agent(spec, game, **kwargs):
     """A fresh agent for ``spec`` (see the module docstring) playing ``game`` (a ``GameInfo``);
     ``kwargs`` go to the agent's constructor (a setting both there and in the name is a ValueError).
@@ -135,7 +143,7 @@ def make_agent(spec, game, **kwargs):
         raise ValueError(f"name must be a string, got {kwargs['name']!r}")
     spec = spec.strip()
     base, text = split_settings(spec)
-    if text is not None and is_guided(spec) and _path_is(spec.partition("+")[2], Path.is_file):
+    if text is not None and is_guided(spec) and _is_file(spec.partition("+")[2]):
         base, text = spec, None   # mcts+<a guide file whose name holds an '@'>, as a plain file is read whole
     if text is not None and is_search(base):
         settings = _settings(text, spec, is_guided(base))

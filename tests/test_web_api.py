@@ -5,6 +5,7 @@ import asyncio
 import importlib
 import json
 import re
+import socket
 import warnings
 
 import httpx
@@ -433,19 +434,44 @@ def test_a_seat_receives_nothing_it_may_not_know(app, client, game, variant):
 
 
 # --- What 1: the command line ------------------------------------------------------------------------------
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch, capsys):
     import uvicorn
 
-    from agents.web.__main__ import main
+    from agents.web.__main__ import main, page_url
     served = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **options: served.append((host, port)))
-    main(["--game", "makemake", "--against", "random"])
-    main(["--port", "8123", "--host", "0.0.0.0"])
-    assert served == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+
+    def run(server, sockets):
+        served.append(sockets[0].getsockname()[:2])
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    port = _free_port()
+    main(["--game", "makemake", "--against", "random", "--port", str(port)])
+    main(["--port", str(port), "--host", "0.0.0.0"])
+    assert served == [("127.0.0.1", port), ("0.0.0.0", port)]
     said = capsys.readouterr().out
-    assert "Open http://127.0.0.1:8000/ in a web browser" in said and "Open http://0.0.0.0:8123/" in said
-    main(["--host", "::1"])                       # an IPv6 address is written in brackets in a URL
-    assert "Open http://[::1]:8000/ in a web browser" in capsys.readouterr().out
+    assert f"Open http://127.0.0.1:{port}/ in a web browser" in said and f"Open http://0.0.0.0:{port}/" in said
+    assert page_url("::1", 8000) == "http://[::1]:8000/"   # an IPv6 address is written in brackets in a URL
+
+
+def test_a_port_in_use_is_said_before_the_banner(capsys):
+    """uvicorn printed "Open http://…" first, then failed to bind with its own error and exit 3."""
+    from agents.web.__main__ import main
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as stop:
+            main(["--port", str(port)])
+    said = capsys.readouterr()
+    assert stop.value.code == 2 and "Open" not in said.out
+    assert f"cannot listen on 127.0.0.1 port {port}" in said.err
 
 
 @pytest.mark.parametrize("argv, words", [

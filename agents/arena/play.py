@@ -1,10 +1,10 @@
-"""Play a game in the terminal against machine players.
+r"""Play a game in the terminal against machine players.
 
     python -m agents.play --game makabana [--players 4] [--against heuristic] [--seat 0] [--seed S] \
         [--record game.json]
 
-You play one seat; the machines play the others (``--against``: ``heuristic``, ``mcts``,
-``mcts:200``, ``random``, ``shipped`` or a checkpoint path).  Before each of your decisions the board
+You play one seat; the machines play the others (``--against``: any agent name of
+``agents.registry``, e.g. ``heuristic``, ``mcts:200``, ``mcts+shipped``, ``shipped`` or a checkpoint path).  Before each of your decisions the board
 is drawn from your point of view (``render_ansi`` with you as the viewer hides what you may not
 know) and the legal actions are listed in words; type a number, or ``q`` to quit.  The machines'
 moves are announced as you would see them at the table: in Maka Bana a project is chosen in secret,
@@ -28,7 +28,7 @@ from pacific_common.record import end_name, record_game, save
 
 from ..base import Agent
 from ..games import GAMES, describe_action, game_info, game_info_or_error, render_ansi
-from ..registry import make_agent
+from ..registry import ALLOWED, make_agent
 from .match import IllegalActionError, game_seeds, play_game
 
 
@@ -195,14 +195,14 @@ class RecordNotWritten(Exception):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Play a game in the terminal against machine players.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    description, _, epilog = __doc__.partition("\n")   # the first line once, above the options
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=epilog)
     parser.add_argument("--game", required=True, choices=sorted(GAMES))
     parser.add_argument("--players", type=integer_option(1), default=None,
                         help="number of players (default: the game's)")
     parser.add_argument("--against", default="heuristic",
-                        help="the machine players: heuristic (default), mcts, mcts:<simulations>, random, "
-                             "shipped or the path of a checkpoint (.zip) or policy network (.npz)")
+                        help="the machine players (default: heuristic), any agent name: " + "; ".join(ALLOWED))
     parser.add_argument("--seat", type=integer_option(0), default=0, help="your player number (default: 0)")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=None,
                         help="replay a game by its seed")

@@ -1,4 +1,4 @@
-"""Tournament: agents play many games with rotated seats; win rates with confidence intervals, ratings.
+r"""Tournament: agents play many games with rotated seats; win rates with confidence intervals, ratings.
 
     python -m agents.tournament --game makabana --players 4 --agents heuristic,mcts:200,random,random \
         --games 400 [--seed 0] [--workers 8] [--json results.json] [--plot tournament.png] [--record DIR]
@@ -63,7 +63,7 @@ from pacific_common.record import record_game, save
 
 from ..games import GAMES, game_info, game_info_or_error
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
-from ..registry import is_guided, is_search, make_agent, split_settings
+from ..registry import ALLOWED, is_guided, is_search, make_agent, split_settings
 from ..workers import MAX_WORKERS, one_thread, sigterm_as_exit, spawn_pool
 from .match import IllegalActionError, finishing_ranks, play_game, win_shares
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
@@ -576,11 +576,7 @@ def main(argv=None):
     parser.add_argument("--players", type=integer_option(1), default=None,
                         help="number of players (default: the game's)")
     parser.add_argument("--agents", required=True,
-                        help="comma-separated agents: random, heuristic, mcts, mcts:<simulations>, "
-                             "shipped, mcts+shipped (the search guided by a policy network or scorer; "
-                             "mcts:<simulations>+<.npz>), any mcts name with the search's settings after "
-                             "it (mcts:200@c=0.5@pw_k=1), or the path of a checkpoint (.zip), policy network "
-                             "(.npz) or RLlib checkpoint folder")
+                        help="comma-separated agents, each one of: " + "; ".join(ALLOWED))
     parser.add_argument("--games", type=integer_option(1, 10**9), default=100,
                         help="games to play (default: %(default)s)")
     parser.add_argument("--seed", type=integer_option(0, SEED_LIMIT), default=0,

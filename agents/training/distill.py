@@ -1,4 +1,4 @@
-"""Distil the search agent into an action scorer (``agents.learned.scorer``): the shipped Mauna Kea policy.
+r"""Distil the search agent into an action scorer (``agents.learned.scorer``): the shipped Mauna Kea policy.
 
     python -m agents.distill --game maunakea [--players 2] [--games 80] [--simulations 1000] \
         [--opponent heuristic] [--features SET] [--out DIR] [--seed 0] [--workers 2] [--hidden 32] [--epochs 300]

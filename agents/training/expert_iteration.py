@@ -1,4 +1,4 @@
-"""Expert iteration: the search, guided by the network, teaches the network.
+r"""Expert iteration: the search, guided by the network, teaches the network.
 
     python -m agents.expert_iteration --game makemake [--players 2] [--variant V] [--rounds R] \
         [--games N] [--labelled-games N] [--simulations 1000] [--temperature T] [--keep K] [--guide G] \

@@ -1,4 +1,4 @@
-"""Multi-agent PPO self-play on Ray RLlib, on one machine or on a Ray cluster.
+r"""Multi-agent PPO self-play on Ray RLlib, on one machine or on a Ray cluster.
 
     python -m agents.train_rllib --game makemake [--players 2] [--address ADDR] \
         [--num-env-runners 2] [--iterations 20] [--out DIR]

@@ -56,10 +56,34 @@ def main(argv=None):
             print(path)
         return
 
+    try:
+        sock = listening_socket(args.host, args.port)
+    except ValueError as error:
+        parser.error(str(error))
+    serve(app, sock, f"Open {page_url(args.host, args.port)} in a web browser (Ctrl+C stops the server).")
+
+
+def listening_socket(host, port):
+    """A socket bound to ``host:port`` for the server, or ValueError saying why there is none (the port
+    in use, an address of another machine): bound here, before the banner, which uvicorn printed first
+    and then failed with an error of its own."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)   # as uvicorn chooses
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise ValueError(f"cannot listen on {host} port {port} ({error.strerror or error}); choose another "
+                         f"--port, or a --host of this machine") from None
+    return sock
+
+
+def serve(app, sock, banner):
+    """Say ``banner``, then serve ``app`` on ``sock`` until Ctrl+C."""
     import uvicorn
 
-    print(f"Open {page_url(args.host, args.port)} in a web browser (Ctrl+C stops the server).")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    print(banner)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 
 
 def page_url(host, port):
