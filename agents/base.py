@@ -61,6 +61,16 @@ class GameInfo:
                 raise ValueError(f"GameInfo.{field_name} of {self.name} {self.variant!r} is {size}, got {given!r}; "
                                  f"leave it out")
 
+    def __reduce__(self):
+        # a module cannot be pickled: the core goes by its name, so that copies and pickles of what holds
+        # a GameInfo (an environment of the agents, a tournament's table) work
+        return _game_info, (self.name, self.core.__name__, self.num_players, self.variant, self.variant_id,
+                            self.max_turns, self.num_actions, self.obs_size)
+
+
+def _game_info(name, core, *options):
+    return GameInfo(name, importlib.import_module(core), *options)
+
 
 def check_game_info(game):
     """Raise ValueError unless ``game`` is a ``GameInfo``: a game's name alone says neither its players

@@ -241,6 +241,35 @@ def test_snapshot_plays_like_the_greedy_policy(tmp_path):
 
 # ---------------------------------------------------------------------------------------------------
 # MaskablePPO
+@pytest.mark.parametrize("game, variant, opponents", [
+    ("makemake", None, ["heuristic", "agents/shipped/makemake.npz"]),       # a strategy module, a network
+    ("maunakea", "advanced", ["heuristic", "lookahead", "random"]),          # a strategy object
+    ("makabana", None, ["heuristic", "agents/shipped/makabana.npz"]),
+])
+def test_the_environment_copies_and_pickles_mid_game_and_plays_on_alike(game, variant, opponents):
+    """Gymnasium environments copy and pickle; this one did not (its game's module, the heuristic's
+    strategy module and the network's activation function would not pickle)."""
+    import copy
+    import pickle
+
+    env = SelfPlayEnv(game, 2, opponents=opponents, variant=variant)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    copies = []
+    for t in range(300):
+        if t == 20:
+            copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        step = env.step(action)
+        for other in copies:
+            again = other.step(action)
+            assert np.array_equal(again[0], step[0]) and again[1:4] == step[1:4]
+        if step[2] or step[3]:
+            first = env.reset()[0]
+            assert all(np.array_equal(other.reset()[0], first) for other in copies)
+    assert copies
+
+
 def test_masks_given_to_maskable_ppo_are_the_legal_actions(monkeypatch):
     """Every mask MaskablePPO collects is the rules core's legal-action mask of the learner's state."""
     import sb3_contrib.ppo_mask.ppo_mask as ppo_mask

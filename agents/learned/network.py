@@ -25,8 +25,12 @@ def squash(x):
     return np.sign(x) * np.log1p(np.abs(x))
 
 
+def relu(x):
+    return np.maximum(x, 0.0)
+
+
 FEATURES = {"FlattenExtractor": "none", "LogFeatures": "log"}
-ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+ACTIVATIONS = {"tanh": np.tanh, "relu": relu}   # functions of the module, so that networks pickle
 
 
 def policy_layers(policy):

@@ -189,7 +189,8 @@ class SelfPlayEnv(gymnasium.Env):
     the step returns reward ``ILLEGAL_REWARD`` (−1, whatever ``reward`` and ``shaping`` say),
     ``terminated=True`` and ``info["illegal_action"] = True`` (with the ``seat``, ``opponents`` and the
     ``scores`` as they stood).  Nothing is played; ``reset()`` starts the next game.  A value outside
-    the space is a ``ValueError``.  So the environment passes Gymnasium's ``check_env``.  The info of
+    the space is a ``ValueError``.  So the environment passes Gymnasium's ``check_env``; it also copies
+and pickles, opponents included, and a copy plays on as the original does.  The info of
     ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
     step's also the ``scores`` and ``win_share`` (1/k when k players tie for first, after a
     truncation everybody); the steps between return an empty info."""
@@ -204,7 +205,6 @@ class SelfPlayEnv(gymnasium.Env):
         self.pool = OpponentPool.of(opponents, self.game)
         self.seat_mode, self.reward_mode, self.shaping = seat, REWARD_MODES.index(reward), float(shaping)
         self.truncation = truncation
-        self.core = self.game.core
         n = self.num_players = self.game.num_players
         self.observation_space = gymnasium.spaces.Box(-128, 127, (self.game.obs_size,), np.int8)
         self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
@@ -320,6 +320,11 @@ class SelfPlayEnv(gymnasium.Env):
         info = {"seat": self.seat, "opponents": list(self.opponents), "scores": self._scores.tolist(),
                 "win_share": 0.0, "illegal_action": True}
         return obs, ILLEGAL_REWARD, True, False, info
+
+    @property
+    def core(self):
+        # the game's kernels, read through the GameInfo, which pickles by name (a module does not)
+        return self.game.core
 
     def action_masks(self):
         """The learner's legal actions (bool), all False once the game is over."""
