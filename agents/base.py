@@ -87,7 +87,24 @@ def check_seed(seed):
         raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
 
 
-class Agent:
+class _ModuleName(str):
+    """A module's name where the module stood, in a pickled object's state."""
+
+
+class ModulesByName:
+    """Copies and pickles the modules an object holds (a game's rules, a strategy) by their names: a
+    module cannot be pickled, and an environment holding agents as opponents must copy and pickle."""
+
+    def __getstate__(self):
+        return {key: _ModuleName(value.__name__) if isinstance(value, ModuleType) else value
+                for key, value in self.__dict__.items()}
+
+    def __setstate__(self, state):
+        self.__dict__.update({key: importlib.import_module(value) if isinstance(value, _ModuleName) else value
+                              for key, value in state.items()})
+
+
+class Agent(ModulesByName):
     """Observation and mask in, action out."""
 
     name = "agent"

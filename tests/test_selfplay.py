@@ -243,12 +243,15 @@ def test_snapshot_plays_like_the_greedy_policy(tmp_path):
 # MaskablePPO
 @pytest.mark.parametrize("game, variant, opponents", [
     ("makemake", None, ["heuristic", "agents/shipped/makemake.npz"]),       # a strategy module, a network
-    ("maunakea", "advanced", ["heuristic", "lookahead", "random"]),          # a strategy object
     ("makabana", None, ["heuristic", "agents/shipped/makabana.npz"]),
+    ("maunakea", "advanced", ["lookahead"]),                                 # a strategy object
+    ("maunakea", None, ["shipped"]),                                         # an action scorer's features
+    ("makabana", None, ["mcts:8"]),                                          # a search's rules module
+    ("maunakea", None, ["mcts:8+agents/shipped/maunakea-guide.npz"]),        # a search guided by a scorer
 ])
 def test_the_environment_copies_and_pickles_mid_game_and_plays_on_alike(game, variant, opponents):
-    """Gymnasium environments copy and pickle; this one did not (its game's module, the heuristic's
-    strategy module and the network's activation function would not pickle)."""
+    """Gymnasium environments copy and pickle; this one did not (its game's module, the modules its
+    opponents hold and the network's activation function would not pickle)."""
     import copy
     import pickle
 
@@ -257,7 +260,7 @@ def test_the_environment_copies_and_pickles_mid_game_and_plays_on_alike(game, va
     rng = np.random.default_rng(0)
     copies = []
     for t in range(300):
-        if t == 20:
+        if not copies and t >= 20 and {spec for spec, _ in env._agents} == set(opponents):  # all of them built
             copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
         action = int(rng.choice(np.flatnonzero(env.action_masks())))
         step = env.step(action)

@@ -17,9 +17,6 @@ the public situation rebuilt from the observation; the strategies are described 
 
 Randomness only breaks ties, from the generator seeded in ``reset``.
 """
-import importlib
-from types import ModuleType
-
 import numpy as np
 
 from ..base import Agent, GameInfo
@@ -59,19 +56,6 @@ class HeuristicAgent(Agent):
         if game.variant not in STRATEGY_VARIANTS[game.name]:
             raise ValueError(f"HeuristicAgent has no strategy for {game.name} variant {game.variant!r}")
         self._strategy = _strategy(game.name, game.variant)
-
-    def __getstate__(self):
-        # a strategy module goes by its name (a module cannot be pickled), so that an environment
-        # holding this agent as an opponent can be copied and pickled
-        state = self.__dict__.copy()
-        if isinstance(state.get("_strategy"), ModuleType):
-            state["_strategy"] = state["_strategy"].__name__
-        return state
-
-    def __setstate__(self, state):
-        if isinstance(state.get("_strategy"), str):
-            state["_strategy"] = importlib.import_module(state["_strategy"])
-        self.__dict__.update(state)
 
     def act(self, observation, action_mask, state=None):
         legal = self.legal_actions(observation, action_mask, state)

@@ -38,7 +38,7 @@ import numpy as np
 from pacific_common import checked
 from pacific_common.options import check_flag
 
-from ..base import Agent, GameInfo, check_game_info
+from ..base import Agent, GameInfo, ModulesByName, check_game_info
 from ..search.prior import check_layers
 
 KIND = "action_scorer"
@@ -154,7 +154,7 @@ def scorer_logits(layers, x):
     return (h @ w.T + b)[:, 0]
 
 
-class ActionFeatures:
+class ActionFeatures(ModulesByName):
     """A game's candidate actions and their feature rows, in buffers kept from one decision to the
     next; ``state`` is an int64 core row (``np.ascontiguousarray``)."""
 
