@@ -67,11 +67,12 @@ class AlwaysThePool(ThreadChoice):
         return True
 
 
-def play_both(name, players, opponents, steps, num_envs=6, seed=11, pool=False, **options):
+def play_both(name, players, opponents, steps, num_envs=6, seed=11, pool=False,
+              old_env=KernelDrawingSelfPlayEnv, **options):
     """Step the old and the new path side by side with the same learner moves (the new path's
-    opponents on Numba's thread pool with ``pool``); returns the number of games that ended."""
-    old = DummyVecEnv([lambda: KernelDrawingSelfPlayEnv(name, players, opponents=opponents, **options)
-                       for _ in range(num_envs)])
+    opponents on Numba's thread pool with ``pool``); returns the number of games that ended.  Python
+    opponents (a search) play both paths on their own generators: ``old_env=SelfPlayEnv``."""
+    old = DummyVecEnv([lambda: old_env(name, players, opponents=opponents, **options) for _ in range(num_envs)])
     new = BatchedSelfPlayEnv(name, num_envs, players, opponents=opponents, **options)
     if pool:
         new._threads = AlwaysThePool()
@@ -117,6 +118,14 @@ def test_the_opponents_on_the_thread_pool_play_the_same_games(name, players, tmp
     snapshot = write_snapshot(tmp_path / "snapshot_1.npz", game_info(name, players))
     ended = play_both(name, players, ["random", "heuristic", snapshot], 60, num_envs=8, pool=True, max_turns=6)
     assert ended >= 8
+
+
+def test_a_guided_search_named_by_its_guides_file_is_an_opponent_not_a_snapshot():
+    # its name ends with '.npz': it was taken for a snapshot's file, and no pool would hold it
+    guided = "mcts:4+agents/shipped/maunakea-guide.npz"
+    pool = OpponentPool.of(["random", guided])
+    assert pool.baselines == ["random", guided] and pool.snapshots == []
+    assert play_both("maunakea", 2, [guided], 30, num_envs=2, old_env=SelfPlayEnv, max_turns=4) >= 2
 
 
 @pytest.mark.parametrize("truncation", ["draw", "loss", "standings"])

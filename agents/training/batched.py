@@ -46,7 +46,7 @@ from ..baselines.batched.common import (
 from ..games import game_info
 from ..learned.network import ACTIVATIONS, SnapshotAgent, policy_layers, scorer_layers, squash
 from ..learned.scorer import ScorerAgent, features_module, is_scorer_file, scorer_logits
-from .selfplay import BASELINES, OpponentPool, check_options, make_opponent
+from .selfplay import BASELINES, OpponentPool, check_options, is_network, make_opponent
 
 # what set_attr may change (attribute -> SelfPlayEnv's option of the same meaning): options that the
 # next games read as they start; the rest is fixed at construction, the arrays' sizes included
@@ -241,7 +241,7 @@ class BatchedSelfPlayEnv(VecEnv):
         if spec not in self._spec_index:
             self._spec_index[spec] = len(self.specs)
             self.specs.append(spec)
-        if spec.endswith(".npz") and spec not in self._networks:
+        if is_network(spec) and spec not in self._networks:
             self._networks[spec] = load_network(spec, self.game)
         return self._spec_index[spec]
 

@@ -41,7 +41,7 @@ from pacific_common.options import REWARD_MODES, check_seed, is_integer, is_real
 from ..base import GameInfo
 from ..games import game_info
 from ..learned.network import load_network
-from ..registry import make_agent
+from ..registry import is_search, make_agent
 
 SEAT_MODES = ("rotate", "random")
 TRUNCATION_MODES = ("draw", "loss", "standings")
@@ -51,13 +51,20 @@ ILLEGAL_REWARD = -1.0   # the learner's reward for an action its mask forbids (T
 
 
 def is_snapshot(spec):
-    return isinstance(spec, (str, Path)) and str(spec).endswith(SNAPSHOT_SUFFIXES)
+    """Whether a pool entry is a snapshot's file, not an agent's name: a guided search's name ends with
+    its guide's file (``mcts+net.npz``)."""
+    return isinstance(spec, (str, Path)) and str(spec).endswith(SNAPSHOT_SUFFIXES) and not is_search(str(spec))
+
+
+def is_network(spec):
+    """Whether a pool entry is a network's ``.npz`` file (the numpy forward pass plays it)."""
+    return is_snapshot(spec) and str(spec).endswith(".npz")
 
 
 def make_opponent(spec, game, **kwargs):
     """An agent for a pool entry: a ``.npz`` file (``load_network``: sampling, unless it is a
     scorer), else ``make_agent(spec)``."""
-    if str(spec).endswith(".npz"):
+    if is_network(spec):
         return load_network(spec, game, **kwargs)
     return make_agent(str(spec), game, **kwargs)
 
