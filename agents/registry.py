@@ -112,6 +112,15 @@ def split_settings(spec):
     return (spec, None) if at < 0 else (spec[:at], spec[at + 1:])
 
 
+def split_search(spec):
+    """``split_settings``, but a guided search whose guide is a file with an '@' in its name
+    (``mcts+net@1.npz``) is all name, read whole as a plain file is."""
+    base, text = split_settings(spec)
+    if text is not None and is_guided(spec) and _is_file(spec.partition("+")[2]):
+        return spec, None
+    return base, text
+
+
 def _path_is(spec, test):
     """``test(Path(spec))``; a path the system will not look at (a name too long) is a ValueError."""
     try:
@@ -142,9 +151,7 @@ def make_agent(spec, game, **kwargs):
     if not isinstance(kwargs.get("name", ""), str):
         raise ValueError(f"name must be a string, got {kwargs['name']!r}")
     spec = spec.strip()
-    base, text = split_settings(spec)
-    if text is not None and is_guided(spec) and _is_file(spec.partition("+")[2]):
-        base, text = spec, None   # mcts+<a guide file whose name holds an '@'>, as a plain file is read whole
+    base, text = split_search(spec)
     if text is not None and is_search(base):
         settings = _settings(text, spec, is_guided(base))
         clash = sorted(set(settings) & set(kwargs))

@@ -603,6 +603,13 @@ def test_a_guided_search_is_not_labelled_as_its_guide():
         "mcts:300+net@pw_k=0.5", "mcts+shipped@c=1", "mcts@c=1", "net@2"]
 
 
+def test_a_search_guided_by_a_file_with_an_at_in_its_name_is_labelled_by_the_files_stem(tmp_path):
+    guide = tmp_path / "net@2.npz"    # read whole where the file exists, as make_agent reads it
+    guide.write_bytes(b"")
+    assert tournament.agent_labels([f"mcts:30+{guide}", f"mcts+{tmp_path}/gone@2.npz"]) == [
+        "mcts:30+net@2", f"mcts+{tmp_path}/gone@2.npz"]
+
+
 def test_tournament_is_reproducible_whatever_the_workers():
     args = ("makabana", 3, ["random", "random", "random", "random"], 24)
     one = tournament.run_tournament(*args, seed=11, workers=1)

@@ -160,6 +160,19 @@ def test_the_servers_own_agent_file_may_guide_a_search_and_no_other_file_may():
         assert answer.status_code == 400 and "chosen when the server starts" in answer.json()["error"]
 
 
+def test_the_servers_own_file_whose_name_holds_an_at_may_guide_a_search(tmp_path):
+    """``mcts+net@1.npz`` is read whole, as make_agent reads it: the page's search may name it."""
+    import shutil
+
+    from agents.registry import shipped_path
+    server_file = str(shutil.copy(shipped_path(game_info("makemake")), tmp_path / "net@1.npz"))
+    app = create_app(default_game="makemake", default_against=server_file, reveal_ms=0)
+    with TestClient(app) as client:
+        game_id = new_game(client, game="makemake", seat=1, against=f"mcts:20+{server_file}")
+        assert client.post(f"/api/games/{game_id}/advance").status_code == 200
+        assert app.state.games.items[game_id].agents[0].name == f"mcts:20+{server_file}"
+
+
 @pytest.mark.parametrize("kwargs,message", [
     (dict(default_game="chess"), "default_game must be one of makabana, makemake, maunakea, got 'chess'"),
     (dict(default_against="heuristc"), "unknown agent 'heuristc'"),

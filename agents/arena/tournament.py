@@ -63,7 +63,7 @@ from pacific_common.record import record_game, save
 
 from ..games import GAMES, game_info, game_info_or_error
 from ..learned.rllib_agent import checkpoint_label, is_rllib_checkpoint
-from ..registry import ALLOWED, is_guided, is_search, make_agent, split_settings
+from ..registry import ALLOWED, is_guided, is_search, make_agent, split_search
 from ..workers import MAX_WORKERS, one_thread, sigterm_as_exit, spawn_pool
 from .match import IllegalActionError, finishing_ranks, play_game, win_shares
 from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
@@ -72,7 +72,7 @@ from .ratings import ANCHOR_RATING, fit_ratings, wilson_interval
 # ---------------------------------------------------------------------------------------------------
 # Who plays, where
 def _name(spec):
-    base, settings = split_settings(spec) if is_search(spec) else (spec, None)
+    base, settings = split_search(spec) if is_search(spec) else (spec, None)
     search, plus, guide = base.partition("+") if is_guided(base) else ("", "", base)
     if guide.endswith((".zip", ".npz")):
         return search + plus + Path(guide).stem + ("" if settings is None else "@" + settings)

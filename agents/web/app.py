@@ -50,7 +50,7 @@ from pacific_common.record import from_json, no_duplicate_keys, record_game, rep
 from ..arena.match import check_action, game_seeds
 from ..arena.play import seat_names
 from ..games import GAMES, describe_action, game_info
-from ..registry import NO_SHIPPED, is_search, make_agent, split_settings
+from ..registry import NO_SHIPPED, is_search, make_agent, split_search
 from .views import checked_core, legal_actions, log_entry, public_step, result_view, seat_view
 from .views import to_act as whose_turn
 
@@ -250,7 +250,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         against = against.strip()
         if against in allowed_against:
             return against
-        search, plus, guide = split_settings(against)[0].partition("+")
+        search, plus, guide = split_search(against)[0].partition("+")
         name, colon, simulations = search.partition(":")
         if name != "mcts" or (plus and guide not in guides):
             raise BadRequest(f"unknown opponent {against!r}; choose one of {', '.join(allowed_against)}, or "
