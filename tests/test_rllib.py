@@ -239,6 +239,8 @@ def test_bad_options_are_clear_errors(rllib, capsys):
     (["--iterations", "٣"], "argument --iterations: must be an integer, written in the digits 0-9"),
     (["--address", ":"], "--address takes 'auto', 'HOST:PORT'"),
     (["--address", "ray://:10001"], "--address takes 'auto', 'HOST:PORT'"),
+    (["--address", "127.0.0.1:99999"], "--address takes a port from 1 to 65535"),
+    (["--address", "ray://[::1]:0"], "--address takes a port from 1 to 65535"),
     (["--players", "1"], "--players: num_players must be"),
     (["--variant", "bogus"], "--variant: variant must be one of"),
     (["--out", ""], "--out is empty"),

@@ -148,6 +148,9 @@ def parse_args(argv=None):
                                 ("lr", "a finite positive number", lambda v: math.isfinite(v) and v > 0)])
     if args.address is not None and not (args.address == "auto" or ADDRESS.fullmatch(args.address)):
         parser.error(f"--address takes 'auto', 'HOST:PORT' or 'ray://HOST:10001', got {args.address!r}")
+    port = re.search(r":(\d+)$", args.address or "")
+    if port and not 1 <= int(port[1]) <= 65535:   # the system would take it modulo 65536
+        parser.error(f"--address takes a port from 1 to 65535, got {args.address!r}")
     try:  # the game's own checks of players and variant, with its messages
         game = game_info_or_error(args.game, args.players, args.variant)
     except ValueError as error:
