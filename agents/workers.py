@@ -114,7 +114,8 @@ def _ctrl_c_ignored():
     stays ignored across exec, and Python leaves it so): the terminal sends Ctrl-C to the workers too,
     and a worker still importing the job's modules printed its KeyboardInterrupt's traceback under the
     job's one line (``ctrl_c_exits``).  The job stops them itself.  A worker the pool starts later,
-    in place of one that died, is not covered; a process a worker starts would inherit it (none does)."""
+    in place of one that died, ignores it from its start-up on (``_start_worker``), not while it
+    imports; a process a worker starts would inherit it (none does)."""
     with _handled(signal.SIGINT, signal.SIG_IGN):
         yield
 
@@ -135,6 +136,7 @@ def _handled(signum, handler):
 
 
 def _start_worker(parent, initializer, initargs):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # already so in the first workers; see _ctrl_c_ignored
     if initializer is not None:
         initializer(*initargs)
     threading.Thread(target=_end_with, args=(parent,), name="end-with-job", daemon=True).start()

@@ -399,6 +399,22 @@ def _ctrl_c_handling(_):
     return signal.getsignal(signal.SIGINT)
 
 
+def test_a_worker_started_in_place_of_a_dead_one_ignores_ctrl_c_too():
+    """The pool starts its first workers with Ctrl-C ignored from birth; one it starts later, when a
+    worker dies, ignores it from its start-up on."""
+    from agents.workers import spawn_pool
+
+    pool = spawn_pool(1)
+    try:
+        first = pool.apply_async(os.getpid).get(timeout=120)
+        pool.apply_async(os._exit, (3,))   # its result never comes: the worker is gone
+        replaced = pool.apply_async(os.getpid).get(timeout=120)
+        handling = pool.apply_async(_ctrl_c_handling, (0,)).get(timeout=120)
+    finally:
+        pool.terminate()
+    assert replaced != first and handling == signal.SIG_IGN
+
+
 def test_ctrl_c_stops_a_job_with_one_line_and_its_workers_with_none(capsys):
     """Ctrl-C in agents.train, distill and expert_iteration printed tracebacks from torch's autograd, a
     pool's queue and every worker (the terminal sends it to them too, some still importing)."""
