@@ -394,6 +394,28 @@ def test_each_worker_runs_numpy_on_one_thread(monkeypatch):
     assert all(result[0] == "2" for result in pool_map(_blas_threads, [0, 1], 2))
 
 
+def test_docstrings_that_break_a_line_with_a_backslash_are_raw():
+    """A command's usage line broken with '\\' in its module docstring (its --help) was joined into one
+    line by Python unless the docstring is raw."""
+    import ast
+    import tokenize
+
+    root = Path(__file__).resolve().parent.parent
+    joined = []
+    for package in ("agents", "benchmarks", "pacific_common", "makabana_env", "makemake_env", "maunakea_env"):
+        for path in sorted((root / package).rglob("*.py")):
+            body = ast.parse(path.read_text(encoding="utf-8")).body
+            if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                continue
+            with path.open("rb") as source:
+                first = next(t for t in tokenize.tokenize(source.readline) if t.type == tokenize.STRING)
+            prefix = first.string[:first.string.index(first.string.lstrip("rRbBuUfF")[0])]
+            if "\\\n" in first.string and "r" not in prefix.lower():
+                joined.append(str(path.relative_to(root)))
+    assert not joined
+
+
 def _ctrl_c_handling(_):
     import signal
     return signal.getsignal(signal.SIGINT)

@@ -7,6 +7,7 @@ is skipped.
 """
 import csv
 import json
+import re
 
 import numpy as np
 import pytest
@@ -308,6 +309,11 @@ def test_tiny_training_run_resumes_and_plays(tmp_path, capsys):
     train.main(common + ["--timesteps", "1024"])
     text = capsys.readouterr().out
     assert "the final policy against random" in text and "the final policy against heuristic" in text
+    # The closing line's interval is Wilson's: never a margin of 0, even at 0% or 100% of 2 games.
+    intervals = re.findall(r"wins (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\] \(95% interval", text)
+    assert len(intervals) == 2
+    assert all(float(low) <= float(rate) <= float(high) and float(high) - float(low) > 30
+               for rate, low, high in intervals)
     assert (out / "final.zip").is_file() and (out / "curve.png").is_file()
     assert json.loads((out / "config.json").read_text())["game"] == "makemake"
     with pytest.raises(SystemExit, match="--resume"):

@@ -1,4 +1,4 @@
-"""Self-play training of a MaskablePPO agent for one game, on a few CPU cores.
+r"""Self-play training of a MaskablePPO agent for one game, on a few CPU cores.
 
     python -m agents.train --game makabana [--players 2] [--variant mao] [--timesteps T] [--out DIR] \
         [--seed 0] [--envs N] [--resume]
@@ -61,6 +61,7 @@ import numpy as np
 from pacific_common.cli import check_ranges, integer_option, made_folder, output_folder
 
 from ..arena.match import play_game
+from ..arena.ratings import wilson_interval
 from ..base import Agent
 from ..games import GAMES, default_variant, game_info, run_label
 from ..learned.network import save_snapshot
@@ -683,9 +684,9 @@ def _final_report(model, args, out, rows, csv_path):
     for opponent in EVAL_OPPONENTS:
         started = time.perf_counter()
         rate = evaluate_batched(network, game, opponent, args.final_games, args.seed + 1)
-        margin = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / args.final_games)
+        low, high = wilson_interval(rate * args.final_games, args.final_games)
         print(f"\n{args.game}, {n} players: the final policy against {opponent} ({args.final_games} games, "
-              f"seats rotated, greedy): wins {rate:.1%} ± {margin:.1%} (ties split; "
+              f"seats rotated, greedy): wins {rate:.1%} [{low:.1%}, {high:.1%}] (95% interval, ties split; "
               f"{time.perf_counter() - started:.1f} s)")
         if args.final_table:
             from ..arena.tournament import run_tournament, table_text
