@@ -473,6 +473,32 @@ def test_the_command_serves_on_this_machine_only_unless_told(monkeypatch, capsys
     assert page_url("::1", 8000) == "http://[::1]:8000/"   # an IPv6 address is written in brackets in a URL
 
 
+def test_serving_leaves_the_processs_logging_alone(monkeypatch):
+    """uvicorn's logging configuration closed every handler of the process first; absl's (which Ray and
+    TensorBoard import) closes its stream then, and closed the test run's own capture of stderr."""
+    import logging
+
+    import uvicorn
+
+    from agents.web.__main__ import main
+
+    class Handler(logging.Handler):
+        closed = False
+
+        def close(self):
+            Handler.closed = True
+            super().close()
+
+    handler = Handler()
+    logging.getLogger("agents-web-test").addHandler(handler)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: sockets[0].close())
+    try:
+        main(["--game", "makemake", "--against", "random", "--port", str(_free_port())])
+    finally:
+        logging.getLogger("agents-web-test").removeHandler(handler)
+    assert not Handler.closed
+
+
 def test_a_port_in_use_is_said_before_the_banner(capsys):
     """uvicorn printed "Open http://…" first, then failed to bind with its own error and exit 3."""
     from agents.web.__main__ import main

@@ -79,11 +79,14 @@ def listening_socket(host, port):
 
 
 def serve(app, sock, banner):
-    """Say ``banner``, then serve ``app`` on ``sock`` until Ctrl+C."""
+    """Say ``banner``, then serve ``app`` on ``sock`` until Ctrl+C.  uvicorn's warnings reach stderr
+    through Python's last-resort handler: its own logging configuration (``log_config``) would first
+    close every handler the process has, and one that closes its stream (absl's, which Ray and
+    TensorBoard bring) would close the stream it writes to, sys.stderr perhaps."""
     import uvicorn
 
     print(banner)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", log_config=None)).run(sockets=[sock])
 
 
 def page_url(host, port):
