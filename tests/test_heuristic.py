@@ -311,3 +311,73 @@ def test_mauna_kea_lava_risk_reads_the_squares_in_reach_of_a_boat_as_the_walking
             assert np.array_equal(reach, dist < strategy.INF)
             cut_off += int((~reach & (cost >= 0)).any())
     assert cut_off > 12 * 20 // 2   # most trials leave some passable square out of every boat's reach
+
+
+# ---------------------------------------------------------------------------------------------------
+# What the heuristics are handed that no environment wrote
+def _observations_and_masks(name, variant, seed, steps=200):
+    """(observation, mask, player) of each decision of one random game, through its AEC environment."""
+    import importlib
+    env = importlib.import_module(f"{name}_env").raw_env(num_players=2, variant=variant)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        o = env.observe(agent)
+        seen.append((o["observation"], o["action_mask"], env.possible_agents.index(agent)))
+        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_mauna_kea_heuristic_refuses_an_observation_whose_counts_no_environment_writes(variant):
+    """The Mauna Kea heuristic's kernels count with explorers' squares, the lava tiles in the bag and
+    the branches' lengths; an observation of the space with other values (random bytes, an explorer in
+    column 18) made them write past their arrays and crashed the interpreter."""
+    from maunakea_env import kernels as C
+    game = game_info("maunakea", 2, variant)
+    agent = HeuristicAgent()
+    obs, mask, player = next((o, m, p) for o, m, p in _observations_and_masks("maunakea", variant, 0)
+                             if m.sum() > 1 and o[C.OBS_PHASE + C.PHASE_TURN])
+    agent.reset(game, player, 0)
+    agent.act(obs, mask)   # the environment's own observation is read
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        with pytest.raises(ValueError, match="observation: "):
+            agent.act(rng.integers(-100, 101, game.obs_size).astype(np.int8), mask)
+    explorer = C.OBS_OWN_EXPLORERS
+    lava_in_bag = C.OBS_BAG + 3
+    for where, value, words in ((explorer + 3, 18, "column and row from 0 to 17"),
+                                (explorer + 4, -1, "column and row from 0 to 17"),
+                                (lava_in_bag, 7, "0 to 6 lava tiles of each flow"),
+                                (C.OBS_BAG, -1, "at least 0 terrain tiles"),
+                                (C.OBS_LAVA + 1, 7, "no longer than its lava tiles laid")):
+        changed = obs.copy()
+        changed[explorer] = 1   # on the island
+        changed[where] = value
+        with pytest.raises(ValueError, match=words):
+            agent.act(changed, mask)
+
+
+@pytest.mark.parametrize("name, variant", [("maunakea", "advanced"), ("makabana", "mao")])
+def test_an_observation_and_a_mask_of_two_decisions_are_a_clear_error(name, variant):
+    """The variants' strategies, handed the observation of one decision and the mask of another, raised
+    a KeyError, an IndexError or min()'s ValueError from inside; now the heuristic's own error."""
+    game = game_info(name, 2, variant)
+    seen = _observations_and_masks(name, variant, 2)
+    agent = HeuristicAgent()
+    refused = 0
+    for obs, _, player in seen[::5]:
+        for _, mask, _ in seen[::5]:
+            agent.reset(game, player, 0)
+            try:
+                action = agent.act(obs, mask)
+            except RuntimeError as error:
+                assert "found no action of the mask that fits the observation" in str(error)
+                refused += 1
+            else:
+                assert mask[action]
+    assert refused

@@ -65,11 +65,18 @@ class HeuristicAgent(Agent):
         seed = int(self.rng.integers(1 << 31))   # for strategies that sample (Mauna Kea's lava)
         obs = np.ascontiguousarray(observation, dtype=np.int8)
         mask = np.ascontiguousarray(action_mask, dtype=np.int8)
-        action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
+        check = getattr(self._strategy, "check_observation", None)   # where a kernel counts with its values
+        if check is not None:
+            check(obs, self.game.num_players)
+        try:
+            action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
+            chose = f"it chose {action}"
+        except (IndexError, KeyError, ValueError) as error:   # a strategy reading two decisions as one
+            action, chose = -1, f"{type(error).__name__}: {error}"
         if not (0 <= action < mask.shape[0] and mask[action]):
             # with the observation and mask of one decision the strategies always find an action: not a
             # ValueError, which a command would report as its user's mistake
             raise RuntimeError(f"the {self.game.name} heuristic found no action of the mask that fits the "
-                               f"observation (it chose {action}): observation and action_mask must come "
+                               f"observation ({chose}): observation and action_mask must come "
                                f"from the same decision, or else the heuristic has a bug")
         return int(action)

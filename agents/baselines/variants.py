@@ -120,6 +120,9 @@ _KEEP = {8: 18, 9: 17, 10: 17, 11: 17, 12: 17, 7: 16, 17: 15, 3: 14, 0: 13, 4: 1
 
 
 class AdvancedStrategy:
+    def check_observation(self, obs, num_players):
+        heuristic_maunakea.check_observation(obs[:MK.OBS_SIZE], num_players)
+
     def act(self, obs, mask, noise, num_players, seed=0):
         phase = int(np.argmax(obs[MK.OBS_A_PHASE:MK.OBS_A_PHASE + MK.NUM_PHASES]))
         legal = np.flatnonzero(mask)
