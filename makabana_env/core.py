@@ -266,6 +266,14 @@ def player_scores(state, out):
     kernels.player_scores(state, out)
 
 
+def scores_known_to(state, view, out):
+    """Points per player as player ``view`` can count them (all of them: the board shows them), into
+    ``out`` as ``player_scores`` takes it."""
+    _row(state)
+    checked.integer("view", view, 0, int(state[kernels.NUM_PLAYERS]) - 1)
+    player_scores(state, out)
+
+
 def rewards(state, mode, out):
     """End-of-game reward per player into ``out`` (float64 or float32, one entry per player)."""
     _row(state)

@@ -939,6 +939,12 @@ def player_scores(state, out):
 
 
 @njit(cache=True)
+def scores_known_to(state, view, out):
+    """Points per player as player ``view`` can count them: all of them, the huts are on the board."""
+    player_scores(state, out)
+
+
+@njit(cache=True)
 def player_to_act(state):
     """The player whose decision is asked, -1 once the game is over."""
     return -1 if state[TO_ACT] < 0 else owner(state, state[TO_ACT])

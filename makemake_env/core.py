@@ -201,6 +201,13 @@ def player_scores(state, out):
                                       int(state[kernels.NUM_PLAYERS])))
 
 
+def scores_known_to(state, view, out):
+    """Points per player as player ``view`` can count them (all of them: Make Make hides nothing)."""
+    _state(state)
+    _clan(state, view, "view")
+    player_scores(state, out)
+
+
 def rewards(state, mode, out):
     _state(state)
     mode = checked.integer("mode", mode, kernels.REWARD_WIN_LOSS, kernels.REWARD_MARGIN)

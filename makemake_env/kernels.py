@@ -629,6 +629,12 @@ def player_scores(state, out):
 
 
 @njit(cache=True)
+def scores_known_to(state, view, out):
+    """Points per player as player ``view`` can count them: all of them, Make Make hides nothing."""
+    player_scores(state, out)
+
+
+@njit(cache=True)
 def rewards(state, mode, out):
     """End-of-game reward per player; all zero while the game runs or after truncation."""
     out[:] = 0.0

@@ -258,6 +258,14 @@ def player_scores(state, out):
     kernels.player_scores(state, _per_player("out", out, state))
 
 
+def scores_known_to(state, view, out):
+    """Write every player's points as player ``view`` can count them into ``out[:num_players]``: the
+    others' task cards are left out while the game runs (advanced game)."""
+    _row(state)
+    checked.apart(state, out=out)
+    kernels.scores_known_to(state, _player(state, "view", view), _per_player("out", out, state))
+
+
 def rewards(state, mode, out):
     """Write the end-of-game rewards (``REWARD_WIN_LOSS``, ``REWARD_SCORE`` or ``REWARD_MARGIN``)."""
     _row(state)

@@ -1361,6 +1361,20 @@ def player_scores(state, out):
 
 
 @njit(cache=True)
+def known_score(state, view, player):
+    """``player``'s points as player ``view`` can count them: its own in full, another's without the
+    task cards while the game runs (they are revealed at its end)."""
+    return score(state, player) if player == view or state[PHASE] == PHASE_OVER else public_score(state, player)
+
+
+@njit(cache=True)
+def scores_known_to(state, view, out):
+    """Every player's points as player ``view`` can count them (``known_score``)."""
+    for p in range(state[NUM_PLAYERS]):
+        out[p] = known_score(state, view, p)
+
+
+@njit(cache=True)
 def rewards(state, mode, out):
     """End-of-game reward per player; all zero while the game runs or after truncation."""
     out[:] = 0.0
@@ -1500,8 +1514,7 @@ def observe(state, view, obs):
             if state[BOAT_OWNER + b] == p:
                 boats += 1
         obs[base + 3] = boats
-        known = score(state, p) if p == view or state[PHASE] == PHASE_OVER else public_score(state, p)
-        obs[base + 4] = max(-OBS_MAX, min(OBS_MAX, known))
+        obs[base + 4] = max(-OBS_MAX, min(OBS_MAX, known_score(state, view, p)))
     for landing in range(NUM_LANDINGS):
         boat = state[LANDING_BOAT + landing]
         if boat >= 0:

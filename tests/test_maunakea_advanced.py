@@ -545,6 +545,14 @@ def test_scoring_other_players_task_points_stay_hidden_until_the_end():
     seen = observation(env, 0)[core.OBS_PLAYERS + k * core.PLAYER_FEATURES + 4]
     assert seen == core.public_score(s, 1) == core.score(s, 1) - 1
     assert observation(env, 1)[core.OBS_PLAYERS + 4] == core.score(s, 1)
+    # the scores a player can count, which self-play's shaped reward uses, hide them too
+    known = np.zeros(2, np.int64)
+    core.scores_known_to(s, 0, known)
+    assert known.tolist() == [core.score(s, 0), core.public_score(s, 1)]
+    core.scores_known_to(s, 1, known)
+    assert known[1] == core.score(s, 1)
+    with pytest.raises(ValueError, match="view"):
+        core.scores_known_to(s, 2, known)
 
 
 # ---------------------------------------------------------------------------------------------------

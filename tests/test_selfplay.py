@@ -546,3 +546,73 @@ def test_training_run_of_another_variant(tmp_path, capsys):
     assert play_game(game, [agent, RandomAgent()], seed=0).decisions > 0
     with pytest.raises(ValueError, match="actions"):  # the Mao network does not fit the Haapii game
         make_agent(str(out / "final.npz"), game_info("makabana", 2))
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_the_shaped_reward_counts_only_the_points_the_learner_can_see(batched):
+    """Advanced rules, set-up: each player keeps his cards hidden during the game, and the task cards
+    score only at the end.  The shaped reward followed every player's points, hidden task points
+    included, and told the learner when an opponent's boat completed a task."""
+    from agents.training.batched import BatchedSelfPlayEnv
+    from maunakea_env import kernels as K
+
+    def known_margins(states, seats):
+        return np.array([K.score(s, p) - max(K.public_score(s, q) for q in range(2) if q != p)
+                         for s, p in zip(states, seats)])
+
+    options = dict(variant="advanced", opponents=["heuristic"], shaping=1.0, seed=3)
+    if batched:
+        env = BatchedSelfPlayEnv("maunakea", 4, 2, **options)
+        env.reset()
+        states, seats = (lambda: env.states), (lambda: env.seats)
+    else:
+        env = SelfPlayEnv("maunakea", 2, **options)
+        env.reset(seed=3)
+        states, seats = (lambda: env.state[None]), (lambda: [env.seat])
+    rng = np.random.default_rng(0)
+    before, hidden_points_seen = known_margins(states(), seats()), 0
+    for _ in range(600):
+        masks = np.atleast_2d(env.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        if batched:
+            _, rewards, dones, _ = env.step(actions)
+        else:
+            _, reward, terminated, truncated, _ = env.step(int(actions[0]))
+            rewards, dones = np.array([reward]), np.array([terminated or truncated])
+            if dones[0]:
+                env.reset()
+        now = known_margins(states(), seats())
+        running = ~dones
+        assert np.allclose(rewards[running], (now - before)[running])
+        hidden_points_seen += sum(K.task_points(s, 1 - p) > 0 for s, p in zip(states(), seats()))
+        before = now
+    assert hidden_points_seen   # opponents held task points that the reward would have shown
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_an_illegal_action_ends_the_game_with_only_the_scores_the_learner_can_count(batched):
+    """The game runs on after the learner's illegal action: its info's scores leave out the others'
+    hidden task cards (advanced rules, set-up), as the observation does."""
+    from agents.training.batched import BatchedSelfPlayEnv
+    from maunakea_env import kernels as K
+
+    options = dict(variant="advanced", opponents=["heuristic"], seed=3)
+    env = BatchedSelfPlayEnv("maunakea", 1, 2, autoreset=False, **options) if batched else \
+        SelfPlayEnv("maunakea", 2, **options)
+    env.reset()
+    rng = np.random.default_rng(0)
+    state = (lambda: env.states[0]) if batched else (lambda: env.state)
+    for _ in range(5000):   # until an opponent holds task points
+        seat = int(env.seats[0]) if batched else env.seat
+        if K.task_points(state(), 1 - seat):
+            break
+        mask = np.atleast_2d(env.action_masks())[0]
+        action = int(rng.choice(np.flatnonzero(mask)))
+        if env.step(np.array([action]))[2][0] if batched else any(env.step(action)[2:4]):
+            env.reset()
+    assert K.task_points(state(), 1 - seat)
+    illegal = int(np.flatnonzero(~np.atleast_2d(env.action_masks())[0])[0])
+    info = env.step(np.array([illegal]))[3][0] if batched else env.step(illegal)[4]
+    assert info["illegal_action"]
+    assert info["scores"] == [K.score(state(), seat) if p == seat else K.public_score(state(), p) for p in range(2)]
+    assert info["scores"][1 - seat] < K.score(state(), 1 - seat)

@@ -472,7 +472,10 @@ class BatchedSelfPlayEnv(VecEnv):
         obs = np.empty(self.game.obs_size, dtype=np.int8)
         mask = np.empty(self.game.num_actions, dtype=np.int8)
         k.observe_player(self.states[g], seat, obs, mask)
-        k.player_scores(self.states[g], self._scores)
+        if illegal:   # the game runs on: no hidden points (SelfPlayEnv._end_on_illegal_action)
+            k.scores_known_to(self.states[g], seat, self._scores)
+        else:
+            k.player_scores(self.states[g], self._scores)
         info = {"seat": seat, "opponents": list(self.opponents[g]), "scores": self._scores.tolist(),
                 "terminal_observation": obs}
         if illegal:

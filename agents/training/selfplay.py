@@ -22,7 +22,8 @@ Rewards (``reward``, ``shaping``):
   "standings" scores the position at the cut by points (+1 sole leader, 0 tied leaders, -1 others).
   ``truncated`` is reported either way.
 - ``shaping=c`` (default 0) adds, on every step, ``c`` times the change of the learner's points margin
-  (its points minus the best other player's, ``core.player_scores``) over the step.  It is
+  (its points minus the best other player's, as it can count them: ``core.scores_known_to``, which
+  leaves out Mauna Kea's hidden task cards until the end) over the step.  It is
   potential-based (the sum over a game is ``c`` times the final margin), so it guides long games where
   a win alone is a rare signal without changing which play is best by much.
 
@@ -323,7 +324,7 @@ and pickles, opponents included, and a copy plays on as the original does.  The 
         self._mask[:] = 0
         obs = np.empty(self.game.obs_size, dtype=np.int8)
         self.core.observe_player(self.state, self.seat, obs, np.empty_like(self._mask))
-        self.core.player_scores(self.state, self._scores)
+        self.core.scores_known_to(self.state, self.seat, self._scores)   # the game runs on: no hidden points
         info = {"seat": self.seat, "opponents": list(self.opponents), "scores": self._scores.tolist(),
                 "win_share": 0.0, "illegal_action": True}
         return obs, ILLEGAL_REWARD, True, False, info
@@ -363,9 +364,11 @@ and pickles, opponents included, and a copy plays on as the original does.  The 
         return obs
 
     def _points_margin(self):
+        """The learner's points less the best other player's, as the learner can count them: a shaped
+        reward must not tell it the others' hidden points (Mauna Kea's task cards)."""
         if not self.shaping:
             return 0.0
-        self.core.player_scores(self.state, self._scores)
+        self.core.scores_known_to(self.state, self.seat, self._scores)
         others = np.delete(self._scores, self.seat)
         return float(self._scores[self.seat] - others.max())
 

@@ -100,11 +100,11 @@ def start_games(states, games, num_players, variant, max_turns, seeds):
 
 @njit(cache=True)
 def margins(states, seats, out):
-    """Each learner's points margin: its points minus the best other player's."""
+    """Each learner's points margin: its points minus the best other player's, as it can count them."""
     scores = np.zeros(states.shape[1], dtype=np.int64)   # longer than any player count
     for g in range(states.shape[0]):
         n = states[g, C.NUM_PLAYERS]
-        C.player_scores(states[g], scores[:n])
+        C.scores_known_to(states[g], seats[g], scores[:n])
         best = -(1 << 62)
         for p in range(n):
             if p != seats[g] and scores[p] > best:
