@@ -54,7 +54,7 @@ def _as_row(state):
         except (TypeError, ValueError) as error:
             raise ValueError(f"state must be an integer array of {size} entries, got {type(state).__name__}"
                              ) from error
-    if state.dtype == np.bool_ or not np.issubdtype(state.dtype, np.integer) or state.shape != (size,):
+    if not checked.integer_array(state) or state.shape != (size,):
         raise ValueError(f"state must be an integer array of shape ({size},), got {state.dtype} {state.shape}")
     if state.dtype == np.uint64 and state.max() > INT64_MAX:
         raise ValueError(f"state entries must fit in int64, got {int(state.max())}")

@@ -25,7 +25,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .checked import integer
+from .checked import integer, integer_array
 from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 
@@ -250,7 +250,7 @@ def checked_row(env, state):
     if isinstance(state, (list, tuple)):  # a row written out, e.g. a game record's final state
         state = np.asarray(state)
     if not isinstance(state, np.ndarray) or isinstance(state, np.ma.MaskedArray) or \
-            state.shape != (core.STATE_SIZE,) or not np.issubdtype(state.dtype, np.integer):
+            state.shape != (core.STATE_SIZE,) or not integer_array(state):
         plain = isinstance(state, np.ndarray) and not isinstance(state, np.ma.MaskedArray)
         what = f"a {state.dtype} array of shape {state.shape}" if plain else type(state).__name__
         raise ValueError(f"state must be an integer numpy array of shape ({core.STATE_SIZE},) as state() "

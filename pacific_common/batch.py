@@ -70,7 +70,7 @@ import numpy as np
 from numba import njit
 
 from .aec import checked_row
-from .checked import array, integer
+from .checked import array, integer, integer_array
 from .ends import END_NAMES
 from .options import (NUM_ENVS_LIMIT, REWARD_MODES, check_flag, check_options, check_seed, fresh_seed,
                       is_real, space_sizes)
@@ -324,7 +324,7 @@ class CoreBatchEnv:
             return actions  # the common case, without any numpy call
         _not_masked("actions", actions)
         actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (self.num_envs,) or not integer_array(actions):
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got "
                              f"{actions.dtype} {actions.shape}")
         # checked before the int64 copy, where an unsigned 2**64 - 1 would become -1

@@ -74,6 +74,12 @@ def whole_number(name, value):
     return _whole(name, value, "an integer")
 
 
+def integer_array(value):
+    """Whether ``value`` is a plain numpy array of integers: not of bools, nor of durations (numpy
+    counts timedelta64 among its integers), nor masked (``np.asarray`` would drop the mask)."""
+    return isinstance(value, np.ndarray) and not isinstance(value, np.ma.MaskedArray) and value.dtype.kind in "iu"
+
+
 def integer(name, value, low, high):
     """``value`` as a Python ``int``, when it is integer-like (``int``, a numpy integer, a 0-d integer
     array such as stable-baselines3's ``predict`` returns) and ``low <= value <= high``."""

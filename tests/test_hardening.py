@@ -496,6 +496,35 @@ def test_a_masked_array_is_refused_as_actions_or_seats(name):
 
 
 @pytest.mark.parametrize("name", PACKAGES)
+def test_durations_are_no_integers_for_actions_states_or_seats(name):
+    """numpy counts timedelta64 among its integers: arrays of durations were taken as actions and state
+    rows (and a NaT action was an IndexError from inside), though a single duration was refused."""
+    from agents.training.batched import BatchedSelfPlayEnv
+
+    package = PACKAGES[name]
+    batch = package.BatchEnv(2, seed=0, num_players=2)
+    before = batch.states.copy()
+    with pytest.raises(ValueError, match="actions must be an integer array"):
+        batch.step(batch.random_actions().astype("m8[s]"))
+    with pytest.raises(ValueError, match="state must be an integer"):
+        batch.set_state(0, before[0].astype("m8[s]"))
+    env = package.raw_env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="state must be an integer"):
+        env.set_state(env.state().astype("m8[s]"))
+    np.testing.assert_array_equal(batch.states, before)
+    learners = BatchedSelfPlayEnv(name, 2, 2, opponents=["random"], seed=0)
+    learners.reset()
+    actions = np.array([np.flatnonzero(m)[0] for m in learners.action_masks()])
+    for bad in (actions.astype("m8"), np.ma.array(actions, mask=[True, False])):
+        with pytest.raises(ValueError, match="actions must be an integer array"):
+            learners.step_async(bad)
+    with pytest.raises(ValueError, match="first_seats must give"):
+        BatchedSelfPlayEnv(name, 2, 2, opponents=["random"], first_seats=np.array([0, 1], "m8"))
+    learners.step(actions)   # nothing refused was played
+
+
+@pytest.mark.parametrize("name", PACKAGES)
 def test_no_action_for_a_running_game_is_named_as_such(name):
     """-1 in a running game was described as outside the action range of every variant."""
     batch = PACKAGES[name].BatchEnv(2, seed=0, num_players=2)

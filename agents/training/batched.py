@@ -35,7 +35,7 @@ from gymnasium.utils import seeding
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from pacific_common.batch import PARALLEL_FROM, ThreadChoice
-from pacific_common.checked import integer
+from pacific_common.checked import integer, integer_array
 from pacific_common.options import NUM_ENVS_LIMIT, REWARD_MODES, SEED_LIMIT, check_seed, is_integer
 from pacific_common.rng import seed_rng
 
@@ -179,8 +179,8 @@ class BatchedSelfPlayEnv(VecEnv):
         k, n, g = self.kernels, self.game.num_players, num_envs
         self.num_players = n
         if first_seats is not None:
-            first_seats = np.asarray(first_seats)
-            if seat != "rotate" or first_seats.shape != (g,) or not np.issubdtype(first_seats.dtype, np.integer) \
+            first_seats = first_seats if isinstance(first_seats, np.ndarray) else np.asarray(first_seats)
+            if seat != "rotate" or first_seats.shape != (g,) or not integer_array(first_seats) \
                     or not ((0 <= first_seats) & (first_seats < n)).all():
                 raise ValueError(f"first_seats must give, with seat='rotate', one seat from 0 to {n - 1} for "
                                  f"each of the {g} games, got {first_seats!r} with seat={seat!r}")
@@ -387,10 +387,11 @@ class BatchedSelfPlayEnv(VecEnv):
         return self.observations.copy()
 
     def step_async(self, actions):
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        actions = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not integer_array(actions):
+            kind = "a masked array" if isinstance(actions, np.ma.MaskedArray) else actions.dtype
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), one per game, got "
-                             f"{actions.dtype} of shape {actions.shape}")
+                             f"{kind} of shape {actions.shape}")
         if ((actions < 0) | (actions >= self.game.num_actions)).any():
             raise ValueError(f"actions must lie in the action space [0, {self.game.num_actions}), got "
                              f"{actions[(actions < 0) | (actions >= self.game.num_actions)][:5].tolist()}")
