@@ -1090,9 +1090,12 @@ def test_puct_is_checked_and_named_like_the_other_settings():
     from agents.registry import make_agent
 
     game = game_info("makemake", num_players=2)
-    for bad in ("yes", 2, 0.5):
+    for bad in ("yes", 2, 0.5, 1.0, 0):   # 1.0 == True in Python: a number is no flag all the same
         with pytest.raises(ValueError, match="puct is true or false"):
             MCTSAgent(puct=bad).reset(game, 0, 0)
+    for name, bad in (("belief", ["uniform"]), ("trees", ["multi"])):   # no name, and unhashable
+        with pytest.raises(ValueError, match=f"{name} must be"):
+            MCTSAgent(**{name: bad}).reset(game, 0, 0)
     agent = make_agent("mcts:16@puct=1", game)
     agent.reset(game, 0, 0)
     assert agent.settings["puct"] is True and MCTSAgent().options["puct"] is None
