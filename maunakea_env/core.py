@@ -258,6 +258,13 @@ def player_scores(state, out):
     kernels.player_scores(state, _per_player("out", out, state))
 
 
+def known_score(state, view, player):
+    """``player``'s points as player ``view`` can count them: the others' task cards are left out while
+    the game runs (advanced game)."""
+    _row(state)
+    return int(kernels.known_score(state, _player(state, "view", view), _player(state, "player", player)))
+
+
 def scores_known_to(state, view, out):
     """Write every player's points as player ``view`` can count them into ``out[:num_players]``: the
     others' task cards are left out while the game runs (advanced game)."""

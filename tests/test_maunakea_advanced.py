@@ -550,7 +550,8 @@ def test_scoring_other_players_task_points_stay_hidden_until_the_end():
     core.scores_known_to(s, 0, known)
     assert known.tolist() == [core.score(s, 0), core.public_score(s, 1)]
     core.scores_known_to(s, 1, known)
-    assert known[1] == core.score(s, 1)
+    assert known[1] == core.score(s, 1) == core.known_score(s, 1, 1)
+    assert core.known_score(s, 0, 1) == core.public_score(s, 1)
     with pytest.raises(ValueError, match="view"):
         core.scores_known_to(s, 2, known)
 
