@@ -6,7 +6,6 @@ the Numba core through ``raw_env``; where it plays a season it replays the same 
 plain-Python reference (``makabana_env.reference``) and asserts the same outcome there, so that a
 misreading the two implementations share is caught too.
 """
-import numpy as np
 import pytest
 
 from makabana_env import core
@@ -18,7 +17,7 @@ from makabana_env.reference import ReferenceGame
 
 from makabana_positions import hut_at, new_game, paints, position, reserve
 from test_makabana_mao import (
-    BLUE, GREEN, RED, YELLOW, act, choose, colour_to_act, denounce, legal, mao_game, place_tikis, prepare_all,
+    BLUE, GREEN, RED, YELLOW, choose, colour_to_act, denounce, legal, mao_game, place_tikis, prepare_all,
     spot_actions, to_execution,
 )
 
