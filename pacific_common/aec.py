@@ -400,7 +400,9 @@ class CoreAECEnv(AECEnv):
         return self.decisions[self._state[self.core.PHASE]]
 
     def scores(self):
-        """Points per agent as they stand (final once the game is over)."""
+        """Points per agent as they stand (final once the game is over): a judge's count, like
+        ``state()``, with what is still hidden (Mauna Kea's task cards) included; what a player can
+        count is ``core.scores_known_to``."""
         self.core.player_scores(self._state, self._score_buffer)
         return {a: int(self._score_buffer[i]) for i, a in enumerate(self.possible_agents)}
 
