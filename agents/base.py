@@ -87,6 +87,10 @@ def check_seed(seed):
         raise ValueError(f"seed must be a non-negative integer, a tuple of them or None, got {seed!r}")
 
 
+class ObservationError(ValueError):
+    """An observation that no environment of the game writes, refused before a kernel reads it."""
+
+
 class _ModuleName(str):
     """A module's name where the module stood, in a pickled object's state."""
 

@@ -29,12 +29,13 @@ NUM_ENVS_LIMIT = 2**20
 
 
 def is_integer(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    """An integer, not a bool nor a duration (numpy counts timedelta64 among its integers)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.timedelta64))
 
 
 def is_real(value):
     """A real number, not a bool (a count or a share given as True is a mistake, not 1)."""
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_, np.timedelta64))
 
 
 def is_finite(number):

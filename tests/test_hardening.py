@@ -495,6 +495,20 @@ def test_a_masked_array_is_refused_as_actions_or_seats(name):
     np.testing.assert_array_equal(batch.states, before)
 
 
+def test_a_single_duration_is_no_count_nor_seed_anywhere():
+    """numpy counts a timedelta64 among its integers and reals: a pool's window of one second was
+    taken, to fail as a slice index later."""
+    from agents.training.selfplay import OpponentPool
+    from pacific_common.options import check_seed, is_integer, is_real
+
+    duration = np.timedelta64(1, "s")
+    assert not is_integer(duration) and not is_real(duration) and not is_integer(np.timedelta64(3))
+    with pytest.raises(ValueError, match="window"):
+        OpponentPool(["random"], [], window=duration)
+    with pytest.raises(ValueError, match="seed"):
+        check_seed(np.timedelta64(3))
+
+
 @pytest.mark.parametrize("name", PACKAGES)
 def test_durations_are_no_integers_for_actions_states_or_seats(name):
     """numpy counts timedelta64 among its integers: arrays of durations were taken as actions and state

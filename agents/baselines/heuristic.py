@@ -19,7 +19,7 @@ Randomness only breaks ties, from the generator seeded in ``reset``.
 """
 import numpy as np
 
-from ..base import Agent, GameInfo
+from ..base import Agent, GameInfo, ObservationError
 
 TIE_NOISE = 1e-6
 
@@ -65,12 +65,11 @@ class HeuristicAgent(Agent):
         seed = int(self.rng.integers(1 << 31))   # for strategies that sample (Mauna Kea's lava)
         obs = np.ascontiguousarray(observation, dtype=np.int8)
         mask = np.ascontiguousarray(action_mask, dtype=np.int8)
-        check = getattr(self._strategy, "check_observation", None)   # where a kernel counts with its values
-        if check is not None:
-            check(obs, self.game.num_players)
         try:
             action = self._strategy.act(obs, mask, noise, self.game.num_players, seed)
             chose = f"it chose {action}"
+        except ObservationError:   # the strategy's own check (Mauna Kea's): the user's to hear as it is
+            raise
         except (IndexError, KeyError, ValueError) as error:   # a strategy reading two decisions as one
             action, chose = -1, f"{type(error).__name__}: {error}"
         if not (0 <= action < mask.shape[0] and mask[action]):

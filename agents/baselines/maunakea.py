@@ -44,6 +44,8 @@ from maunakea_env.board import (
     SQUARE_LANDING, SQUARES_PER_SIDE, TILE_ROTATION_SOURCE, VOLCANO, WATER,
 )
 
+from ..base import ObservationError
+
 MAX_E = C.MAX_EXPLORERS
 NC = C.NUM_COLOURS
 INF = 1 << 30
@@ -1217,24 +1219,25 @@ LAVA_TILES_PER_FLOW = int(np.bincount(LAVA_TILE_FLOW, minlength=NUM_LAVA_FLOWS).
 
 
 def check_observation(obs, num_players):
-    """Raise ValueError unless the parts of ``obs`` that ``decide`` counts with are in range."""
+    """Raise ObservationError (a ValueError) unless the parts of ``obs`` that ``decide`` counts with
+    are in range."""
     n_ex = 5 if num_players == 2 else (4 if num_players == 3 else 3)
     explorers = obs[C.OBS_OWN_EXPLORERS:C.OBS_OWN_EXPLORERS + n_ex * C.EXPLORER_FEATURES].reshape(n_ex, -1)
     on_island = explorers[:, 0] != 0
     squares = explorers[on_island][:, 3:5]
     if squares.size and not ((0 <= squares) & (squares < SQUARES_PER_SIDE)).all():
-        raise ValueError(f"observation: an explorer on the island stands at column and row from 0 to "
+        raise ObservationError(f"observation: an explorer on the island stands at column and row from 0 to "
                          f"{SQUARES_PER_SIDE - 1}, got {squares.tolist()}")
     terrain_tiles = obs[C.OBS_BAG:C.OBS_BAG + 3]
     lava_tiles = obs[C.OBS_BAG + 3:C.OBS_BAG + 3 + NUM_LAVA_FLOWS]
     if (terrain_tiles < 0).any() or not ((0 <= lava_tiles) & (lava_tiles <= LAVA_TILES_PER_FLOW)).all():
-        raise ValueError(f"observation: the bag holds at least 0 terrain tiles of each worth and 0 to "
+        raise ObservationError(f"observation: the bag holds at least 0 terrain tiles of each worth and 0 to "
                          f"{LAVA_TILES_PER_FLOW} lava tiles of each flow, got {terrain_tiles.tolist()} and "
                          f"{lava_tiles.tolist()}")
     lengths = obs[C.OBS_LAVA + 1:C.OBS_LAVA + 6 * 2 * NUM_LAVA_FLOWS:6].reshape(NUM_LAVA_FLOWS, 2)
     laid = LAVA_TILES_PER_FLOW - lava_tiles.astype(np.int64)
     if (lengths < 0).any() or (lengths.sum(axis=1) > laid).any():
-        raise ValueError(f"observation: a flow's branches are together no longer than its lava tiles laid, "
+        raise ObservationError(f"observation: a flow's branches are together no longer than its lava tiles laid, "
                          f"{laid.tolist()}, got {lengths.tolist()}")
 
 

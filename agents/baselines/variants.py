@@ -120,16 +120,14 @@ _KEEP = {8: 18, 9: 17, 10: 17, 11: 17, 12: 17, 7: 16, 17: 15, 3: 14, 0: 13, 4: 1
 
 
 class AdvancedStrategy:
-    def check_observation(self, obs, num_players):
-        heuristic_maunakea.check_observation(obs[:MK.OBS_SIZE], num_players)
-
     def act(self, obs, mask, noise, num_players, seed=0):
+        heuristic_maunakea.check_observation(obs[:MK.OBS_SIZE], num_players)   # before any kernel reads it
         phase = int(np.argmax(obs[MK.OBS_A_PHASE:MK.OBS_A_PHASE + MK.NUM_PHASES]))
         legal = np.flatnonzero(mask)
         if phase == MK.PHASE_CARDS:
             return int(min(legal, key=lambda a: (_KEEP[int(a) - MK.REMOVE_CARD_BASE], a)))
         basic = np.ascontiguousarray(mask[:MK.NUM_ACTIONS])
         if phase in (MK.PHASE_PLACEMENT, MK.PHASE_TURN) and basic.any():
-            return int(heuristic_maunakea.act(np.ascontiguousarray(obs[:MK.OBS_SIZE]), basic,
-                                              np.ascontiguousarray(noise[:MK.NUM_ACTIONS]), num_players, seed))
+            return int(heuristic_maunakea.decide(np.ascontiguousarray(obs[:MK.OBS_SIZE]), basic,
+                                                 np.ascontiguousarray(noise[:MK.NUM_ACTIONS]), num_players, seed))
         return int(legal[0])

@@ -22,7 +22,8 @@ game starts again at once (autoreset), its last observation in ``info["terminal_
 of a game's last step also holds the learner's ``seat``, the ``opponents``, the ``scores`` and the
 ``win_share``, as ``SelfPlayEnv`` reports them.  ``action_masks()`` (and ``env_method("action_masks")``,
 which MaskablePPO calls) gives the learners' masks as one array.  A learner action that is in the
-action space but masked ends that game as a loss (-1), with ``info["illegal_action"] = True``.
+action space but masked ends that game as a loss (-1), with ``info["illegal_action"] = True`` (and
+the ``scores`` as the learner can count them, as ``SelfPlayEnv`` gives them).
 
 ``network_seconds`` adds up the time of the snapshots' forward passes, for ``benchmarks.training_speed``.
 """

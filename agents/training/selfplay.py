@@ -196,7 +196,8 @@ class SelfPlayEnv(gymnasium.Env):
     mask forbids ends the learner's game as a loss, as PettingZoo's ``TerminateIllegalWrapper`` does:
     the step returns reward ``ILLEGAL_REWARD`` (−1, whatever ``reward`` and ``shaping`` say),
     ``terminated=True`` and ``info["illegal_action"] = True`` (with the ``seat``, ``opponents`` and the
-    ``scores`` as they stood).  Nothing is played; ``reset()`` starts the next game.  A value outside
+    ``scores`` as the learner can count them: the game runs on, so another player's hidden points are
+    left out, ``core.scores_known_to``; a game that ended gives everyone's final ``scores``).  Nothing is played; ``reset()`` starts the next game.  A value outside
     the space is a ``ValueError``.  So the environment passes Gymnasium's ``check_env``; it also copies
 and pickles, opponents included, and a copy plays on as the original does.  The info of
     ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
