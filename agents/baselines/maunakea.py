@@ -38,10 +38,10 @@ from numba import njit
 
 from maunakea_env import kernels as C
 from maunakea_env.board import (
-    FIELD_KIND, FIELD_NEIGHBOURS, FIELD_RING, FIELD_SQUARES, FORK, KIND_LAVA_EXIT, LAVA_FLOW_DIRECTION,
-    LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, IS_TILE_FIELD, JUNGLE, LANDING_ENTRY_SQUARES,
-    LAVA, NO_TILE, NUM_FIELDS, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, SQUARE_FIELD, SQUARE_NEIGHBOURS,
-    SQUARE_LANDING, SQUARES_PER_SIDE, TILE_ROTATION_SOURCE, VOLCANO, WATER,
+    EXPLORERS_PER_PLAYER, FIELD_KIND, FIELD_NEIGHBOURS, FIELD_RING, FIELD_SQUARES, FORK, KIND_LAVA_EXIT,
+    LAVA_FLOW_DIRECTION, LAVA_FLOW_EXIT_FIELD, LAVA_SHAPE_EXIT_TURNS, LAVA_TILE_FLOW, IS_TILE_FIELD, JUNGLE,
+    LANDING_ENTRY_SQUARES, LAVA, NO_TILE, NUM_FIELDS, NUM_LANDINGS, NUM_LAVA_FLOWS, NUM_SQUARES, SQUARE_FIELD,
+    SQUARE_NEIGHBOURS, SQUARE_LANDING, SQUARES_PER_SIDE, TILE_ROTATION_SOURCE, VOLCANO, WATER,
 )
 
 from ..base import ObservationError
@@ -1221,24 +1221,24 @@ LAVA_TILES_PER_FLOW = int(np.bincount(LAVA_TILE_FLOW, minlength=NUM_LAVA_FLOWS).
 def check_observation(obs, num_players):
     """Raise ObservationError (a ValueError) unless the parts of ``obs`` that ``decide`` counts with
     are in range."""
-    n_ex = 5 if num_players == 2 else (4 if num_players == 3 else 3)
+    n_ex = EXPLORERS_PER_PLAYER[num_players]
     explorers = obs[C.OBS_OWN_EXPLORERS:C.OBS_OWN_EXPLORERS + n_ex * C.EXPLORER_FEATURES].reshape(n_ex, -1)
     on_island = explorers[:, 0] != 0
     squares = explorers[on_island][:, 3:5]
     if squares.size and not ((0 <= squares) & (squares < SQUARES_PER_SIDE)).all():
-        raise ObservationError(f"observation: an explorer on the island stands at column and row from 0 to "
-                         f"{SQUARES_PER_SIDE - 1}, got {squares.tolist()}")
+        raise ObservationError(f"observation: an explorer on the island stands at column and row from 0 "
+                               f"to {SQUARES_PER_SIDE - 1}, got {squares.tolist()}")
     terrain_tiles = obs[C.OBS_BAG:C.OBS_BAG + 3]
     lava_tiles = obs[C.OBS_BAG + 3:C.OBS_BAG + 3 + NUM_LAVA_FLOWS]
     if (terrain_tiles < 0).any() or not ((0 <= lava_tiles) & (lava_tiles <= LAVA_TILES_PER_FLOW)).all():
-        raise ObservationError(f"observation: the bag holds at least 0 terrain tiles of each worth and 0 to "
-                         f"{LAVA_TILES_PER_FLOW} lava tiles of each flow, got {terrain_tiles.tolist()} and "
-                         f"{lava_tiles.tolist()}")
+        raise ObservationError(f"observation: the bag holds at least 0 terrain tiles of each worth and 0 "
+                               f"to {LAVA_TILES_PER_FLOW} lava tiles of each flow, got {terrain_tiles.tolist()} "
+                               f"and {lava_tiles.tolist()}")
     lengths = obs[C.OBS_LAVA + 1:C.OBS_LAVA + 6 * 2 * NUM_LAVA_FLOWS:6].reshape(NUM_LAVA_FLOWS, 2)
     laid = LAVA_TILES_PER_FLOW - lava_tiles.astype(np.int64)
     if (lengths < 0).any() or (lengths.sum(axis=1) > laid).any():
-        raise ObservationError(f"observation: a flow's branches are together no longer than its lava tiles laid, "
-                         f"{laid.tolist()}, got {lengths.tolist()}")
+        raise ObservationError(f"observation: a flow's branches are together no longer than its lava tiles "
+                               f"laid, {laid.tolist()}, got {lengths.tolist()}")
 
 
 def act(obs, mask, noise, num_players, seed=0):

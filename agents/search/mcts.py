@@ -141,13 +141,15 @@ def check_settings(settings):
     """Raise a ValueError naming the first of the search's ``settings`` (a dict of some or all of them)
     that the search cannot use, and what it may be."""
     # names are strings (a list is no name, and no key of BELIEFS), flags bools (1.0 == True in Python)
-    if not isinstance(settings.get("trees", "multi"), str) or settings.get("trees", "multi") not in ("multi", "single"):
-        raise ValueError(f"trees must be 'multi' or 'single', got {settings['trees']!r}")
-    if not isinstance(settings.get("belief", "uniform"), str) or settings.get("belief", "uniform") not in BELIEFS:
-        raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {settings['belief']!r}")
-    if not isinstance(settings.get("puct", False), (bool, np.bool_)):
+    trees, belief = settings.get("trees", "multi"), settings.get("belief", "uniform")
+    puct = settings.get("puct", False)
+    if not isinstance(trees, str) or trees not in ("multi", "single"):
+        raise ValueError(f"trees must be 'multi' or 'single', got {trees!r}")
+    if not isinstance(belief, str) or belief not in BELIEFS:
+        raise ValueError(f"belief must be one of {sorted(BELIEFS)}, got {belief!r}")
+    if not isinstance(puct, (bool, np.bool_)):
         raise ValueError(f"puct is true or false (the root's bias growing with the square root of its "
-                         f"visits), got {settings['puct']!r}")
+                         f"visits), got {puct!r}")
     for key, (what, whole, low, high, low_allowed) in NUMERIC_SETTINGS.items():
         if key not in settings:
             continue

@@ -197,9 +197,10 @@ class SelfPlayEnv(gymnasium.Env):
     the step returns reward ``ILLEGAL_REWARD`` (−1, whatever ``reward`` and ``shaping`` say),
     ``terminated=True`` and ``info["illegal_action"] = True`` (with the ``seat``, ``opponents`` and the
     ``scores`` as the learner can count them: the game runs on, so another player's hidden points are
-    left out, ``core.scores_known_to``; a game that ended gives everyone's final ``scores``).  Nothing is played; ``reset()`` starts the next game.  A value outside
-    the space is a ``ValueError``.  So the environment passes Gymnasium's ``check_env``; it also copies
-and pickles, opponents included, and a copy plays on as the original does.  The info of
+    left out, ``core.scores_known_to``; a game that ended gives everyone's final ``scores``).  Nothing
+    is played; ``reset()`` starts the next game.  A value outside the space is a ``ValueError``.  So the
+    environment passes Gymnasium's ``check_env``; it also copies and pickles, opponents included, and a
+    copy plays on as the original does.  The info of
     ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
     step's also the ``scores`` and ``win_share`` (1/k when k players tie for first, after a
     truncation everybody); the steps between return an empty info."""
