@@ -163,7 +163,7 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
         act = "  <- to act" if phase != kernels.PHASE_OVER and p == state[kernels.TO_ACT] else ""
         # another player's task cards stay hidden until the end, and so do their points
         known = p == viewer_player or phase == kernels.PHASE_OVER
-        points = kernels.score(state, p) if known else kernels.public_score(state, p)
+        points = kernels.known_score(state, -1 if viewer_player is None else viewer_player, p)
         hidden = " (cards hidden)" if advanced and not known else ""
         lines.append(f"  {name(p):<22} score {points:>3}{hidden}   "
                      f"explorers on the island {kernels.explorers_on_island(state, p)}{act}")
@@ -717,7 +717,7 @@ def _player_title(state, p, viewer_player):
     over = state[kernels.PHASE] == kernels.PHASE_OVER
     known = p == viewer_player or over
     you = ", you" if p == viewer_player else ""
-    points = kernels.score(state, p) if known else kernels.public_score(state, p)
+    points = kernels.known_score(state, -1 if viewer_player is None else viewer_player, p)
     words = [f"{EXPLORER_COLOURS[p]} (player {p}{you}): {plural(points, 'point')}",
              f"explorers on the island {kernels.explorers_on_island(state, p)}"]
     if state[kernels.VARIANT] == kernels.VARIANT_ADVANCED:

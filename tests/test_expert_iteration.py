@@ -344,3 +344,7 @@ def test_the_curve_is_drawn_from_the_history(tmp_path):
                     guided_vs_mcts=0.6), dict(round=2, gate_fitted=0.75, gate_current=0.8)]
     exit_.plot(history, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    exit_.plot([dict(round=1, gate_fitted=0.6, gate_current=0.5)], tmp_path / "gate.png")   # --measure-games 0
+    assert (tmp_path / "gate.png").is_file()
+    exit_.plot([dict(round=1, loss_before=2.0, loss_after=1.0)], tmp_path / "none.png")      # nothing to draw
+    assert not (tmp_path / "none.png").exists()

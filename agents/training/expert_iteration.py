@@ -40,7 +40,8 @@ round, top to bottom:
    games played many times.
 4. Measure (``--measure-games`` per row, 0 for none): the current network against the heuristic and
    against plain ``mcts:<--measure-simulations>``, and the guided search against plain ``mcts`` at
-   equal simulations.  ``DIR/progress.csv`` and ``DIR/curve.png``.
+   equal simulations.  ``DIR/progress.csv``, and ``DIR/curve.png`` with the gate's and the
+   measurements' win rates (none while a run has neither).
 
 Each round also fits a value network (``--value-width``, 0 for none) to the outcomes of the games in
 the window (+1 a win, -1 a loss, 0 a tie, for the player at each decision; mean squared error of its
@@ -563,7 +564,19 @@ def resumed_state(out, game, window):
     return state
 
 
+PLOTTED = (("network_vs_heuristic", "network vs heuristic", "-"),
+           ("network_vs_mcts", "network vs mcts", "-"),
+           ("guided_vs_mcts", "guided search vs mcts, equal simulations", "-"),
+           ("gate_fitted", "gate: the fitted network", "--"),
+           ("gate_current", "gate: the current network", "--"))
+
+
 def plot(history, path):
+    """The measurements and the gate's two win rates per round; nothing is drawn while the rounds
+    have neither (``--measure-games 0`` and no gate)."""
+    series = [(key, label, style) for key, label, style in PLOTTED if any(key in h for h in history)]
+    if not series:
+        return
     import matplotlib
 
     matplotlib.use("Agg")
@@ -571,13 +584,8 @@ def plot(history, path):
 
     fig, ax = plt.subplots(figsize=(8, 3.5))
     rounds = [h["round"] for h in history]
-    for key, label, style in (("network_vs_heuristic", "network vs heuristic", "-"),
-                              ("network_vs_mcts", "network vs mcts", "-"),
-                              ("guided_vs_mcts", "guided search vs mcts, equal simulations", "-"),
-                              ("gate_fitted", "gate: the fitted network", "--"),
-                              ("gate_current", "gate: the current network", "--")):
-        if any(key in h for h in history):
-            ax.plot(rounds, [h.get(key, np.nan) for h in history], marker="o", ls=style, label=label)
+    for key, label, style in series:
+        ax.plot(rounds, [h.get(key, np.nan) for h in history], marker="o", ls=style, label=label)
     ax.axhline(0.5, color="gray", lw=0.8, ls=":")
     ax.set(xlabel="round", ylabel="win rate", ylim=(0, 1), xticks=rounds)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
@@ -653,8 +661,7 @@ def main(argv=None, log=print):
             writer = csv.DictWriter(f, columns)
             writer.writeheader()
             writer.writerows(state["history"])
-        if args.measure_games:
-            plot(state["history"], out / "curve.png")
+        plot(state["history"], out / "curve.png")
         log(f"  round {r} took {entry['seconds']:.0f} s")
     log(f"the current network: {current}")
     return state
