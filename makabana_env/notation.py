@@ -11,12 +11,12 @@
   row's offsets.
 """
 import difflib
-import numbers
 from typing import NamedTuple
 
 import numpy as np
 
 from pacific_common import checked
+from pacific_common.options import is_integer
 
 from . import core, kernels
 from .board import CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_NAMES
@@ -123,7 +123,7 @@ def describe_action(action, state=None):
         _check(state)
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+    if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)
     if not 0 <= action < _num_actions(state):
@@ -433,7 +433,7 @@ def from_text(text):
     elif row[kernels.STATUS] != kernels.STATUS_RUNNING:
         row[kernels.TO_ACT] = -1
     else:  # the colour DECIDED seats from the first player
-        row[kernels.TO_ACT] = (row[kernels.FIRST] + row[kernels.DECIDED]) % n
+        row[kernels.TO_ACT] = (int(row[kernels.FIRST]) + int(row[kernels.DECIDED])) % n   # not yet validated: no int64 overflow
     if mao:
         if r.get("denunciation") is not None and _normal(r.get("denunciation")) != "-":
             words = _normal(r.get("denunciation")).split(" denounced ")

@@ -12,12 +12,12 @@ function takes one, is checked (``core.check_state``) so that a wrong row is cau
 not needed.
 """
 import difflib
-import numbers
 from typing import NamedTuple, Optional
 
 import numpy as np
 
 from pacific_common import checked
+from pacific_common.options import is_integer
 from pacific_common.rng import seed_rng
 
 from . import core, kernels
@@ -64,7 +64,7 @@ def describe_action(action, state=None):
     _check_optional_state(state)
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+    if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)
     if not 0 <= action < kernels.NUM_ACTIONS:

@@ -12,13 +12,13 @@ game gets a ``ValueError`` saying where and why.
 """
 import difflib
 import functools
-import numbers
 import re
 from typing import NamedTuple
 
 import numpy as np
 
 from pacific_common import checked
+from pacific_common.options import is_integer
 from pacific_common.checked import field_name
 
 from . import core
@@ -74,7 +74,7 @@ def describe_action(action, state=None):
     limit = NUM_ACTIONS_ADVANCED if state is None else core.NUM_ACTIONS_OF_VARIANT[_variant_of(state)]
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+    if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)
     if not 0 <= action < limit:

@@ -5,6 +5,7 @@ The round trips run on every decision of random games of both variants and every
 ``ROUNDTRIP_GAMES`` sets the number of games per variant (spread over the player counts).
 """
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -212,6 +213,12 @@ def test_a_number_too_large_for_the_row_names_the_line():
     with pytest.raises(ValueError, match=r"^line 4 \(Yellow project\): expected 'asked <number>', a number from "
                                          r"-9223372036854775808 to 9223372036854775807, got"):
         from_text(text)
+    # the colour to act is worked out from 'decided' before the row is validated: no int64 overflow
+    # on the way (a warning, an error under -W error) to the line's ValueError
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^line 4 \(decided\)"):
+            from_text("game: Maka Bana\nplayers: 3\nfirst: Blue\ndecided: 9223372036854775807\n")
 
 
 # ---------------------------------------------------------------------------------------------------

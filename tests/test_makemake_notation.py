@@ -77,6 +77,12 @@ def test_parse_action_names_what_it_understands():
     assert makemake_env.describe_action("3") == "action '3', not an integer"
     assert makemake_env.describe_action(True) == "action True, not an integer"
     assert makemake_env.describe_action(10 ** 30) == f"action {10 ** 30}, outside 0 … 911"
+    # numpy counts a duration among its integers: one in days is no action 5, nor a TypeError
+    import makabana_env
+    import maunakea_env
+    for package in (makabana_env, makemake_env, maunakea_env):
+        for duration in (np.timedelta64(5, "D"), np.timedelta64("NaT"), np.timedelta64(5), np.array(np.timedelta64(5))):
+            assert package.describe_action(duration).endswith(", not an integer"), (package, duration)
     with pytest.raises(ValueError, match="invalid state: PHASE"):
         bad = makemake_env.raw_env().state()
         bad[core.PHASE] = 7
