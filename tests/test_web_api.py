@@ -329,6 +329,43 @@ def test_a_bad_record_is_a_4xx_answer_with_the_validators_message(client, change
 
 
 
+def test_a_replay_names_secret_decisions_as_the_table_hears_them(client):
+    """The replay page is a spectator's: its board hides the projects and the cards kept, and so do the
+    words of each step (Haapii's 'construct ... showing the theme', the advanced game's removed card)."""
+    for game, variant, secret in (("makabana", "haapii", "showing"), ("makabana", "mao", "project:"),
+                                  ("maunakea", "advanced", "remove the dealt card")):
+        info = game_info(game, 2, variant)
+        result = play_game(info, [make_agent("random", info) for _ in range(2)], seed=4)
+        record = record_game(game, result.core_seed, result.actions, num_players=2, variant=info.variant,
+                             max_turns=info.max_turns)
+        words = [a["words"] for a in client.post("/api/replays", content=to_json(record)).json()["actions"]]
+        assert len(words) == len(record.actions)
+        assert not [w for w in words if secret in w], (game, variant)
+        heard = "chooses the cards to keep" if game == "maunakea" else "prepares a project"
+        assert heard in words, (game, variant)
+        # a decision of several actions (Mao's stack, the two cards removed) is heard once it is made
+        assert (web_app.SECRET_STEP in words) == (variant != "haapii"), (game, variant)
+
+
+def test_a_replay_ends_with_the_games_own_result_and_verdict(client):
+    """A record may leave its result out: the replay's own is shown.  The places come from the game's
+    verdict whatever reward the record was played for (Mauna Kea breaks ties on points by explorers and
+    artifacts, which its score and margin rewards do not hold)."""
+    data = json.loads(to_json(a_record()))
+    expected = data["result"]
+    data["result"] = None
+    shown = client.post("/api/replays", content=json.dumps(data)).json()["result"]
+    assert shown is not None and shown["scores"] == expected["scores"] and shown["end"] == expected["end"]
+    info = game_info("maunakea", 2)
+    for seed in range(4):
+        result = play_game(info, [make_agent("random", info) for _ in range(2)], seed=seed)
+        views = [client.post("/api/replays", content=to_json(record_game(
+            "maunakea", result.core_seed, result.actions, num_players=2, variant=info.variant,
+            max_turns=info.max_turns, reward=reward))).json()["result"] for reward in ("win_loss", "score", "margin")]
+        assert [v["ranks"] for v in views] == [result.ranks] * 3, seed
+        assert len({v["verdict"] for v in views}) == 1, seed
+
+
 def test_a_replay_shows_every_step_from_its_stored_checkpoints(app, client):
     """The server keeps the state before every CHECKPOINT_EVERY-th action only; every step it shows is
     the state the record's replay passes through (Maka Bana's rows hold hidden cards, Mauna Kea's the bag)."""
@@ -385,8 +422,9 @@ def test_a_replay_step_is_written_in_ascii_digits(client, step):
     ("/api/games", '{"players": 1' + "0" * 5000 + '}', "a number in it has thousands of digits"),
     ("act", '{"action": 0, "action": 1}', "the key 'action' appears twice"),
     ("act", '{"action": 9' + "9" * 4300 + '}', "a number in it has thousands of digits"),
+    ("/api/games", b'{"game": "mak\xc3"}', "it is not UTF-8 text"),
 ])
-def test_a_body_with_a_key_twice_or_a_number_python_will_not_read_is_a_400_that_says_so(client, path, body, words):
+def test_a_body_with_a_key_twice_a_number_python_will_not_read_or_no_utf8_is_a_400_that_says_so(client, path, body, words):
     game_id = new_game(client, game="makemake")
     before = client.get(f"/api/games/{game_id}").json()
     url = f"/api/games/{game_id}/act" if path == "act" else path

@@ -48,8 +48,8 @@ from pacific_common.options import MAX_TURNS_LIMIT, is_integer
 from pacific_common.record import from_json, no_duplicate_keys, record_game, replay, to_json
 
 from ..arena.match import check_action, game_seeds
-from ..arena.play import seat_names
-from ..games import GAMES, describe_action, game_info
+from ..arena.play import public_words, seat_names
+from ..games import GAMES, game_info
 from ..registry import NO_SHIPPED, is_search, make_agent, split_search
 from .views import checked_core, legal_actions, log_entry, public_step, result_view, seat_view
 from .views import to_act as whose_turn
@@ -61,6 +61,7 @@ MAX_RECORD_BYTES = 4_000_000
 MAX_REQUEST_BYTES = 1_000_000   # a new game's options or a move take a few dozen bytes
 MAX_REPLAY_STEPS = 50_000       # a record's actions; the longest games of the defaults take a few thousand
 CHECKPOINT_EVERY = 64           # a replay's stored states: before every 64th action
+SECRET_STEP = "chooses in secret"   # a replay's step of a secret decision that the table does not hear yet
 MAX_SIMULATIONS = 20_000  # "mcts:N" from a browser: more would hold a worker thread for minutes a move
 # Opponents a browser may ask for by name.  Files of agents (checkpoints, policy networks) are the
 # server's to choose (``--against PATH``): a page must not make the server open paths of its choosing.
@@ -138,15 +139,24 @@ def replayed(record):
     core = checked_core(record.game)
     names = record.players or [f"player {p}" for p in range(record.num_players)]
     checkpoints, described = [], []
-    for k, (state, action) in enumerate(replay(record)):
-        if k % CHECKPOINT_EVERY == 0:
+    steps = replay(record)
+    before = action = None
+    while True:
+        try:
+            state, next_action = next(steps)
+        except StopIteration as stop:
+            result = stop.value   # the replay's own: a record may leave its result out
+            break
+        if action is not None:   # the page is a spectator's: a secret decision is heard as the table hears it
+            player = int(core.player_to_act(before))
+            words = public_words(info, action, before, state) or SECRET_STEP
+            described.append({"player": player, "who": names[player], "words": words})
+        if len(checkpoints) * CHECKPOINT_EVERY == len(described):
             checkpoints.append(state)
-        if action is not None:
-            player = int(core.player_to_act(state))
-            described.append({"player": player, "who": names[player],
-                              "words": describe_action(info, action, state)})
+        before, action = state, next_action
     stored = {"game": record.game, "checkpoints": checkpoints, "actions": list(record.actions)}
-    return stored, names, described
+    end = None if result is None else result_view(record.game, before, result, names, record.max_turns)
+    return stored, names, described, end
 
 
 def replay_state(stored, step):
@@ -200,7 +210,8 @@ async def json_body(request, keys):
         raise BadRequest("the request body must be a JSON object") from None
     except (ValueError, UnicodeDecodeError) as error:
         # a key given twice, or an integer of more digits than Python converts (4300)
-        why = str(error) if "twice" in str(error) else "a number in it has thousands of digits"
+        why = ("it is not UTF-8 text" if isinstance(error, UnicodeDecodeError)
+               else str(error) if "twice" in str(error) else "a number in it has thousands of digits")
         raise BadRequest(f"the request body must be a JSON object of the fields {', '.join(keys)}: {why}") from None
     except RecursionError:
         raise BadRequest("the request body must be a JSON object, not nested that deeply") from None
@@ -353,7 +364,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
             if len(record.actions) > MAX_REPLAY_STEPS:
                 raise BadRequest(f"a game record replayed here holds at most {MAX_REPLAY_STEPS} actions; this one "
                                  f"holds {len(record.actions)}", 413)
-            stored, names, actions = await run_in_threadpool(replayed, record)
+            stored, names, actions, end = await run_in_threadpool(replayed, record)
         except UnicodeDecodeError:
             raise BadRequest("a game record is JSON text (UTF-8)") from None
         except ValueError as error:
@@ -362,7 +373,7 @@ def create_app(default_game="makabana", default_against="shipped", reveal_ms=600
         return JSONResponse({"id": key, "game": record.game, "variant": record.variant,
                              "num_players": record.num_players, "players": names, "steps": len(actions) + 1,
                              "actions": actions,
-                             "result": None if record.result is None else result_view(record, names)},
+                             "result": end},
                             status_code=201)
 
     async def replay_step(request):

@@ -7,6 +7,8 @@ import importlib
 
 import numpy as np
 
+from pacific_common.options import REWARD_MODES
+
 from ..arena.match import finishing_ranks
 from ..arena.play import public_words, verdict
 from ..games import GAMES, describe_action
@@ -55,12 +57,15 @@ def log_entry(info, names, seat, player, action, before, after):
     return None if words is None else {"player": int(player), "who": names[player], "words": words}
 
 
-def result_view(record, names):
-    """The end of a finished game (its record's ``result``) in words and numbers."""
-    result = record.result
+def result_view(game_name, final_state, result, names, max_turns):
+    """The end of a finished game (``result`` as in a game record) in words and numbers.  The places
+    come from the game's own verdict, its win_loss rewards at ``final_state``, whatever reward the
+    game was played for: the points alone lose Mauna Kea's tie-breaks and a Make Make stalemate."""
     truncated = result["status"] == "truncated"
-    ranks = finishing_ranks(result["rewards"], result["scores"], truncated)
-    words = verdict(names, ranks, truncated, record.max_turns, stalemate=result["end"] == "stalemate")
+    verdict_rewards = np.zeros(len(names))
+    checked_core(game_name).rewards(final_state, REWARD_MODES.index("win_loss"), verdict_rewards)
+    ranks = finishing_ranks(verdict_rewards.tolist(), result["scores"], truncated)
+    words = verdict(names, ranks, truncated, max_turns, stalemate=result["end"] == "stalemate")
     return {"status": result["status"], "end": result["end"], "scores": result["scores"],
             "rewards": result["rewards"], "ranks": ranks, "verdict": words}
 
@@ -78,7 +83,7 @@ def seat_view(info, state, seat, names, log, record=None):
         "over": player is None,
         "choices": choices(info, state, seat) if player == seat else [],
         "log": list(log),
-        "result": None if record is None else result_view(record, names),
+        "result": None if record is None else result_view(info.name, state, record.result, names, info.max_turns),
     }
 
 
