@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.options import is_integer
+from pacific_common.checked import is_integer
 
 from . import core, kernels
 from .board import CARD_NAMES, COLOUR_NAMES, NUM_SPOTS, SPOT_NAMES

@@ -17,7 +17,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.options import is_integer
+from pacific_common.checked import is_integer
 from pacific_common.rng import seed_rng
 
 from . import core, kernels

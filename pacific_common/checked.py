@@ -55,15 +55,20 @@ def is_decimal(text):
     return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
+def is_integer(value):
+    """An integer (any ``numbers.Integral``: int, numpy's, ...), not a bool nor a duration: numpy counts
+    timedelta64 as an integer type, and int() of one in days or milliseconds fails (TypeError) while
+    one of no unit passes as a count, so a duration is no count either way."""
+    return (isinstance(value, numbers.Integral)
+            and not isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64)))
+
+
 def _whole(name, value, wanted):
     """``value`` as a Python ``int`` when it is integer-like, else a ValueError saying that ``name``
     must be ``wanted``."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    # numpy counts timedelta64 as an integer type, and int() of one in days or milliseconds fails
-    # (TypeError) while one of no unit passes as a count: a duration is no count, so refuse both
-    if (isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64))
-            or not isinstance(value, numbers.Integral)):
+    if not is_integer(value):
         raise ValueError(f"{name} must be {wanted}, got {value!r} ({type(value).__name__})")
     return int(value)
 

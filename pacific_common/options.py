@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .checked import integer
+from .checked import integer, is_integer  # noqa: F401  (is_integer: re-exported, the one rule of what an integer is)
 
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 REWARD_MODES = ("win_loss", "score", "margin")  # index = the cores' REWARD_* constants
@@ -26,11 +26,6 @@ REWARD_MODES = ("win_loss", "score", "margin")  # index = the cores' REWARD_* co
 MAX_TURNS_LIMIT = 10**9
 SEED_LIMIT = 2**63 - 1
 NUM_ENVS_LIMIT = 2**20
-
-
-def is_integer(value):
-    """An integer, not a bool nor a duration (numpy counts timedelta64 among its integers)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.timedelta64))
 
 
 def is_real(value):

@@ -24,6 +24,7 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     out = tmp_path / "run"
     state = exit_.main(tiny(out), log=lambda *_: None)
     assert state["round"] == 1 and (out / "round-1.npz").is_file() and (out / "network-1.npz").is_file()
+    assert (out / "curve.png").is_file()   # the gate's two win rates, drawn with --measure-games 0 too
     assert (out / "init.npz").read_bytes() == shipped_path(game_info("makemake", 2)).read_bytes()
     entry = state["history"][0]
     assert entry["loss_after"] < entry["loss_before"]
