@@ -80,6 +80,8 @@ def output_file(option, path, *, create_folder=False):
     that makes it before writing."""
     if isinstance(path, str) and not path:   # Path('') is '.', which would be reported as a folder
         raise ValueError(f"{option} is empty; give the path of the file to write")
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"{option} must be the path of the file to write (a str or a Path), got {path!r}")
     path = Path(path)
     if path.is_symlink():   # written through: the file it names is the one to check
         target = os.path.realpath(path)

@@ -767,13 +767,17 @@ def test_human_plays_a_whole_game(name):
     assert "There is no action 0" in text and "There is no action 100000" in text
     assert "Winner:" in text or "Tied for first" in text or "No winner" in text
     assert "player 1 (you)" in text and "Your move (player 1)" in text
+    # the seed deals the whole game, the others' hidden facts included: it is said once the game is over
+    said = [i for i, line in enumerate(lines) if "seed" in str(line)]
+    assert said == [lines.index("The game's seed was 4: --seed 4 deals it again.")]
+    assert said[0] > max(i for i, line in enumerate(lines) if "Your move" in str(line))
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_human_can_quit(name):
     lines = []
     assert play(name, against="random", seed=2, input_fn=scripted("q"), print_fn=lines.append) is None
-    assert lines[-1] == "You left the game."
+    assert lines[-2:] == ["You left the game.", "The game's seed was 2: --seed 2 deals it again."]
     assert play(name, against="random", seed=2, input_fn=lambda prompt="": (_ for _ in ()).throw(EOFError),
                 print_fn=lines.append) is None
 

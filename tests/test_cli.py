@@ -853,6 +853,8 @@ def test_output_paths_say_a_file_is_no_folder_and_refuse_a_nul_byte(tmp_path):
             check("--out", str(tmp_path / "a\0b"))
     with pytest.raises(ValueError, match="--json is empty"):
         output_file("--json", "")
+    with pytest.raises(ValueError, match=r"record must be the path of the file to write \(a str or a Path\), got 123"):
+        output_file("record", 123)   # agents.arena.play.play(record=123): was a TypeError from Path
 
 
 def test_output_paths_are_tried_where_permissions_say_nothing(tmp_path, monkeypatch):

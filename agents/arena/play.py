@@ -10,7 +10,9 @@ know) and the legal actions are listed in words; type a number, or ``q`` to quit
 moves are announced as you would see them at the table: in Maka Bana a project is chosen in secret,
 so you only hear that a player "prepares a project" (in Mao, not even how many cards it took); the
 hints show on the board once every colour has chosen, and the projects at execution.  In advanced
-Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else is public.
+Mauna Kea the cards a player removes at the set-up stay unseen.  Everything else is public.  The
+game's seed is said once the game is over or left, not before: it deals the whole game, the hidden
+cards and the bag's order included (``--seed S`` deals that game again).
 
 ``--record PATH`` writes the game, finished or left, as a game record (``pacific_common.record``;
 ``python -c "from pacific_common.record import load, play_back; print(play_back(load('PATH'))[1])"``
@@ -146,8 +148,9 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
     human = HumanAgent(input_fn, print_fn)
     agents = [human if p == seat else make_agent(against, info) for p in range(n)]
     names = seat_names([agent.name for agent in agents], seat)
-    print_fn(f"{game} ({info.variant}), {n} players, seed {seed}: you are player {seat}; "
-             f"the others are {against}.")
+    # not the seed: it deals the whole game, the others' hidden cards and the bag included
+    print_fn(f"{game} ({info.variant}), {n} players: you are player {seat}; the others are {against}.")
+    dealt_again = f"The game's seed was {seed}: --seed {seed} deals it again."
     final = {}
     actions = []
 
@@ -163,8 +166,10 @@ def play(game, players=None, against="heuristic", seat=0, seed=None, variant=Non
         result = play_game(info, agents, seed=seed, on_step=announce)
     except (Quit, KeyboardInterrupt):   # q, the end of the input, or Ctrl-C: the game so far is kept
         print_fn("You left the game.")
+        print_fn(dealt_again)
         _write_record(record, info, seed, actions, names, print_fn)
         return None
+    print_fn(dealt_again)
     _write_record(record, info, seed, actions, names, print_fn)
 
     print_fn("")
