@@ -47,7 +47,7 @@ from ..baselines.batched.common import (
 from ..games import game_info
 from ..learned.network import ACTIVATIONS, SnapshotAgent, policy_layers, scorer_layers, squash
 from ..learned.scorer import ScorerAgent, features_module, is_scorer_file, scorer_logits
-from .selfplay import BASELINES, OpponentPool, check_options, is_network, make_opponent
+from .selfplay import BASELINES, OpponentPool, check_options, game_win_share, is_network, make_opponent
 
 # what set_attr may change (attribute -> SelfPlayEnv's option of the same meaning): options that the
 # next games read as they start; the rest is fixed at construction, the arrays' sizes included
@@ -485,8 +485,8 @@ class BatchedSelfPlayEnv(VecEnv):
             info["win_share"] = 0.0
         else:
             k.rewards(self.states[g], 0, self._rewards)  # win_loss decides first place
-            first = self._rewards == self._rewards.max()
-            info["win_share"] = float(first[seat] / first.sum())
+            info["win_share"] = game_win_share(self._rewards, self._scores,
+                                               self.states[g, k.STATUS] == k.STATUS_TRUNCATED, seat)
         return info
 
     def _update_margins(self):
@@ -617,10 +617,12 @@ def learner_env(venv, reads):
 
 
 def evaluate(network, game, opponent, games, seed, num_players=None):
-    """Win rate (ties for first split) of ``network`` (a ``SnapshotNetwork`` or ``ScorerNetwork``, played greedily) with
+    """Win rate of ``network`` (a ``SnapshotNetwork`` or ``ScorerNetwork``, played greedily) with
     ``opponent`` (an agent spec) in every other seat: ``games`` games played at once, the learner in seat
     ``g % players`` of game ``g``, the games' draws from ``seed``.  A game that ends stays over
-    (``autoreset=False``): the network plays only the games still running.  Returns the win rate."""
+    (``autoreset=False``): the network plays only the games still running.  Returns the win rate, counted
+    as the tournament counts it (``win_share``: ties for first split, a truncated game adjudicated on
+    the points)."""
     game = game if isinstance(game, GameInfo) else game_info(game, num_players)
     env = learner_env(BatchedSelfPlayEnv(game, games, opponents=[opponent], seed=seed, autoreset=False,
                                          first_seats=np.arange(games) % game.num_players), network.reads)

@@ -39,6 +39,7 @@ import numpy as np
 from pacific_common.checked import integer
 from pacific_common.options import REWARD_MODES, check_seed, is_integer, is_real
 
+from ..arena.match import finishing_ranks, win_shares
 from ..base import GameInfo
 from ..games import game_info
 from ..learned.network import load_network
@@ -46,9 +47,17 @@ from ..registry import is_search, make_agent
 
 SEAT_MODES = ("rotate", "random")
 TRUNCATION_MODES = ("draw", "loss", "standings")
+
 BASELINES = ("random", "heuristic")
 SNAPSHOT_SUFFIXES = (".npz", ".zip")
 ILLEGAL_REWARD = -1.0   # the learner's reward for an action its mask forbids (TerminateIllegalWrapper's)
+
+
+def game_win_share(rewards, scores, truncated, seat):
+    """``seat``'s share of the win of a finished game, as the tournaments count it
+    (``arena.match.finishing_ranks``): 1/k when k players tie for first by the win_loss ``rewards``,
+    and a truncated game adjudicated on the ``scores`` as they stand."""
+    return float(win_shares(finishing_ranks(list(rewards), list(scores), bool(truncated)))[seat])
 
 
 def is_snapshot(spec):
@@ -202,8 +211,8 @@ class SelfPlayEnv(gymnasium.Env):
     environment passes Gymnasium's ``check_env``; it also copies and pickles, opponents included, and a
     copy plays on as the original does.  The info of
     ``reset`` and of the game's last step holds the learner's ``seat`` and the ``opponents``; the last
-    step's also the ``scores`` and ``win_share`` (1/k when k players tie for first, after a
-    truncation everybody); the steps between return an empty info."""
+    step's also the ``scores`` and ``win_share`` (1/k when k players tie for first; a truncated game
+    adjudicated on the points, as the tournaments rank it); the steps between return an empty info."""
 
     metadata = {"render_modes": []}
 
@@ -388,7 +397,7 @@ class SelfPlayEnv(gymnasium.Env):
         if self._over:
             self.core.player_scores(self.state, self._scores)
             self.core.rewards(self.state, 0, self._rewards)  # win_loss decides first place
-            first = self._rewards == self._rewards.max()  # the sole winner, or all tied for first
             info["scores"] = self._scores.tolist()
-            info["win_share"] = float(first[self.seat] / first.sum())
+            info["win_share"] = game_win_share(self._rewards, self._scores,
+                                               self.state[self.core.STATUS] == self.core.STATUS_TRUNCATED, self.seat)
         return info
