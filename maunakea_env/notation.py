@@ -18,8 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.checked import is_integer
-from pacific_common.checked import field_name
+from pacific_common.checked import field_name, is_integer
 
 from . import core
 from .board import (

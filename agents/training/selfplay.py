@@ -47,7 +47,6 @@ from ..registry import is_search, make_agent
 
 SEAT_MODES = ("rotate", "random")
 TRUNCATION_MODES = ("draw", "loss", "standings")
-
 BASELINES = ("random", "heuristic")
 SNAPSHOT_SUFFIXES = (".npz", ".zip")
 ILLEGAL_REWARD = -1.0   # the learner's reward for an action its mask forbids (TerminateIllegalWrapper's)
