@@ -16,6 +16,11 @@ raises ``ValueError`` for anything else, and for an action the mask forbids; ``e
 ``ActionOutsideSpace`` (a ``ValueError`` that is also the ``AssertionError`` PettingZoo's
 ``AssertOutOfBoundsWrapper`` raises) for anything outside the space, and ends the game for an
 illegal one inside it.
+
+Resets: ``reset(seed=None, options=None)`` takes a seed from 0 to 2**63 - 1 (None: the next game's
+seed, or a fresh one at first); a refused seed changes nothing.  ``options`` is accepted and not read,
+as PettingZoo's ``api_test`` asks (it resets with ``options={"options": 1}``): the game's options are
+given when the environment is made.
 """
 import gymnasium
 import numpy as np
@@ -117,11 +122,11 @@ class CheckedEnv(wrappers.BaseWrapper):
         return self._has_reset
 
     def reset(self, seed=None, options=None):
+        self.env.reset(seed=seed, options=options)   # first: a refused seed resets nothing
         self._has_reset = True
         self._has_updated = True
         self._terminated = False
         self._prev_obs = None
-        self.env.reset(seed=seed, options=options)
         self._seen = self._raw.position_version
 
     def observe(self, agent):

@@ -417,3 +417,7 @@ class CoreBatchEnv:
         self.ends[g] = 0
         self.kernels._write_outputs(self.states[g], g, self._write_masks, self._observe_default,
                                     self.observations, self.action_masks, self.agent_to_act)
+
+    def close(self):
+        """Nothing to release (the arrays go with the object): here for code written for Gymnasium's
+        and stable-baselines3's vector environments, which close what they have stepped."""

@@ -780,6 +780,8 @@ def test_human_can_quit(name):
     assert lines[-2:] == ["You left the game.", "The game's seed was 2: --seed 2 deals it again."]
     assert play(name, against="random", seed=2, input_fn=lambda prompt="": (_ for _ in ()).throw(EOFError),
                 print_fn=lines.append) is None
+    with pytest.raises(TypeError, match="input_fn must return the line typed, a str, got None"):
+        play(name, against="random", seed=2, input_fn=lambda prompt="": None, print_fn=lines.append)
 
 
 SECRETS = [("makabana", v, ("showing", "project:")) for v in GAMES["makabana"].raw_env.variants]

@@ -432,6 +432,7 @@ def test_outputs_are_written_into_the_same_arrays_every_step(game):
         assert returned[2] is batch.rewards and returned[3] is batch.terminated
         assert returned[4] is batch.truncated
     assert [a.__array_interface__["data"][0] for a in arrays] == pointers
+    batch.close()   # as Gymnasium's vector environments are closed (it has nothing to release)
 
 
 @pytest.mark.parametrize("game, num_players", each_game("invariant_players"))

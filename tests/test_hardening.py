@@ -319,6 +319,11 @@ def test_bad_batch_options_and_seeds_are_value_errors_naming_them(name):
         env = package.raw_env(num_players=3)
         with pytest.raises(ValueError, match="seed"):
             env.reset(seed=seed)
+    wrapped = package.env()
+    with pytest.raises(ValueError, match="seed"):
+        wrapped.reset(seed=-1)
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):   # the refusal reset nothing
+        wrapped.agent_selection
     batch = package.BatchEnv(2, seed=SEED_LIMIT)   # the largest seed: games SEED_LIMIT and 0
     raw = package.raw_env()
     raw.reset(seed=0)

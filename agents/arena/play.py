@@ -63,9 +63,12 @@ class HumanAgent(Agent):
         """A number from 1 to ``count``, asked again until one comes."""
         while True:
             try:
-                answer = self.input_fn(f"Choose 1-{count} (q to quit): ").strip()
+                answer = self.input_fn(f"Choose 1-{count} (q to quit): ")
             except EOFError:
                 raise Quit from None
+            if not isinstance(answer, str):
+                raise TypeError(f"input_fn must return the line typed, a str, got {answer!r}")
+            answer = answer.strip()
             if answer.lower() in ("q", "quit"):
                 raise Quit
             if not answer:
