@@ -28,6 +28,9 @@ a checkpoint folder      an RLlib checkpoint of ``agents.training.train_rllib`` 
                          inside; or one policy's folder in it), played greedily
 =======================  ====================================================================
 
+``.zip`` and RLlib checkpoints are pickles: loading one runs whatever code it names, so load only those
+of a trusted source.  ``.npz`` files are read without pickle (``allow_pickle=False``).
+
 The heuristic and search agents, and Ray with torch for RLlib checkpoints, are imported only when
 asked for, so that the others work without them (and without their dependencies).
 """

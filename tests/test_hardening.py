@@ -972,8 +972,20 @@ def test_broken_policy_files_are_value_errors_naming_the_file(tmp_path):
     at = raw.find(weights.tobytes()[:64]) + 100
     raw[at:at + 4] = b"\xff\xff\xff\xff"
     (tmp_path / "damaged.npz").write_bytes(raw)
-    with pytest.raises(ValueError, match="damaged.npz' is not a readable .npz file .*Bad CRC-32"):
+    with pytest.raises(ValueError, match=r"damaged.npz' is not a readable .npz file: its array 'w0' cannot be read \(Bad CRC-32"):
         SnapshotAgent.load(tmp_path / "damaged.npz", makemake)
+    # an array of Python objects, which allow_pickle=False refuses as it is read: numpy's message alone
+    np.savez(tmp_path / "objects.npz", **dict(arrays, w0=arrays["w0"].astype(object)))
+    for load in snapshot_loads:
+        with pytest.raises(ValueError, match=r"objects.npz' is not a readable .npz file: its array 'w0' cannot "
+                                             r"be read \(Object arrays cannot be loaded"):
+            load(tmp_path / "objects.npz")
+    # a scorer's feature names as one string: "iteration over a 0-d array", a TypeError
+    with np.load(SHIPPED / "maunakea.npz") as data:
+        np.savez(tmp_path / "one_name.npz", **dict(data, feature_names=np.array("margin")))
+    for load in (lambda p: ScorerAgent.load(p, maunakea), lambda p: make_agent(str(p), maunakea)):
+        with pytest.raises(ValueError, match=r"one_name.npz': feature_names must be a 1-D array .* shape \(\)"):
+            load(tmp_path / "one_name.npz")
 
 
 def test_rllib_policies_refuse_other_games_odd_ids_nan_weights_and_empty_masks(tmp_path):

@@ -98,7 +98,8 @@ def check_variant(game_name, variant):
 def _open(path):
     """``with _open(path) as data``: the ``.npz`` archive at ``path`` (``np.load``), or a ValueError naming
     the file when it is none, or when one of its arrays cannot be read.  A truncated archive or a
-    damaged array was a bare ``zipfile.BadZipFile`` (no file named)."""
+    damaged array was a bare ``zipfile.BadZipFile`` (no file named), an array of Python objects numpy's
+    "Object arrays cannot be loaded when allow_pickle=False"."""
     try:
         data = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
@@ -106,10 +107,24 @@ def _open(path):
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise ValueError(f"{str(path)!r} holds a single array, not an .npz archive")
     with data:
+        yield _Archive(data, path)
+
+
+class _Archive:
+    """An open ``.npz`` archive whose arrays are read, or refused with the file named, one by one."""
+
+    def __init__(self, data, path):
+        self._data, self._path, self.files = data, path, data.files
+
+    def __getitem__(self, key):
         try:
-            yield data
-        except (EOFError, zipfile.BadZipFile) as error:   # an array's bytes damaged ("Bad CRC-32 for file 'w0.npy'")
-            raise ValueError(f"{str(path)!r} is not a readable .npz file ({error})") from None
+            return self._data[key]
+        except (EOFError, zipfile.BadZipFile) as error:  # "Bad CRC-32 for file 'w0.npy'"
+            raise ValueError(f"{str(self._path)!r} is not a readable .npz file: its array {key!r} cannot be "
+                             f"read ({error})") from None
+        except ValueError as error:  # Python objects, which allow_pickle=False refuses
+            raise ValueError(f"{str(self._path)!r} is not a readable .npz file: its array {key!r} cannot be "
+                             f"read ({error}); a policy file holds arrays of numbers or strings") from None
 
 
 def is_scorer_file(path):
@@ -236,7 +251,11 @@ class ScorerAgent(Agent):
                 raise ValueError(f"scorer {str(path)!r} lacks {', '.join(missing)}: write scorers with "
                                  f"agents.learned.scorer.save_scorer")
             game_name, variant = str(data["game"]), str(data["variant"])
-            names = tuple(str(n) for n in data["feature_names"])
+            names = data["feature_names"]
+            if names.ndim != 1:
+                raise ValueError(f"scorer {str(path)!r}: feature_names must be a 1-D array of the features' "
+                                 f"names, got shape {names.shape}")
+            names = tuple(str(n) for n in names)
             layers = []
             while f"w{len(layers)}" in data.files and f"b{len(layers)}" in data.files:
                 layers.append((data[f"w{len(layers)}"], data[f"b{len(layers)}"]))

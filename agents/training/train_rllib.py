@@ -17,9 +17,10 @@ What it does, top to bottom:
    are earlier versions of the learner, a few iterations behind.
 5. Every iteration one line goes to ``DIR/progress.csv``; every ``--checkpoint-every`` iterations, and
    at the end, an RLlib checkpoint goes to ``DIR/checkpoints/iter_NNNN`` (``DIR/final`` at the end).
-6. At the end the final checkpoint plays ``--eval-games`` seat-rotated games against the
-   ``--eval-opponents`` through ``agents.arena.tournament.run_tournament`` (the table is printed and written
-   to ``DIR/evaluation.json``).  A checkpoint is an agent like any other:
+6. At the end the final checkpoint and the ``--eval-opponents`` play ``--eval-games`` seat-rotated games
+   of ``agents.arena.tournament.run_tournament``, whose tables rotate through the agents (with more
+   agents than seats, some games are the opponents' own); the table is printed and written to
+   ``DIR/evaluation.json``.  A checkpoint is an agent like any other:
    ``python -m agents.tournament --game makemake --players 2 --agents DIR/final,random``.
 
 Options:
@@ -121,7 +122,7 @@ def parse_args(argv=None):
     add("--checkpoint-every", type=whole, default=10, help="iterations between checkpoints (default: %(default)s)")
     add("--eval-games", type=whole, default=100, help="final evaluation games, 0 to skip (default: %(default)s)")
     add("--eval-opponents", default=None,
-        help="comma-separated agents the final checkpoint plays in the evaluation, at least players - 1 "
+        help="comma-separated agents of the final evaluation's tournament with the checkpoint, at least players - 1 "
              "(default: random,heuristic, cycled up to players - 1, e.g. random,heuristic,random for 4)")
     add("--out", default=None, help="output folder (default: runs/rllib-<game>-<players>p-s<seed>)")
     add("--seed", type=integer_option(0, SEED_MAX), default=0,
