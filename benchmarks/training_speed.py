@@ -53,7 +53,7 @@ import numpy as np
 
 from benchmarks.report import NAMES, check_page, write
 from benchmarks.throughput import cpu_name, load_average
-from pacific_common.cli import check_ranges, different_files, integer_option, output_file
+from pacific_common.cli import check_ranges, different_files, integer_option, output_file, parsed_names
 from pacific_common.options import is_finite
 
 GAMES = ("makabana", "makemake", "maunakea")
@@ -403,7 +403,7 @@ def main(argv=None):
         return
     args.games = ",".join(GAMES) if args.games is None else args.games
     args.seed = 0 if args.seed is None else args.seed
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    games = parsed_names(parser, "--games", args.games, unique=True)
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")

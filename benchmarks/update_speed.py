@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pacific_common.cli import check_ranges, checked_output_file, integer_option
+from pacific_common.cli import check_ranges, checked_output_file, integer_option, parsed_names
 
 GAMES = ("makabana", "makemake", "maunakea")
 # the best of a hundred update calls has long settled (each call takes a second or more, nine settings a game):
@@ -121,7 +121,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=integer_option(None), default=0)
     parser.add_argument("--json", metavar="PATH", help="write the rows to this file")
     args = parser.parse_args(argv)
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    games = parsed_names(parser, "--games", args.games, unique=True)
     unknown = [g for g in games if g not in GAMES]
     if unknown or not games:
         parser.error(f"--games takes names from {', '.join(GAMES)}, got {args.games!r}")

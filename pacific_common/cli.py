@@ -154,6 +154,32 @@ def made_folder(option, path):
         raise SystemExit(str(error)) from None
 
 
+def name_list(option, text, *, unique=False):
+    """The names of the comma-separated ``text``, stripped; ``[]`` for commas alone (the caller says what
+    it needs).  A comma at the end is taken as Python takes one (``"heuristic," * 3`` names three), but
+    an empty name among others (``random,,heuristic``) is a ValueError naming ``option``, and with
+    ``unique`` so is a name given twice: neither is dropped without a word."""
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        return []
+    if len(names) > 1 and names[-1] == "":
+        names.pop()
+    if "" in names:
+        raise ValueError(f"{option} {text!r} has an empty name between commas: separate the names by single commas")
+    twice = next((name for name in names if names.count(name) > 1), None) if unique else None
+    if twice is not None:
+        raise ValueError(f"{option} {text!r} names {twice} twice: name each once")
+    return names
+
+
+def parsed_names(parser, option, text, *, unique=False):
+    """``name_list`` for an argparse ``parser``: a bad list is its usage error."""
+    try:
+        return name_list(option, text, unique=unique)
+    except ValueError as error:
+        parser.error(str(error))
+
+
 def no_other_run(option, folder, marks):
     """ValueError naming ``option`` where ``folder`` holds one of ``marks`` (``{file name: whose}``),
     the files another job leaves: a job of ours writing there would replace or mix with its run."""

@@ -34,6 +34,7 @@ from agents.games import game_info
 from agents.registry import make_agent
 from agents.search.mcts import MCTSAgent
 from agents.workers import pool_map
+from pacific_common.cli import name_list
 from pacific_common.record import load, play_back
 
 SMALL = ["--game", "makemake", "--players", "2", "--agents", "random,random", "--games", "4", "--workers", "1",
@@ -520,11 +521,28 @@ def test_resume_without_its_file_starts_afresh(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(f"--resume: no {path} yet, starting afresh\n")
 
 
+def test_a_list_of_names_drops_none_without_a_word():
+    """``--agents``, ``--opponents``, ``--eval-opponents`` and the benchmarks' ``--games``: an empty name
+    among others was dropped, a game named twice measured twice."""
+    assert name_list("--x", " random , heuristic,") == ["random", "heuristic"]   # a comma at the end, as in Python
+    assert name_list("--x", "random,random") == ["random", "random"]
+    assert name_list("--x", " , ") == []
+    for text in ("random,,heuristic", ",random", "random, ,heuristic"):
+        with pytest.raises(ValueError, match=f"--x {text!r} has an empty name between commas"):
+            name_list("--x", text)
+    with pytest.raises(ValueError, match="--x 'makemake,makemake' names makemake twice"):
+        name_list("--x", "makemake,makemake", unique=True)
+
+
 def test_no_agents_at_all_get_a_whole_example(capsys, no_games):
     """``--agents ,`` names none: the hint ended "e.g. --agents " with nothing after it."""
     error = fails(tournament.main, ["--game", "makemake", "--players", "2", "--agents", ","], capsys)
     assert error.strip().endswith("2 players need at least 2 agents, got 0; name an agent several times to "
                                   "fill the seats, e.g. --agents random,random")
+    # an empty name among others was dropped, and the table played the agents left
+    error = fails(tournament.main, ["--game", "makemake", "--players", "2", "--agents", "random,,random,random"],
+                  capsys)
+    assert "--agents 'random,,random,random' has an empty name between commas" in error
 
 
 @pytest.mark.parametrize("change,message", [

@@ -52,6 +52,12 @@ def test_a_tiny_round_runs_and_resumes(tmp_path):
     assert (out / "progress.csv").read_text().count("\n") == 3
     with pytest.raises(SystemExit, match="holds a run of makemake"):
         exit_.main(["--game", "makemake", "--players", "3", "--out", str(out), "--resume"], log=lambda *_: None)
+    # a resumed run goes on from its own network: another --init did nothing, without a word
+    other = tmp_path / "other.npz"
+    other.write_bytes((out / "network-1.npz").read_bytes())
+    with pytest.raises(SystemExit, match="--init .*other.npz: the run in .* started from"):
+        exit_.main(tiny(out, "--resume", "--init", str(other)), log=lambda *_: None)
+    assert json.loads((out / "state.json").read_text())["round"] == 2   # and nothing was played
     # without --resume the run's networks and history would have been replaced
     with pytest.raises(SystemExit, match="already holds a run: pass --resume"):
         exit_.main(tiny(out), log=lambda *_: None)

@@ -444,7 +444,7 @@ def test_agreement_is_the_greedy_pick_against_the_teachers_move():
     assert agreement(np.zeros(6), decision, np.array([1, 3, 5])) == (0.0, 2)
 
 
-def test_tiny_distillation_run(tmp_path):
+def test_tiny_distillation_run(tmp_path, capsys):
     """``agents.training.distill`` end to end on two short teacher games: a scorer file that plays legal moves,
     the recorded decisions, a result file; ``--reuse`` fits again on the same decisions."""
     pytest.importorskip("torch")
@@ -468,6 +468,9 @@ def test_tiny_distillation_run(tmp_path):
     assert again["decisions"] == saved["decisions"] and "win_rate_heuristic" not in again
     with pytest.raises(SystemExit, match="recorded with players=2, not players=3"):
         distill_main(["--game", "maunakea", "--players", "3", "--out", str(out), "--reuse"])
+    with pytest.raises(SystemExit):   # the teacher's options with --reuse, which plays no teacher game, did nothing
+        distill_main(["--game", "maunakea", "--out", str(out), "--reuse", "--games", "50", "--simulations", "7"])
+    assert "--games, --simulations would change nothing; leave them out" in capsys.readouterr().err
     from agents.training import distill
     fit = distill.fit   # a fit gone to NaN was a traceback from the scorer's writer
     diverged = lambda *args, **kwargs: [(w * np.nan, b) for w, b in fit(*args, **kwargs)]   # noqa: E731

@@ -396,6 +396,10 @@ def test_training_defaults_are_per_game_and_can_be_overridden():
     # these failed only after the imitation phase, or deep in the first update or in sb3's seeding
     (["--opponents", "random,nonsense"], "--opponents: unknown agent 'nonsense'"),
     (["--opponents", ","], "--opponents: name at least one agent"),
+    # an empty name was dropped, and config.json kept the list as typed; a teacher unused with --imitate 0
+    # was recorded there unchecked
+    (["--opponents", "random,,heuristic"], "--opponents 'random,,heuristic' has an empty name between commas"),
+    (["--imitate", "0", "--teacher", "bogus"], "--teacher: unknown agent 'bogus'"),
     (["--seed", "5000000000"], "--seed must be an integer from 0 to 4294967295, got 5000000000"),
     (["--batch-size", "1"], "--batch-size must be at least 2, got 1"),
     (["--envs", "100000000"], "--envs must be at most 65536, got 100000000"),
@@ -479,6 +483,30 @@ def test_resume_skips_stray_pool_files_and_a_partial_last_csv_row(tmp_path, caps
     (out / "config.json").write_text(json.dumps(dict(json.loads(config), timesteps=100)))
     own = train.parse_args(["--game", "makemake", "--out", str(out), "--resume", "--timesteps", "100"])
     assert train._start_point(own, out, out / "config.json", csv_path)[1] == 128
+    # any other --timesteps short of the steps trained resumed and trained nothing (the guard read the
+    # smaller of the two), and config.json then said --timesteps 120 of a run at 128 steps
+    (out / "config.json").write_text(json.dumps(dict(json.loads(config), timesteps=100)))
+    other = train.parse_args(["--game", "makemake", "--out", str(out), "--resume", "--timesteps", "120"])
+    with pytest.raises(SystemExit, match=r"the run is at 128 steps, past --timesteps 120"):
+        train._start_point(other, out, out / "config.json", csv_path)
+    # a run that ended before its first checkpoint (fewer --timesteps than --eval-every) was overwritten
+    # by a fresh start into its folder, final policy and all
+    ended = tmp_path / "ended"
+    ended.mkdir()
+    (ended / "config.json").write_text(config)
+    fresh = train.parse_args(["--game", "makemake", "--out", str(ended)])
+    with pytest.raises(SystemExit, match=r"already holds a run \(its config.json\), which has no checkpoint"):
+        train._start_point(fresh, ended, ended / "config.json", ended / "progress.csv")
+    assert (ended / "config.json").read_text() == config
+
+
+def test_timesteps_short_of_a_rollout_are_said_to_train_the_whole_rollout(capsys):
+    from agents.training import train
+
+    train.parse_args(["--game", "makemake", "--timesteps", "1", "--envs", "4", "--n-steps", "8"])
+    assert "--timesteps 1 trains 32" in capsys.readouterr().err
+    train.parse_args(["--game", "makemake", "--timesteps", "64", "--envs", "4", "--n-steps", "8"])
+    assert "note" not in capsys.readouterr().err
 
 
 def test_training_speed_checks_its_own_options(capsys):
@@ -491,6 +519,10 @@ def test_training_speed_checks_its_own_options(capsys):
             training_speed.main([option, "99999999999", "--games", "makemake"])
         err = capsys.readouterr().err
         assert message in err and "[--quick]" in err and "--vec-env" not in err
+    # a game named twice was measured twice, its rows mixed under one repeat number
+    with pytest.raises(SystemExit):
+        training_speed.main(["--quick", "--games", "makemake,makemake"])
+    assert "--games 'makemake,makemake' names makemake twice" in capsys.readouterr().err
 
 
 def test_update_threads(tmp_path, monkeypatch, capsys):

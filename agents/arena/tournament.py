@@ -57,7 +57,7 @@ from math import comb, factorial
 from pathlib import Path
 
 from pacific_common.checked import integer
-from pacific_common.cli import different_files, integer_option, output_file, output_folder
+from pacific_common.cli import different_files, integer_option, output_file, output_folder, parsed_names
 from pacific_common.options import MAX_TURNS_LIMIT, SEED_LIMIT
 from pacific_common.record import record_game, save
 
@@ -594,7 +594,7 @@ def main(argv=None):
                         help="keep the games already in the --json file (written as the games are "
                              "played) and play only the others")
     args = parser.parse_args(argv)
-    specs = [s for s in args.agents.split(",") if s.strip()]
+    specs = parsed_names(parser, "--agents", args.agents)
     try:  # every output is checked before the first game: an error after hours of play loses them all
         for option, path in (("--json", args.json), ("--plot", args.plot)):
             if path is not None:

@@ -48,6 +48,9 @@ from ..workers import MAX_WORKERS, ctrl_c_exits, pool_map, sigterm_as_exit
 HELD_OUT = 0.1   # share of the teacher games kept out of the fit
 
 
+TEACHER_DEFAULTS = dict(games=80, simulations=1000, opponent="heuristic")
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="Distil the search agent into an action scorer.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -55,11 +58,12 @@ def parse_args(argv=None):
     add("--game", required=True, choices=sorted(GAMES))
     add("--players", type=integer_option(None), default=2, help="number of players (default: %(default)s)")
     add("--variant", default=None, help="the game's variant (default: the game's default)")
-    add("--games", type=integer_option(2, 10**6), default=80,
-        help="teacher games, 2 at least: one is held out to measure the fit (default: %(default)s)")
-    add("--simulations", type=integer_option(1, MAX_SIMULATIONS), default=1000,
-        help="the teacher's simulations per decision (default: %(default)s)")
-    add("--opponent", default="heuristic", help="the teacher's opponents (default: %(default)s)")
+    # the teacher's games: None until given, so that --reuse (which plays none) can refuse them
+    add("--games", type=integer_option(2, 10**6), default=None,
+        help=f"teacher games, 2 at least: one is held out to measure the fit (default: {TEACHER_DEFAULTS['games']})")
+    add("--simulations", type=integer_option(1, MAX_SIMULATIONS), default=None,
+        help=f"the teacher's simulations per decision (default: {TEACHER_DEFAULTS['simulations']})")
+    add("--opponent", default=None, help=f"the teacher's opponents (default: {TEACHER_DEFAULTS['opponent']})")
     add("--out", default=None, help="output folder (default: runs/<game>-distill-<players>p-s<seed>, with "
                                     "-<variant> after the game for another than the default)")
     # the closing games take --seed + 1
@@ -76,6 +80,13 @@ def parse_args(argv=None):
                                           "default: the first, the one-step features)")
     add("--reuse", action="store_true", help="fit on DIR/decisions.npz instead of playing teacher games")
     args = parser.parse_args(argv)
+    given = [f"--{k}" for k in TEACHER_DEFAULTS if getattr(args, k) is not None]
+    if args.reuse and given:
+        parser.error(f"--reuse fits on the decisions of DIR/decisions.npz, whose teacher games were played "
+                     f"before: {', '.join(given)} would change nothing; leave {'it' if len(given) == 1 else 'them'} out")
+    for key, value in TEACHER_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     if args.game not in SCORER_GAMES:
         parser.error(f"--game: action scorers exist for {', '.join(SCORER_GAMES)} only (their search "
                      f"modules compute action_features), not {args.game}")

@@ -189,6 +189,7 @@ def parse_args(argv=None):
         game = game_info_or_error(args.game, args.players, args.variant)   # checks players and variant
     except ValueError as error:
         parser.error(str(error))
+    args.init_given = args.init is not None
     init = Path(args.init) if args.init else shipped_guide_path(game)   # the network that guides mcts+shipped
     if not init.is_file():
         parser.error(f"--init: no network at {init}" + ("" if args.init else
@@ -606,6 +607,10 @@ def main(argv=None, log=print):
     state_path = out / "state.json"
     if args.resume and state_path.is_file():
         state = resumed_state(out, game, args.window)
+        if args.init_given and Path(args.init).resolve() != Path(state["init"]).resolve():
+            raise SystemExit(f"--init {args.init}: the run in {out} started from {state['init']} and goes on from "
+                             f"its current network; --init names a new run's first network: leave it out, or "
+                             f"choose another --out")
         log(f"resuming after round {state['round']} of {out}")
         if not (out / "init.npz").is_file():   # a run from before init.npz was kept
             shutil.copyfile(state["init"], out / "init.npz")

@@ -58,7 +58,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacific_common.cli import check_ranges, integer_option, made_folder, output_folder
+from pacific_common.cli import check_ranges, integer_option, made_folder, name_list, output_folder, parsed_names
 
 from ..arena.match import play_game
 from ..arena.ratings import wilson_interval
@@ -244,6 +244,9 @@ def parse_args(argv=None):
         parser.error(f"--imitate must be a non-negative integer, got {args.imitate}")
     if args.batch_size < 2:   # advantages are normalised over a minibatch: one sample gives NaN
         parser.error(f"--batch-size must be at least 2, got {args.batch_size}")
+    if not args.resume and args.timesteps % rollout:   # sb3 learns whole rollouts
+        print(f"note: PPO collects whole rollouts of --envs x --n-steps = {rollout:,} learner steps, so "
+              f"--timesteps {args.timesteps:,} trains {-(-args.timesteps // rollout) * rollout:,}", file=sys.stderr)
     if rollout % args.batch_size == 1:   # the rollout's last minibatch would be that one sample
         parser.error(f"--envs x --n-steps ({args.envs} x {args.n_steps} = {rollout:,} learner steps a rollout) "
                      f"leaves a last minibatch of one step after minibatches of --batch-size {args.batch_size}, "
@@ -256,12 +259,12 @@ def parse_args(argv=None):
     except ValueError as error:
         parser.error(f"--variant: {error}")
     args.variant = game.variant
-    if args.imitate:
+    if args.teacher is not None:   # with --imitate 0 too: config.json records it
         try:
             make_agent(args.teacher, game)   # here, not after the model is built
         except (ValueError, ImportError, OSError) as error:
             parser.error(f"--teacher: {error}")
-    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    baselines = parsed_names(parser, "--opponents", args.opponents)
     if not baselines:
         parser.error("--opponents: name at least one agent, e.g. random,heuristic")
     for name in baselines:   # each is drawn at some game's start: a wrong one would stop training there
@@ -556,12 +559,15 @@ def _start_point(args, out, config_path, csv_path):
         before = {k: saved[k] for k in config if k in saved and saved[k] != config[k]}
         config["resumes"] = saved.get("resumes", []) + [{"timesteps": start_steps, "before": before}]
         # a lowered --timesteps trains nothing, and config.json would say it; the run's own --timesteps
-        # is fine even where its last checkpoint went a few steps past it (steps come --envs at a time)
-        if args.timesteps < min(start_steps, saved.get("timesteps", 0)):
+        # is fine even where its last checkpoint went past it (steps come whole rollouts at a time)
+        if args.timesteps < start_steps and args.timesteps != saved.get("timesteps"):
             sys.exit(f"--resume: the run is at {start_steps:,} steps, past --timesteps {args.timesteps:,}; "
                      f"give at least {start_steps:,}")
     elif latest_checkpoint(out)[0] is not None:
         sys.exit(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    elif config_path.exists():   # a run that ended before its first checkpoint: its final policy is there
+        sys.exit(f"{out} already holds a run (its config.json), which has no checkpoint to resume: remove it, "
+                 f"or choose another --out")
     for snapshot in (out / "pool").glob("snapshot_*.npz"):   # a file cut short: a traceback at its first game
         steps = snapshot_steps(snapshot)
         if steps is not None and steps <= start_steps and not {"w0.npy", "b0.npy"} <= set(zip_members(snapshot) or ()):
@@ -721,7 +727,7 @@ def main(argv=None):
         (out / sub).mkdir(parents=True, exist_ok=True)
 
     # ---- the training games: each env draws its opponents from its own copy of the pool ----------
-    baselines = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    baselines = name_list("--opponents", args.opponents)
     pool = OpponentPool(baselines, [str(p) for p in snapshots], args.baseline_share, args.window)
     envs = _training_envs(game, args, baselines, pool, start_steps)
 

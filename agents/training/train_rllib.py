@@ -66,7 +66,7 @@ import time
 import zlib
 from pathlib import Path
 
-from pacific_common.cli import check_ranges, integer_option, made_folder, no_other_run, output_folder
+from pacific_common.cli import check_ranges, integer_option, made_folder, no_other_run, output_folder, parsed_names
 
 from ..games import GAMES, game_info_or_error
 from ..registry import make_agent
@@ -162,7 +162,7 @@ def parse_args(argv=None):
         count = max(len(DEFAULT_EVAL_OPPONENTS), game.num_players - 1)
         args.eval_opponents = [DEFAULT_EVAL_OPPONENTS[i % len(DEFAULT_EVAL_OPPONENTS)] for i in range(count)]
     else:
-        args.eval_opponents = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
+        args.eval_opponents = parsed_names(parser, "--eval-opponents", args.eval_opponents)
     if args.eval_games and len(args.eval_opponents) < game.num_players - 1:
         parser.error(f"--eval-opponents: {game.num_players} players need {game.num_players - 1} opponents for "
                      f"the final checkpoint, got {len(args.eval_opponents)}; name one several times, or give "
