@@ -56,8 +56,9 @@ space or -1; a value outside ``-1 … num_actions - 1``, or an action a game's m
 The arrays above are the batch's own: a caller that writes into ``states`` directly bypasses every
 check.
 
-Threads: from ``PARALLEL_FROM`` games on, the kernels run on Numba's thread pool or on one thread,
-whichever ``ThreadChoice`` measures faster on this machine at this moment.
+Threads: from ``PARALLEL_FROM`` games on, the kernels of ``step`` and ``random_actions`` run on Numba's
+thread pool or on one thread, whichever ``ThreadChoice`` measures faster on this machine at this
+moment.  ``play_random``, one long call, runs on the thread pool whatever the number of games.
 
 Each game's ``batch`` module holds its Numba kernels (they call that game's core directly, which keeps
 Numba's on-disk cache working) and a ``BatchEnv`` subclass naming them.
