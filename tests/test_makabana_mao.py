@@ -335,6 +335,9 @@ def count_seen(env, viewer, colour):
 
 
 def test_mao_denunciation_round_goes_from_the_first_player_and_may_be_all_passes():
+    """Rulebook Mao 2, "Nobody performs a denunciation": "The denunciation isn't mandatory. If nobody
+    wishes to denunciate, the "first player" ... moves on to the next phase of the season" -- every
+    colour asked once, from the first player, then the tikis."""
     env = mao_game(first=GREEN)
     prepare_all(env)
     assert denounce(env) == [GREEN, RED, YELLOW, BLUE]
@@ -389,6 +392,8 @@ def test_mao_denunciation_valid_without_paint_eliminates_the_denounced_and_nothi
 
 
 def test_mao_denunciation_eliminated_colour_places_no_tiki_and_executes_nothing():
+    """Rulebook Mao 2, "What does the eliminated player do?": "he wont be placing a Tiki and wont execute
+    any project"; Mao 4, "Next player": "If a player was eliminated, he skips his turn"."""
     env = mao_game()
     asked = to_execution(env, {BLUE: ["Bikini", "Sand", "Fish", "Flower"]}, {YELLOW: BLUE})
     assert asked == [YELLOW, GREEN, RED]
@@ -609,8 +614,10 @@ def test_mao_4_incomplete_three_players_never_build_on_bikini():
 
 
 def test_mao_4_overloaded_keanu_example_1_two_huts_from_four_cards():
-    """Keanu: Coquito, Sand, Lagoon, Fish -> Coquito-Lagoon-Fish, then Coquito-Sand-Fish, a group that
-    (with the hut he already had on Coquito-Sand-Tattoo) is worth 6 points."""
+    """Keanu: Coquito, Sand, Lagoon, Fish -> Coquito-Lagoon-Fish, then Coquito-Sand-Fish, "a group that
+    will be worth 6 points".  Two huts are worth 3 by the group table, so the example's group is read
+    as three huts: with a hut Keanu already had beside them, on Coquito-Sand-Tattoo (RULES.md, Mao:
+    the worked examples)."""
     env = mao_game(huts={"Coquito-Sand-Tattoo": YELLOW})
     to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"]})
     assert spot_actions(env) == {"Coquito-Lagoon-Fish", "Coquito-Sand-Fish"} and core.MAO_STOP in legal(env)
@@ -628,9 +635,13 @@ def test_mao_4_overloaded_keanu_example_2_a_hut_and_a_take_back_from_five_cards(
     to_execution(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish", "Paint"]})
     assert spot_actions(env) == {"Coquito-Lagoon-Fish", "Coquito-Sand-Fish"}
     choose(env, "Coquito-Lagoon-Fish")
+    # "He constructs a hut at the indicated location"
+    assert hut_at(env, "Coquito-Lagoon-Fish") == YELLOW and reserve(env, YELLOW) == HUTS_PER_COLOUR - 1
     assert spot_actions(env) == {"Coquito-Sand-Fish"}  # the take-back reuses Coquito and Fish
     choose(env, "Coquito-Sand-Fish")
+    # "He repaints yellow the red hut of his opponent": the red hut goes back to Red's reserve
     assert hut_at(env, "Coquito-Sand-Fish") == YELLOW and reserve(env, RED) == HUTS_PER_COLOUR
+    assert hut_at(env, "Coquito-Lagoon-Fish") == YELLOW and reserve(env, YELLOW) == HUTS_PER_COLOUR - 2
     assert paints(env, YELLOW) == NUM_PAINT_CARDS - 1  # the used paint card is discarded
 
 

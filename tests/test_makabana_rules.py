@@ -34,6 +34,20 @@ def colour_scores(num_players, huts):
 
 # =====================================================================================================
 # Content, Setup, Maka Bana Island
+def test_number_of_players_3_to_5_and_the_2_player_game():
+    """Rulebook "Number of Players": "The following rules are for a 3 to 5 player game. The rules for a
+    2 player game are explained at the end of this booklet" -- 2 to 5 players, every other count
+    refused by name, in every variant."""
+    for variant in makabana_env.raw_env.variants:
+        for num_players in (2, 3, 4, 5):
+            env = makabana_env.raw_env(num_players=num_players, variant=variant)
+            env.reset(seed=0)
+            assert len(env.agents) == num_players
+        for num_players in (0, 1, 6):
+            with pytest.raises(ValueError, match="num_players"):
+                makabana_env.raw_env(num_players=num_players, variant=variant)
+
+
 def test_setup_each_colour_has_10_huts_2_paint_cards_and_player_0_is_first_player():
     """Rulebook "Setup": 10 huts, 13 cards (2 paint) and a tiki per colour; the first player
     (player_0) holds the "First Player" card and starts the season."""
@@ -299,6 +313,53 @@ def test_3_a_colour_with_no_legal_tiki_placement_is_skipped():
 
 # =====================================================================================================
 # 4.a Construction Project
+def test_the_mareva_examples_of_2_3a_and_4a_her_hint_the_tikis_and_her_hut():
+    """The rulebook's story of Mareva, the blue player, across three sections.  2 "Revealing Hints",
+    Example 2: "a construction project of the Bikini Beach, Rock Area, and Tattoo Theme. She must choose
+    which card she will show on top" -- any of the three may be shown.  3.a: "Mareva has revealed a
+    Tattoo Theme ... they place Tikis on the Tattoo Theme spots of the Diabolo Beach ... They also
+    occupie a Tattoo spot on the Coquito beach."  4.a: "Nobody has discovered the project of Mareva.
+    The Bikini-Rock-Tattoo spot is free and she places one of her hut there."  Five players, so that
+    her four opponents have the four tikis of the example."""
+    env = position(new_game(5), {"Coquito-Grass-Flower": RED})
+    blocked = ["Diabolo-Sand-Tattoo", "Diabolo-Grass-Tattoo", "Diabolo-Rock-Tattoo", "Coquito-Sand-Tattoo"]
+    while colour_to_act(env) != BLUE:
+        act(env, construct("Azzura-Rock-Flower" if colour_to_act(env) == YELLOW else "Bikini-Sand-Fish"))
+    assert {construct("Bikini-Rock-Tattoo", card) for card in ("beach", "area", "theme")} <= legal(env)
+    choose_projects(env, {BLUE: construct("Bikini-Rock-Tattoo", "theme")})
+    tattoo = len(BEACHES) + len(AREAS) + THEMES.index("Tattoo")
+    for viewer in (YELLOW, GREEN):   # the opponents see the Tattoo theme, and nothing else of it
+        obs = env.observe(f"player_{viewer}")["observation"]
+        assert list(np.flatnonzero(shown_cards(obs, viewer, BLUE, 5))) == [tattoo]
+    opponents = [c for c in range(5) if c != BLUE]
+    place_tikis(env, dict(zip(opponents, blocked)))
+    assert hut_at(env, "Bikini-Rock-Tattoo") == BLUE and reserve(env, BLUE) == 9
+
+
+def test_2_revealing_hints_the_examples_a_sand_area_shown_and_a_take_back_on_azzura():
+    """Rulebook 2 "Revealing Hints": "In the case of a construction project, only one card is visible
+    ... Example: construction project on a Sand Area.  In the case of a take back project, one of the
+    three cards is visible together with the paint card. Example: take back project on a hut of the
+    Azzura Beach", and Example 1: "Mareva shows only the top card ... a Rock Area. Everybody will know
+    that she wants to construct on a Rock Area ... nobody will know ... on which beach or on which
+    theme".  1.a: with a take-back "Everybody will know ... that she plans to repaint ... the hut of an
+    opponent"."""
+    env = position(new_game(4), {"Azzura-Lagoon-Tattoo": YELLOW})
+    choose_projects(env, {YELLOW: construct("Coquito-Sand-Fish", "area"),
+                          BLUE: take_back("Azzura-Lagoon-Tattoo", "beach"),
+                          GREEN: construct("Bikini-Rock-Tattoo", "area")})
+    obs = env.observe(f"player_{RED}")["observation"]
+    sand, rock = len(BEACHES) + AREAS.index("Sand"), len(BEACHES) + AREAS.index("Rock")
+    assert list(np.flatnonzero(shown_cards(obs, RED, YELLOW, 4))) == [sand]
+    assert colour_block(obs, RED, YELLOW, 4)[core.CF_PAINT_SHOWN] == 0
+    assert list(np.flatnonzero(shown_cards(obs, RED, BLUE, 4))) == [BEACHES.index("Azzura")]
+    assert colour_block(obs, RED, BLUE, 4)[core.CF_PAINT_SHOWN] == 1
+    assert list(np.flatnonzero(shown_cards(obs, RED, GREEN, 4))) == [rock]
+    for colour in (YELLOW, BLUE, GREEN):   # the spots themselves stay hidden
+        base = core.OBS_OWN_PROJECT + ((colour - RED) % 4) * (NUM_SPOTS + 1)
+        assert obs[base:base + NUM_SPOTS + 1].sum() == 0
+
+
 def test_4a_construction_succeeds_and_uses_a_hut_from_the_reserve():
     """Rulebook 4.a: with no tiki and no hut on the spot, the player takes a hut from his reserve and
     places it on the designated spot."""

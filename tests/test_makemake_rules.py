@@ -326,7 +326,9 @@ def test_end_of_game_stalemate_also_when_a_clan_has_free_grounds_but_no_tangata_
 # Spiritual Supremacy
 def test_spiritual_supremacy_needs_at_least_3_sacred_territories():
     """Rulebook "Spiritual Supremacy": control at least 3 Sacred Territories (2 against 0 is not
-    enough); the third one brings the amulet at once."""
+    enough); the third one brings the amulet at once.  The rulebook's example ("In the example, green
+    clan obtains Spiritual Supremacy") is a picture the text does not describe: this is its situation,
+    a clan taking its third sacred territory, played by Red."""
     env = position(new_game(4), {"Sacred-1": RED})
     act(env, place("Sacred-2", 1))
     assert sacred_count(env, RED) == 2 and amulet(env) is None
@@ -355,7 +357,9 @@ def test_spiritual_supremacy_needs_strictly_more_than_every_other_clan():
 
 def test_spiritual_supremacy_kept_when_conditions_lapse_until_another_clan_meets_them():
     """Rulebook "Spiritual Supremacy": "is not lost if the player no longer complies with some of the
-    conditions ... The only way to lose it is if another clan meets both conditions"."""
+    conditions ... The only way to lose it is if another clan meets both conditions".  Its example
+    ("In the example, green clan does NOT lose the Spiritual Supremacy") is a picture: this is its
+    situation in a position of our own."""
     env = from_text(new_game(4), """
         game: Make Make
         players: 4
@@ -746,7 +750,8 @@ def test_end_of_game_win_on_another_clans_action():
 
 def test_end_of_game_amulet_and_five_tangata_manu_win_at_once():
     """Rulebook "End of the Game": the amulet holder with 4 Tangata Manu keeps playing; its fifth
-    ceremony ends the game at once with its victory."""
+    ceremony ends the game at once with its victory.  "In the image, the red clan wins the game": the
+    picture's position is not described in the text; here Red wins the same way."""
     red = ["Sacred-1", "Sacred-2", "Sacred-3", "Inner-2", "Inner-3", "Inner-4"]
     assert grounds_of(*red) == ["Ground-2", "Ground-5", "Ground-6", "Ground-7"]
     env = position(new_game(3), {n: RED for n in red}, manu={g: RED for g in grounds_of(*red)},

@@ -245,6 +245,47 @@ def test_drawing_tiles_up_to_5_points_lava_set_aside_and_mixed_back(num_players,
     assert len(bag(env)) == NUM_ISLAND_TILES - sum(len(h) for h in hands.values())
 
 
+def test_drawing_tiles_the_example_2_then_1_then_3_points_makes_6_and_the_drawing_stops():
+    """Rulebook Drawing tiles, the example: "The player draws, one after another, one tile with 2
+    movement points, then one with 1 point, and finally, one with 3 points. Now he has tiles with 6
+    points overall and may not continue drawing."  The first deal, among the games of seeds 0, 1, ...,
+    in which a player draws 2 then 1 then 3 points: his hand is those three tiles (in drawing order),
+    with tiles left in the bag.  Rules that stopped below 5 points or drew on past them would never deal
+    such a hand."""
+    for seed in range(2000):
+        env = started_game(2, seed)
+        hands = [[int(TERRAIN_TILE_POINTS[t]) for t in hand(env, p)] for p in range(2)]
+        if [2, 1, 3] in hands:
+            break
+        assert all(sum(h) >= 5 and sum(h[:-1]) < 5 for h in hands)
+    else:
+        raise AssertionError("no deal of 2, 1 and 3 points in 2,000 games")
+    assert len(bag(env)) > 0
+
+
+def test_playing_tiles_the_example_one_tile_laid_then_two_tiles_of_5_points_move_the_explorers():
+    """Rulebook Playing tiles, the example: "Yellow first plays one tile as a terrain tile, placing it
+    on the gameboard. Then, he still has 2 tiles with overall 5 movement points available that he uses
+    to advance his explorers."  Here the 5 points take an explorer into water twice (2 + 2) and into
+    jungle once (1)."""
+    env, s = craft()
+    lay_terrain(s, "D1", "JJ/JJ")
+    lay_terrain(s, "E1", "WW/WW")
+    lay_terrain(s, "F1", "JJ/JJ")
+    put_explorer(s, 1, 0, "D1-se")
+    laid, two, three = set_hand(s, 1, ["lake", "jungle shore", "jungle"])   # 1, 2 and 3 points
+    commit(env, s, player=1, pool=0)
+    act(env, next(a for a in sorted(legal(env)) if core.LAY_BASE <= a < core.SPEND_BASE))   # tile 0 laid
+    assert where(env, laid) == core.ON_BOARD and hand(env, 1) == [two, three]
+    act(env, spend(0))
+    act(env, spend(0))
+    assert pool(env) == 5 and hand(env, 1) == []
+    for name, left in [("E1-sw", 3), ("E1-se", 1), ("F1-sw", 0)]:
+        act(env, move(0, E))
+        assert explorer_square(env, 1, 0) == name and pool(env) == left
+    assert END_TURN in legal(env)
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_beginning_the_game_the_last_placer_player_1_starts_then_clockwise(num_players):
     """Rulebook Beginning the game: the last player to place an explorer begins (with counter-clockwise
@@ -260,9 +301,11 @@ def test_beginning_the_game_the_last_placer_player_1_starts_then_clockwise(num_p
 # =====================================================================================================
 # Course of the Game: Moving explorers (the illustrated move)
 def test_movement_costs_the_illustrated_move_2_2_1_1_with_a_white_artifact():
-    """Rulebook Movement costs, the illustration: 2 points (into water) + 2 (into water) + 1 (into
-    jungle) + 1 (into jungle); the explorer takes the white artifact with him without extra points,
-    and carrying it does not change the costs."""
+    """Rulebook Movement costs, and the illustration of Reaching the boats: "2 points (into water) + 2
+    points (into water) + 1 point (into the jungle) + 1 point (into the jungle). In doing so, the
+    explorer takes the white artifact with him" -- without extra points, and carrying it does not change
+    the costs.  (The boarding at the end of that illustration: test_reaching_the_boats_* below, and
+    the reference rules' test_illustrated_move_*.)"""
     env, s = craft()
     lay_terrain(s, "D1", "JJ/JJ")
     lay_terrain(s, "E1", "WW/WW")
@@ -365,6 +408,34 @@ def test_moving_explorers_unspent_points_are_lost_at_the_end_of_the_turn():
     pass_turn(env)
     assert to_act(env) == 1 and pool(env) == 0
     assert move_actions(env) == set()
+
+
+def test_a_turn_is_a_sequence_of_decisions_as_the_rulings_set_it():
+    """RULINGS.md, Mauna Kea, "Turn as a sequence of decisions": "Place a hand tile (tile, field,
+    rotation), or spend it for movement points; move an explorer one square; pick up or drop an
+    artifact; board a boat ...; end the turn once no tile is left in hand (unspent points are lost)"."""
+    kinds = {"lay": (core.LAY_BASE, core.SPEND_BASE), "spend": (core.SPEND_BASE, core.MOVE_BASE),
+             "move": (core.MOVE_BASE, core.PICK_BASE), "pick": (core.PICK_BASE, core.DROP_BASE),
+             "drop": (core.DROP_BASE, core.BOARD_BASE), "board": (core.BOARD_BASE, core.END_TURN),
+             "end": (core.END_TURN, core.END_TURN + 1)}
+
+    def offered(env):
+        return {kind for kind, (low, high) in kinds.items() if any(low <= a < high for a in legal(env))}
+
+    env, s = craft()
+    put_explorer(s, 1, 0, "D4-se")
+    artifacts_to_square(s, "D4-se", white=1)
+    set_hand(s, 1, ["jungle shore", "jungle"])
+    commit(env, s, player=1, pool=0)
+    assert offered(env) == {"lay", "spend", "pick"}          # no points yet: no move; tiles in hand: no end
+    act(env, spend(0))
+    assert offered(env) == {"lay", "spend", "pick", "move"}
+    act(env, pick(0, WHITE))
+    assert offered(env) == {"lay", "spend", "drop", "move"}
+    act(env, spend(0))
+    assert offered(env) == {"drop", "move", "end"} and pool(env) == 5
+    act(env, END_TURN)                                       # the 5 points unspent are lost
+    assert to_act(env) == 0 and pool(env) == 0
 
 
 # =====================================================================================================
@@ -638,7 +709,10 @@ def test_drawing_other_tiles_stops_when_the_bag_is_empty():
 def test_volcanic_eruption_lava_removes_explorers_and_artifacts_it_covers():
     """Rulebook Volcanic eruption: a lava tile extends its flow (the north flow's first tile goes
     beyond its printed exit E4, onto E3) and is laid on top of the terrain tile there; the explorer
-    there, with what he carries, and the artifacts there are removed from the game."""
+    there, with what he carries, and the artifacts there are removed from the game.  The section's
+    example: "The lava flow reaches 2 artifacts and 1 explorer; therefore they have to be removed from
+    the game. Then the lava tile is placed on top of the terrain tile" (here one artifact carried by
+    the explorer and one lying on the tile)."""
     env, s = craft()
     covered = lay_terrain(s, "E3", "JJ/JJ")
     put_explorer(s, 0, 0, "E3-nw")
@@ -933,8 +1007,10 @@ def test_drawing_other_tiles_the_bag_block_counts_every_tile_left():
 # =====================================================================================================
 # End of the Game
 def test_end_of_the_game_a_player_without_explorers_on_the_island_triggers_the_last_round():
-    """Rulebook End of the Game: the game ends when a player has no explorer left on the board; the
-    player whose turn it is still plays all his tiles; then every other player gets one more turn.
+    """Rulebook End of the Game (and Object of the Game: "The game ends as soon as one player has no
+    explorers left on the island. After that, the scoring takes place"): the game ends when a player has
+    no explorer left on the board; the player whose turn it is still plays all his tiles; then every
+    other player gets one more turn.
     RULES.md: nobody draws after the trigger.  Then scoring: the sole winner +1, the others -1."""
     env, s = craft(3, seed=6)
     lay_terrain(s, "B1", "JJ/JJ")
