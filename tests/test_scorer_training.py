@@ -162,7 +162,11 @@ def test_a_teacher_that_is_no_agent_is_refused_before_training(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--game", "makemake", "--teacher", "lookahead"])
     assert "--teacher: agent 'lookahead' plays maunakea only" in capsys.readouterr().err
-    assert parse_args(["--game", "makemake", "--teacher", "lookahead", "--imitate", "0"]).imitate == 0
+    # with --imitate 0 too: config.json records the teacher, which was an agent of no use in this game
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "makemake", "--teacher", "lookahead", "--imitate", "0"])
+    assert "--teacher: agent 'lookahead' plays maunakea only" in capsys.readouterr().err
+    assert parse_args(["--game", "makemake", "--teacher", "random", "--imitate", "0"]).imitate == 0
 
 
 @pytest.mark.parametrize("argv", [["--game", "makabana", "--policy", "scorer"],
