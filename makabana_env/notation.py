@@ -121,8 +121,7 @@ def describe_action(action, state=None):
     ``parse_action`` reads every name back."""
     if state is not None:
         _check(state)
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = checked.scalar(action)
     if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)

@@ -62,8 +62,7 @@ def describe_action(action, state=None):
     else is described as what it is, an integer outside 0 … 911 or not an integer, as in the other two
     games: error messages name the actions they refuse with it."""
     _check_optional_state(state)
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = checked.scalar(action)
     if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)

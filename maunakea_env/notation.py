@@ -71,8 +71,7 @@ def describe_action(action, state=None):
     the rules for advanced players.  With ``state`` (a valid row), an action outside that game's
     action space is named as such."""
     limit = NUM_ACTIONS_ADVANCED if state is None else core.NUM_ACTIONS_OF_VARIANT[_variant_of(state)]
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = checked.scalar(action)
     if not is_integer(action):   # a bool, a duration, a float ...
         return f"action {action!r}, not an integer"
     action = int(action)

@@ -63,11 +63,15 @@ def is_integer(value):
             and not isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64)))
 
 
+def scalar(value):
+    """A 0-d array's element (what a policy's ``predict`` returns for one game), else ``value`` itself."""
+    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
 def _whole(name, value, wanted):
     """``value`` as a Python ``int`` when it is integer-like, else a ValueError saying that ``name``
     must be ``wanted``."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
+    value = scalar(value)
     if not is_integer(value):
         raise ValueError(f"{name} must be {wanted}, got {value!r} ({type(value).__name__})")
     return int(value)

@@ -58,7 +58,6 @@ def drop_stale_cache(package_file, depends_on=()):
     packages it ``depends_on`` (their ``__init__`` files, e.g. the game packages whose cores the agents
     call) changed.  The stamp of the sources lies beside the package's own cached functions."""
     package = Path(package_file).resolve().parent
-    caches = [cache_folder(folder) for folder in sorted({path.parent for path in package.rglob("*.py")})]
     stamp = cache_folder(package) / STAMP
     fingerprint = _fingerprint([package, _COMMON] + [Path(f).resolve().parent for f in depends_on])
     try:
@@ -66,6 +65,8 @@ def drop_stale_cache(package_file, depends_on=()):
             return
     except OSError:
         pass
+    # only now: every import in every process gets here, and finding a folder's cache writes a file in it
+    caches = [cache_folder(folder) for folder in sorted({path.parent for path in package.rglob("*.py")})]
     try:
         for folder in caches:
             for pattern in ("*.nbi", "*.nbc"):

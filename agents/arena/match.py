@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pacific_common.options import is_integer
+from pacific_common.checked import is_integer, scalar
 
 from ..base import Agent, check_game_info
 from ..games import GAMES, describe_action
@@ -161,8 +161,7 @@ def check_action(game, state, agent, player, action, legal):
     """The agent's action as an int (a numpy 0-d array, as a policy's ``predict`` gives, included);
     an ``IllegalActionError`` naming the agent otherwise."""
     who = f"agent {agent.name!r} ({type(agent).__name__}, player {player})"
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = scalar(action)
     if not is_integer(action):
         raise IllegalActionError(f"{who} returned {action!r}; an action is an integer in "
                                  f"0 … {len(legal) - 1}")

@@ -259,11 +259,10 @@ def parse_args(argv=None):
     except ValueError as error:
         parser.error(f"--variant: {error}")
     args.variant = game.variant
-    if args.teacher is not None:   # with --imitate 0 too: config.json records it
-        try:
-            make_agent(args.teacher, game)   # here, not after the model is built
-        except (ValueError, ImportError, OSError) as error:
-            parser.error(f"--teacher: {error}")
+    try:   # with --imitate 0 too: config.json records it
+        make_agent(args.teacher, game)   # here, not after the model is built
+    except (ValueError, ImportError, OSError) as error:
+        parser.error(f"--teacher: {error}")
     baselines = parsed_names(parser, "--opponents", args.opponents)
     if not baselines:
         parser.error("--opponents: name at least one agent, e.g. random,heuristic")
