@@ -738,13 +738,15 @@ def _lava_can_fall(state):
 @njit(cache=True)
 def _unending(state):
     """Why the end must be triggered although every player still has an explorer on the island, or
-    0: END_BY_SETTLED (RULINGS.md, "Settled end": no explorer on the island can ever reach a boat) or
-    END_BY_WALLED_IN (RULES.md: every player keeps an explorer that can never reach a boat, and no
-    lava can fall any more to take it, so nobody can ever have no explorer left)."""
+    0: END_BY_SETTLED (RULINGS.md, "Settled end": no explorer on the island can ever reach a boat) or,
+    in the basic game, END_BY_WALLED_IN (RULES.md: every player keeps an explorer that can never reach
+    a boat, and no lava can fall any more to take it, so nobody can ever have no explorer left).  The
+    advanced game's end always comes, when the bag is used up: there a walled-in island plays on, and
+    the explorers that can still reach a boat keep every turn until then to board."""
     buffer = np.empty(CHECK_BUFFER, dtype=np.int16)   # the one allocation of the check
     if _cut_off(state, buffer) == 0:
         return END_BY_SETTLED
-    if _lava_can_fall(state):
+    if state[VARIANT] == VARIANT_ADVANCED or _lava_can_fall(state):
         return 0
     for p in range(state[NUM_PLAYERS]):
         if buffer[2 * NUM_SQUARES + p] == 0:
@@ -1658,7 +1660,8 @@ REASONS = (
     "the movement pool must be 0 … 15 (a full hand's points), and 0 outside a turn",
     "pick-ups and drops this turn must be 0 … 20, and 0 outside a turn",
     "the end trigger must be 0 or 1, with the final turns left 1 … the number of players (1 in the advanced "
-    "game) while a triggered game runs, 0 before the trigger, and a reason exactly when it was triggered",
+    "game) while a triggered game runs, 0 before the trigger, and a reason exactly when it was triggered (the "
+    "supply used up only in the advanced game, walled in only in the basic game)",
     "a square's terrain must show what its field holds: the printed board where no tile lies, lava on a lava "
     "tile, jungle, water or mountain (1 … 3) on a terrain or start tile",
     "a field's tile must be -1 or 0 … 117, a tile that may lie there (terrain and start tiles on tile spaces, "
@@ -1771,7 +1774,8 @@ def validate(state):
         return BAD_END, FINAL_TURNS_LEFT
     reason = state[END_REASON]
     if (triggered == 0 and reason != 0) or (triggered == 1 and (reason < END_BY_EXPLORERS or reason > END_BY_WALLED_IN
-                                                                or (reason == END_BY_SUPPLY and not advanced))):
+                                                                or (reason == END_BY_SUPPLY and not advanced)
+                                                                or (reason == END_BY_WALLED_IN and advanced))):
         return BAD_END, END_REASON
     # -- tiles on the fields and the terrain they show ---------------------------------------------
     # counts per tile, filled as the fields and hands are checked, keep the tile checks linear

@@ -1059,12 +1059,13 @@ class ReferenceGame:
 
     def _unending(self):
         """Why the end must come although every player has an explorer on the island: "settled", or
-        "walled in" (RULES.md): every player keeps an explorer that can never reach a boat and no lava
-        can fall any more to take it, so nobody can ever be left without an explorer."""
+        in the basic game "walled in" (RULES.md): every player keeps an explorer that can never reach a
+        boat and no lava can fall any more to take it, so nobody can ever be left without an explorer.
+        The advanced game ends when the bag is used up, walled in or not."""
         cut = self.cut_off()
         if sum(cut) == sum(len(self.on_island(p)) for p in range(self.num_players)):
             return "settled"
-        if not self._lava_can_fall() and all(cut):
+        if not self.advanced and not self._lava_can_fall() and all(cut):
             return "walled in"
         return None
 

@@ -8,6 +8,7 @@ I5 (east edge), laid with jungle, with lava on the fields north and south of it:
 the field towards the middle (B5 or H5), open while that field is empty.
 """
 import numpy as np
+import pytest
 
 from maunakea_env import core
 from maunakea_env.board import ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_MOUNTAIN, BOAT_NAMES
@@ -269,26 +270,90 @@ def test_settled_end_in_the_advanced_game_the_last_earthquake_played_ends_the_ga
     assert env.infos["player_0"]["end"] == "settled" and env.infos["player_0"]["end_trigger"] == "settled"
 
 
-def test_walled_in_in_the_advanced_game_a_mountain_card_frees_only_the_explorers_behind_mountains():
-    """RULES.md "Settled end with cards" for the walled-in end: player_1 holds a mountain movement
-    card, one explorer free, one behind lava; player_0 has one behind mountains and one free.  The
-    card cannot free player_1's explorer behind lava, so with no lava left to fall every player keeps
-    an explorer walled in; had player_0 the card, his explorer behind mountains could climb out."""
-    def ended(mountain_card_holder):
-        env = advanced_game()
+def test_walled_in_is_no_end_in_the_advanced_game_whose_bag_always_runs_out():
+    """RULES.md "Settled end", decision, and [Rules for Advanced Players, End of the Game]: each player
+    keeps an explorer walled in and another that can still board, and no lava is left to fall.  The
+    basic game would end walled in, the others having one last turn; the advanced game ends when the
+    bag is used up, so it plays on, and player_0 (whose free explorer can still reach a boat) keeps
+    his turns, as at the table.  The walled-in end is refused in a position of the advanced game."""
+    def position(env):
         s = env.state()
         pocket(s, 0, 0, "east", door="MM/MM")
         pocket(s, 1, 0, "west", door="lava")
         keep_on_island(s, 0, [0, 1])
         keep_on_island(s, 1, [0, 1])
         no_lava_left(s)
-        give_cards(s, 0, *([ACTION_MOUNTAIN] if mountain_card_holder == 0 else []))
-        give_cards(s, 1, *([ACTION_MOUNTAIN] if mountain_card_holder == 1 else []))
         set_hand(s, 1, ["jungle"])
         set_hand(s, 0, [])
+        return s
+
+    basic, _ = craft(2)
+    commit(basic, position(basic), player=1, pool=0)
+    act(basic, lay(0, "E2"))
+    assert end(basic) == "walled in"
+
+    env = advanced_game()
+    s = position(env)
+    give_cards(s, 0)
+    give_cards(s, 1)
+    commit(env, s, player=1, pool=0)
+    act(env, lay(0, "E2"))
+    assert end(env) is None and not core.settled(env.state())
+    act(env, END_TURN)
+    assert running(env) and to_act(env) == 0 and end(env) is None
+    s = env.state()
+    s[core.END_TRIGGERED], s[core.END_REASON], s[core.FINAL_TURNS_LEFT] = 1, core.END_BY_WALLED_IN, 1
+    with pytest.raises(ValueError, match="walled in only in the basic game"):
+        env.set_state(s)
+
+
+def test_settled_end_is_checked_after_a_helicopter_rescue():
+    """RULES.md "Settled end", decision: the check runs after a helicopter rescue too.  player_1 flies
+    out his one explorer that could still reach a boat; his other explorer and player_0's are walled
+    in and nobody holds a card that could free them, so the island is settled at once (before any
+    tile is laid), and, as in the advanced game's end, the game is scored right after his turn."""
+    env = advanced_game()
+    s = env.state()
+    pocket(s, 0, 0, "east", door="MM/MM")
+    pocket(s, 1, 0, "west", door="lava")
+    keep_on_island(s, 0, [0])
+    keep_on_island(s, 1, [0, 1])
+    give_cards(s, 0)
+    give_cards(s, 1, ACTION_HELICOPTER)
+    set_hand(s, 1, [])
+    set_hand(s, 0, [])
+    commit(env, s, player=1, pool=0)
+    assert end(env) is None and not core.settled(env.state())
+    act(env, core.HELICOPTER_BASE + 1)     # his explorer 1, the free one
+    assert end(env) == "settled" and env.decision() == "turn"
+    act(env, END_TURN)
+    assert not running(env)
+    assert env.infos["player_0"]["end"] == "settled" and env.infos["player_0"]["end_trigger"] == "settled"
+
+
+def test_a_game_truncated_in_its_final_round_names_its_trigger():
+    """RULES.md "Settled end" (infos): ``end`` is "truncated" whenever ``max_turns`` cuts a game short,
+    and ``end_trigger`` names the trigger of a game cut short in its final round ("walled in" here,
+    player_0's last turn never played); it is empty for a game truncated before any trigger."""
+    def position(lava_in_bag):
+        env, s = craft(2)
+        pocket(s, 0, 0, "east", door="MM/MM")
+        pocket(s, 1, 0, "west", door="lava")
+        keep_on_island(s, 0, [0, 1])
+        keep_on_island(s, 1, [0, 1])
+        no_lava_left(s)
+        if lava_in_bag:
+            s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
+        set_hand(s, 1, ["jungle"])
+        s[core.MAX_TURNS] = s[core.TURN] + 1      # player_1's turn is the last one played
         commit(env, s, player=1, pool=0)
         act(env, lay(0, "E2"))
-        return end(env)
+        act(env, END_TURN)
+        return env
 
-    assert ended(mountain_card_holder=1) == "walled in"
-    assert ended(mountain_card_holder=0) is None
+    env = position(lava_in_bag=False)
+    assert not running(env) and all(env.truncations.values())
+    assert env.infos["player_0"]["end"] == "truncated" and env.infos["player_0"]["end_trigger"] == "walled in"
+    env = position(lava_in_bag=True)
+    assert not running(env) and all(env.truncations.values())
+    assert env.infos["player_0"]["end"] == "truncated" and env.infos["player_0"]["end_trigger"] == ""
