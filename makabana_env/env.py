@@ -5,7 +5,7 @@ Import                 ``from makabana_env import env, raw_env``
 Agents                 ``player_0`` … ``player_{n-1}``; n = ``num_players`` in 2 … 5
 Action space           ``Discrete(273)`` — every decision kind in one space (below); Mao: 343
 Observation space      ``Dict(observation=Box(0, 100, (OBS_SIZE,), int8),
-                       action_mask=Box(0, 1, (273,), int8))``
+                       action_mask=Box(0, 1, (273,), int8))``; Mao: ``OBS_SIZE_MAO`` and 343
 Rewards                at the end only: ``win_loss`` (default) +1 sole winner, 0 tied winners,
                        −1 others; ``score``: final points; ``margin``: points − best other
 Termination            out of huts, or the season after a beach fills up (rulebook "Game Ends")
@@ -38,7 +38,8 @@ block                       size     content
                                      cards, project prepared, paint shown, shown card (11 one-hot)
 ``OBS_OWN_PROJECT``         5 × 40   full project (spot one-hot, take-back flag) of own colours
 ``OBS_LAST``                5 × 41   last season's revealed projects: spot, take-back, success
-``OBS_PHASE``               3        project / tiki / game over
+``OBS_PHASE``               3        project / tiki / game over (all 0 in Mao's other
+                                     phases: ``OBS_M_PHASE`` names every phase)
 ``OBS_LAST_SEASON``         1        a full beach has made this the last season
 ``OBS_TWO_PLAYER``          1        two-player game (each player has two colours)
 ``OBS_SEASON``              1        seasons played, capped at 100
@@ -82,7 +83,8 @@ Version history
 ---------------
 * v0: Haapii Maka Bana (the basic game) for 2 – 5 players; Maka Bana Mao as ``variant="mao"``.  Mao's
   observation showed a colour's own visible card only once its stack was finished, until it showed it
-  from the moment the card is chosen.
+  from the moment the card is chosen.  The shown-card block of a colour wrote into the next colour's
+  block until it was fixed.  ``infos`` gained ``colour`` (the colour asked) and, at the end, ``end``.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES

@@ -61,7 +61,8 @@ are caught.
 Version history
 ---------------
 * v0: the complete game for 2 – 4 clans.  ``OBS_TURN`` was the clan turns played, capped at 100, until
-  it became the share of ``max_turns`` played; the final ``infos`` gained ``end``.
+  it became the share of ``max_turns`` played; the final ``infos`` gained ``end``.  The state row
+  gained each clan's last action (``LAST_ACTION``); the spaces did not change.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES

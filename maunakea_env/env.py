@@ -59,7 +59,8 @@ block                     size         content
 ``OBS_LAVA``              4 × 2 × 6    lava branches: open, length since the fork, direction
 ``OBS_LAVA_ENDS``         4 × 2 × 2    the field an open branch ends on: column + 1, row + 1
                                        (``board.FIELD_XY``; 0 for a closed branch)
-``OBS_PHASE``, …          7            phase (placement / turn / over), movement pool,
+``OBS_PHASE``, …          7            phase (placement / turn / over; all 0 in the advanced
+                                       game's other phases, which ``OBS_A_PHASE`` names), movement pool,
                                        pick-ups and drops left this turn, end triggered, turns
                                        played (capped at 100)
 ========================  ===========  =======================================================
@@ -71,7 +72,8 @@ Everything in Mauna Kea is public except the order of the tiles in the bag.
 carries, e.g. ``{"brown boat (3 places)": {"white": 2, "gray": 1, "black": 0}}``; ``end``, how the
 game ended as in every game (``pacific_common.ends``): ``"rules"``, ``"settled"`` or ``"truncated"``;
 ``end_trigger``, what triggered the end: ``"no explorer left"``, ``"supply used up"`` (advanced),
-``"settled"`` or ``"walled in"`` (empty when truncated); in the advanced game also ``task_points``.
+``"settled"`` or ``"walled in"`` (basic), empty for a truncated game whose end was never triggered (a
+game truncated in its final round names its trigger); in the advanced game also ``task_points``.
 
 Rules for advanced players (``variant="advanced"``)
 ---------------------------------------------------
@@ -102,12 +104,17 @@ Illegal actions
 Version history
 ---------------
 * v0: the basic game for 2 – 4 players; the rules for advanced players as ``variant="advanced"``.
+  The hand block grew one feature; the observation gained every player's explorers with their loads,
+  the colour of the boat at each landing and every boat taken.  The settled and walled-in ends
+  (RULES.md) were added; ``end`` became ``"rules"``, ``"settled"`` or ``"truncated"``, and ``infos``
+  gained ``end_trigger`` and ``boat_loads``.
   ``OBS_LAVA_ENDS`` (where each open lava branch ends, which the board's arrows show) was added after
   ``OBS_LAVA``; the observation grew from 5154 to 5170 values.  The advanced block gained
   ``OBS_A_REMOVED``, the cards the viewer removed at set-up (the state row, ``REMOVED_CARDS``).
   ``OBS_BAG_TILES`` (the bag's tiles by terrain kind and by lava flow and shape, which every player
   can count, since tiles leave and enter the bag face up) was added after ``OBS_BAG``; the observation
-  grew from 5170 to 5203 values (the advanced one from 5353 to 5386).
+  grew from 5170 to 5203 values (the advanced one from 5353 to 5386).  The walled-in end (RULES.md)
+  no longer ends an advanced game, whose end always comes when the bag is used up.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES
