@@ -62,6 +62,7 @@ def _step_game(g, states, actions, autoreset, reward_mode, write_masks, observe,
     terminated[g] = False
     truncated[g] = False
     rewards[g, :] = 0.0
+    scores[g, :] = 0
     if state[kernels.STATUS] != kernels.STATUS_RUNNING:
         return  # finished and left finished (autoreset=False)
     kernels.step(state, actions[g])

@@ -78,3 +78,19 @@ def test_bad_outputs_and_observe_are_refused(package, options):
         with pytest.raises(ValueError, match="observe must be a bool array"):
             env.step(actions, observe=observe)
     np.testing.assert_array_equal(env.states, states)
+
+
+@pytest.mark.parametrize("num_envs", [5, PARALLEL_FROM + 3])
+@pytest.mark.parametrize("package,options", games())
+def test_scores_are_those_of_the_games_that_ended_on_this_step_only(package, options, num_envs):
+    """``scores`` holds the final scores of a game that ended on this step (pacific_common.batch), and
+    0 on every other step: the scores of a game that ended earlier are not left behind."""
+    options = {**options, "max_turns": 300} if package is maunakea_env else options   # time to board a boat
+    batch = package.BatchEnv(num_envs, seed=3, num_players=3, **options)
+    scored = 0
+    for _ in range(3000):
+        batch.step(batch.random_actions())
+        ended = batch.terminated | batch.truncated
+        assert not batch.scores[~ended].any()
+        scored += int(batch.scores[ended].any(axis=1).sum())
+    assert scored > 0, "no game ended with a score: nothing was left to leave behind"
