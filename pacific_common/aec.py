@@ -289,10 +289,11 @@ class CoreAECEnv(AECEnv):
                                                players=self.players, variants=self.variants)
         core = self.core
         self.num_players = num_players
-        self.variant = variant
+        # plain str, whatever str subclass was given (numpy's str_ would show in every message as np.str_('…'))
+        self.variant = str(variant)
         self.max_turns = max_turns
-        self.render_mode = render_mode
-        self.reward = reward
+        self.render_mode = None if render_mode is None else str(render_mode)
+        self.reward = str(reward)
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}

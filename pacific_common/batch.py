@@ -240,9 +240,10 @@ class CoreBatchEnv:
         self.autoreset = check_flag("autoreset", autoreset)
         check_seed(seed)  # before anything is allocated
         core = self.core
-        self.variant = variant
-        self.reward = reward
-        self.outputs = outputs
+        # plain str, whatever str subclass was given (numpy's str_ would show in every message as np.str_('…'))
+        self.variant = str(variant)
+        self.reward = str(reward)
+        self.outputs = str(outputs)
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
         # and observe flags, actions, action generators, flags)

@@ -1175,3 +1175,15 @@ def test_a_position_text_with_a_byte_order_mark_reads_as_without(name):
     batch.step(batch.random_actions())
     text = package.to_text(batch.state(0))
     np.testing.assert_array_equal(package.from_text("\ufeff" + text), batch.state(0))
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_string_options_are_kept_as_plain_str(name):
+    """Options given as numpy strings (``np.str_``, a str subclass) are accepted and kept as plain
+    ``str``, so that messages and ``repr`` show ``'haapii'``, not ``np.str_('haapii')``."""
+    package = PACKAGES[name]
+    variant = np.str_(package.raw_env().variant)
+    for env in (package.raw_env(variant=variant, reward=np.str_("score"), render_mode=np.str_("ansi")),
+                package.BatchEnv(2, seed=0, variant=variant, reward=np.str_("score"), outputs=np.str_("masks"))):
+        assert type(env.variant) is str and type(env.reward) is str
+    assert type(package.raw_env(render_mode=np.str_("ansi")).render_mode) is str
