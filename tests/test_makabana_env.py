@@ -44,6 +44,22 @@ def random_legal(mask, rng, only_constructions=False):
 
 
 # ---------------------------------------------------------------------------------------------------
+# 0. Defaults and spaces
+def test_defaults_and_spaces():
+    """RULES.md: 4 players, Haapii, ``max_turns`` 100 seasons, win/loss rewards by default; the
+    default game's state row keeps that truncation limit."""
+    e = makabana_env.raw_env()
+    assert e.num_players == 4 and e.max_turns == 100 and e.variant == "haapii" and e.reward == "win_loss"
+    e.reset(seed=0)
+    assert e.state()[core.MAX_TURNS] == 100
+    for agent in e.possible_agents:
+        assert e.action_space(agent).n == core.NUM_ACTIONS
+        space = e.observation_space(agent)
+        assert space["observation"].shape == (core.OBS_SIZE,)
+        assert space["action_mask"].shape == (core.NUM_ACTIONS,)
+
+
+# ---------------------------------------------------------------------------------------------------
 # 1. Hidden information
 def _pair_of_games(num_players, warmup_seasons, target_offset, seed):
     """Two raw games played identically up to the project decision of the target colour in season

@@ -187,6 +187,45 @@ def test_mao_paid_back_does_not_disrupt_aatas_turn_he_still_executes_his_project
     assert ref_hut(ref, "Bikini-Rock-Tattoo") == BLUE and ref.reserve[BLUE] == HUTS_PER_COLOUR - 3
 
 
+def test_mao_not_minding_with_no_hut_of_aatas_nothing_happens_and_vaea_keeps_the_paint_card():
+    """Rulebook Mao "Aata's not minding his business!" with RULES.md's decision: Green's take-back names
+    Red's hut, so Blue (Aata) was not minding his business; Blue has no hut on the board to designate,
+    so nothing is repainted, Green keeps both paint cards, and the tikis follow."""
+    env, rec = mao_pair(huts={"Azzura-Grass-Flower": RED})
+    prepare_all(env, {GREEN: ["Azzura", "Grass", "Flower", "Paint"]})
+    denounce(env, {BLUE: GREEN})
+    s = env.state()
+    assert s[core.ELIMINATED + GREEN] == 1 and s[core.PAINT_CASE] == core.CASE_NOT_MINDING
+    assert env.decision() == "tiki"
+    assert hut_at(env, "Azzura-Grass-Flower") == RED and paints(env, GREEN) == NUM_PAINT_CARDS
+    assert reserve(env, BLUE) == HUTS_PER_COLOUR and reserve(env, GREEN) == HUTS_PER_COLOUR
+    ref = rec.reference()
+    assert ref.paint_case == "Aata's not minding his business" and ref.phase == "tiki"
+    assert ref_hut(ref, "Azzura-Grass-Flower") == RED and ref.paints[GREEN] == NUM_PAINT_CARDS
+
+
+def test_mao_2_players_aatas_colour_is_the_denouncing_colour_not_its_partner():
+    """Rulebook "Maka Bana for 2 Players" ("announce the color that is denunciating") and RULES.md: the
+    paint cases read "Aata's colour" as the colour that denounced.  player_1's Blue denounces Green,
+    whose take-back names a hut of Red, Blue's partner colour (player_1's too): Blue was not minding
+    his business (not paid back), and Blue designates one of Blue's huts, never Red's."""
+    huts = {"Azzura-Grass-Flower": RED, "Diabolo-Rock-Fish": RED,
+            "Coquito-Grass-Fish": BLUE, "Diabolo-Sand-Fish": BLUE}
+    env, rec = mao_pair(num_players=2, huts=huts)
+    prepare_all(env, {GREEN: ["Azzura", "Grass", "Flower", "Paint"]})
+    denounce(env, {BLUE: GREEN})
+    assert env.state()[core.PAINT_CASE] == core.CASE_NOT_MINDING
+    assert env.decision() == "payback" and colour_to_act(env) == BLUE
+    assert spot_actions(env) == {"Coquito-Grass-Fish", "Diabolo-Sand-Fish"}
+    choose(env, "Diabolo-Sand-Fish")
+    assert env.decision() == "repaint offer" and colour_to_act(env) == GREEN
+    choose(env, "Diabolo-Sand-Fish")
+    assert hut_at(env, "Diabolo-Sand-Fish") == GREEN and hut_at(env, "Azzura-Grass-Flower") == RED
+    ref = rec.reference()
+    assert ref.paint_case == "Aata's not minding his business"
+    assert ref_hut(ref, "Diabolo-Sand-Fish") == GREEN and ref_hut(ref, "Azzura-Grass-Flower") == RED
+
+
 # =====================================================================================================
 # Maka Bana Mao, 1. Secret selection: the Temanava example (a 4-card take-back)
 @pytest.mark.parametrize("top", ["Paint", "Bikini", "Fish"])

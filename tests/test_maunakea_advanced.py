@@ -15,7 +15,7 @@ import maunakea_env
 from maunakea_env import core, kernels
 from maunakea_env.board import (
     ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, ACTION_WATER, CARD_KIND_COPIES,
-    CARD_KIND_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, FIRST_LAVA_TILE, NUM_CARD_KINDS, NUM_SET_TASKS, SET_TASK_BONUS, SET_TASK_NEEDS,
+    CARD_KIND_NAMES, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, FIRST_LAVA_TILE, NUM_CARD_KINDS, NUM_SET_TASKS, SET_TASK_BONUS, SET_TASK_NEEDS,
     SQUARE_NAMES, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, TERRAIN_TILE_SQUARES, rotate_tile,
 )
 from maunakea_env.env import describe_action
@@ -324,6 +324,37 @@ def test_earthquake_turns_a_terrain_tile_with_its_artifacts():
     assert s[core.TERRAIN + FIELD_SQUARES[field("A1")]].tolist() == shown
     # a quarter turn clockwise carries the north-west corner to the north-east
     assert artifacts_on(env, "A1-ne")[WHITE] == 1 and artifacts_on(env, "A1-nw")[WHITE] == 0
+    assert env.decision() == "earthquake draw"
+    assert_conserved(s)
+
+
+def test_earthquake_turns_a_start_tile_with_its_artifacts():
+    """RULES.md "Earthquake", decision: start tiles count as terrain tiles, and the artifacts they carry
+    from the set-up turn with them.  A start tile with no explorer on it is offered in its three other
+    orientations; a quarter turn shows its squares' terrain and artifacts a quarter turn on."""
+    env = advanced_game()
+    s = env.state()
+    occupied = {int(s[core.EXPLORER_SQUARE + x]) for x in range(core.MAX_EXPLORERS)
+                if s[core.EXPLORER_STATUS + x] == core.ON_ISLAND}
+    start_fields = [f for f in range(core.NUM_FIELDS) if s[core.FIELD_TILE + f] >= core.NUM_ISLAND_TILES
+                    and not occupied & set(FIELD_SQUARES[f].tolist())]
+    f = next(f for f in start_fields if any(any(artifacts_on(env, SQUARE_NAMES[q])) for q in FIELD_SQUARES[f]))
+    name = FIELD_NAMES[f]
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    commit(env, s, player=1)
+    rotation = int(s[core.FIELD_ROTATION + f])
+    offered = {a - core.EARTHQUAKE_BASE - 4 * f for a in legal(env)
+               if core.EARTHQUAKE_BASE + 4 * f <= a < core.EARTHQUAKE_BASE + 4 * f + 4}
+    assert offered == {0, 1, 2, 3} - {rotation}
+    terrain = s[core.TERRAIN + FIELD_SQUARES[f]].tolist()
+    artifacts = [artifacts_on(env, SQUARE_NAMES[q]) for q in FIELD_SQUARES[f]]
+    tile = int(s[core.FIELD_TILE + f])
+    act(env, quake(name, (rotation + 1) % 4))
+    s = env.state()
+    assert s[core.FIELD_TILE + f] == tile and s[core.FIELD_ROTATION + f] == (rotation + 1) % 4
+    assert s[core.TERRAIN + FIELD_SQUARES[f]].tolist() == rotate_tile(np.array(terrain), 1).tolist()
+    turned = rotate_tile(np.arange(4), 1).tolist()   # which square's content each square shows now
+    assert [artifacts_on(env, SQUARE_NAMES[q]) for q in FIELD_SQUARES[f]] == [artifacts[i] for i in turned]
     assert env.decision() == "earthquake draw"
     assert_conserved(s)
 
