@@ -58,6 +58,19 @@ def no_lava_left(s):
                     if s[core.TILE_WHERE + t] == core.IN_BAG and t < core.FIRST_LAVA_TILE])
 
 
+def walled_in(s, lava_in_bag=False):
+    """Each player keeps an explorer walled in (player_0's behind mountains, player_1's behind lava)
+    and another that can still board; no lava is left in the bag unless ``lava_in_bag`` (one tile of
+    the north flow, whose branch is open)."""
+    pocket(s, 0, 0, "east", door="MM/MM")
+    pocket(s, 1, 0, "west", door="lava")
+    keep_on_island(s, 0, [0, 1])
+    keep_on_island(s, 1, [0, 1])
+    no_lava_left(s)
+    if lava_in_bag:
+        s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
+
+
 def end(env):
     st = env.state()
     return core.END_REASON_NAMES[st[core.END_REASON]] if st[core.END_TRIGGERED] else None
@@ -154,13 +167,7 @@ def test_walled_in_every_player_keeps_an_explorer_that_can_never_leave_once_no_l
     triggered, and the free explorers may still board in the final round."""
     def position(lava_in_bag, close_flows=False):
         env, s = craft(2)
-        pocket(s, 0, 0, "east", door="MM/MM")
-        pocket(s, 1, 0, "west", door="lava")
-        keep_on_island(s, 0, [0, 1])
-        keep_on_island(s, 1, [0, 1])
-        no_lava_left(s)
-        if lava_in_bag:
-            s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
+        walled_in(s, lava_in_bag)
         if close_flows:
             rewrite(s, "flow single arrow: E4 north 0 closed; - north 0 closed")
         set_hand(s, 1, ["jungle", "jungle"])
@@ -278,11 +285,7 @@ def test_walled_in_is_no_end_in_the_advanced_game_whose_bag_always_runs_out():
     his turns, as at the table.  The walled-in end is refused in a position of the advanced game."""
     def position(env):
         s = env.state()
-        pocket(s, 0, 0, "east", door="MM/MM")
-        pocket(s, 1, 0, "west", door="lava")
-        keep_on_island(s, 0, [0, 1])
-        keep_on_island(s, 1, [0, 1])
-        no_lava_left(s)
+        walled_in(s)
         set_hand(s, 1, ["jungle"])
         set_hand(s, 0, [])
         return s
@@ -337,13 +340,7 @@ def test_a_game_truncated_in_its_final_round_names_its_trigger():
     player_0's last turn never played); it is empty for a game truncated before any trigger."""
     def position(lava_in_bag):
         env, s = craft(2)
-        pocket(s, 0, 0, "east", door="MM/MM")
-        pocket(s, 1, 0, "west", door="lava")
-        keep_on_island(s, 0, [0, 1])
-        keep_on_island(s, 1, [0, 1])
-        no_lava_left(s)
-        if lava_in_bag:
-            s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
+        walled_in(s, lava_in_bag)
         set_hand(s, 1, ["jungle"])
         s[core.MAX_TURNS] = s[core.TURN] + 1      # player_1's turn is the last one played
         commit(env, s, player=1, pool=0)
