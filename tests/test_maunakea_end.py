@@ -354,3 +354,27 @@ def test_a_game_truncated_in_its_final_round_names_its_trigger():
     env = position(lava_in_bag=True)
     assert not running(env) and all(env.truncations.values())
     assert env.infos["player_0"]["end"] == "truncated" and env.infos["player_0"]["end_trigger"] == ""
+
+
+def test_walled_in_is_checked_when_lava_leaves_the_board():
+    """RULES.md "Settled end", decision: the check runs after a lava tile is discarded off the board
+    too.  The island is walled in but for one lava tile in the bag whose flow's open branch points off
+    the board (west from A4).  player_1 ends his turn and draws it: the lava leaves the board and
+    closes the branch, no lava can fall any more, and the end is triggered while he draws; his turn
+    goes on (he drew nothing else), then player_0 has his last turn."""
+    env, s = craft(2)
+    walled_in(s, lava_in_bag=True)
+    lava = lava_tile(NORTH_FLOW, LEFT_BEND)
+    only_in_bag(s, [lava])
+    rewrite(s, "flow single arrow: A4 west 1 open; - north 0 closed")
+    set_hand(s, 1, [])
+    commit(env, s, player=1, pool=0)
+    assert end(env) is None
+    act(env, END_TURN)
+    s = env.state()
+    assert s[core.TILE_WHERE + lava] == core.REMOVED and s[core.BRANCH_OPEN + 2 * NORTH_FLOW] == 0
+    assert end(env) == "walled in" and to_act(env) == 1 and env.decision() == "turn"
+    act(env, END_TURN)
+    assert running(env) and to_act(env) == 0
+    pass_turn(env)
+    assert not running(env) and env.infos["player_0"]["end_trigger"] == "walled in"
