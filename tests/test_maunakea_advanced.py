@@ -15,7 +15,7 @@ import maunakea_env
 from maunakea_env import core, kernels
 from maunakea_env.board import (
     ACTION_EARTHQUAKE, ACTION_HELICOPTER, ACTION_JUNGLE, ACTION_MOUNTAIN, ACTION_WATER, CARD_KIND_COPIES,
-    CARD_KIND_NAMES, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, FIRST_LAVA_TILE, NUM_CARD_KINDS, NUM_SET_TASKS, SET_TASK_BONUS, SET_TASK_NEEDS,
+    CARD_KIND_NAMES, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, IS_TILE_FIELD, FIRST_LAVA_TILE, NUM_CARD_KINDS, NUM_SET_TASKS, SET_TASK_BONUS, SET_TASK_NEEDS,
     SQUARE_NAMES, TASK_BOAT, TASK_NO_DEDUCTION, TASK_TWO_EXPLORERS, TERRAIN_TILE_SQUARES, rotate_tile,
 )
 from maunakea_env.env import describe_action
@@ -387,6 +387,26 @@ def test_earthquake_then_a_terrain_tile_drawn_is_laid_by_the_player():
     s = env.state()
     assert s[core.FIELD_TILE + field("C1")] == t and s[core.FIELD_ROTATION + field("C1")] == 2
     assert env.decision() == "turn"
+    assert_conserved(s)
+
+
+def test_earthquake_then_a_terrain_tile_drawn_goes_back_into_the_bag_when_no_field_is_empty():
+    """RULES.md "Earthquake": a terrain tile drawn after an earthquake "goes back into the bag if no
+    field is empty".  Every tile space is filled and one terrain tile is left in the bag: drawn, it goes
+    back at once, nobody is asked where to lay it, and the turn goes on."""
+    env = advanced_game()
+    s = env.state()
+    for f in np.flatnonzero(IS_TILE_FIELD & (s[core.FIELD_TILE:core.FIELD_TILE + core.NUM_FIELDS] < 0)):
+        lay_terrain(s, FIELD_NAMES[f], "JJ/JJ")
+    t = next(t for t in range(FIRST_LAVA_TILE) if s[core.TILE_WHERE + t] == core.IN_BAG)
+    only_in_bag(s, [t])
+    give_cards(s, 1, ACTION_EARTHQUAKE)
+    commit(env, s, player=1)
+    act(env, quake("A1", (int(s[core.FIELD_ROTATION + field("A1")]) + 1) % 4))
+    act(env, core.QUAKE_DRAW)
+    s = env.state()
+    assert s[core.TILE_WHERE + t] == core.IN_BAG and s[core.QUAKE_TILE] < 0
+    assert env.decision() == "turn" and to_act(env) == 1
     assert_conserved(s)
 
 
