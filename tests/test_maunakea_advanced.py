@@ -21,7 +21,7 @@ from maunakea_env.board import (
 from maunakea_env.env import describe_action
 
 from maunakea_positions import (
-    BLACK, END_TURN, GRAY, WHITE, act, artifacts_on, artifacts_to_square, assert_conserved, bag, board,
+    END_TURN, WHITE, act, artifacts_on, artifacts_to_square, assert_conserved, bag, board,
     boat_to_landing, commit, empty_hands, entry_squares, field, give_artifacts, give_boat, lava_tile,
     lay_lava, lay_terrain, legal, lose_explorer, mask, only_in_bag, put_explorer, rig_next_draw, set_hand,
     spend, square, to_act,
