@@ -18,7 +18,7 @@ from maunakea_positions import (
     END_TURN, LEFT_BEND, NORTH_FLOW, SOUTH_FLOW, STRAIGHT, WEST_FLOW, act, bag_tile, board, boat_to_landing, commit,
     entry_squares, field, field_terrain, give_artifacts, give_boat, hand, lava_tile, lay, lay_lava,
     lay_terrain, lose_explorer, only_in_bag, pass_turn, put_explorer, rewrite, running, set_hand, spend,
-    started_game, to_act,
+    square, started_game, to_act,
 )
 from test_maunakea_advanced import advanced_game, give_cards
 
@@ -378,3 +378,28 @@ def test_walled_in_is_checked_when_lava_leaves_the_board():
     assert running(env) and to_act(env) == 0
     pass_turn(env)
     assert not running(env) and env.infos["player_0"]["end_trigger"] == "walled in"
+
+
+def test_settled_end_is_checked_after_a_movement_card():
+    """RULES.md "Settled end", decision: the check runs after a movement card too.  player_0's only
+    explorer is behind mountains (the east pocket) and he holds the only mountain movement card, so
+    the island is not settled; he plays it to cross the mountains back into his own pocket (I5-nw to
+    I5-sw).  With the card spent, no explorer can ever reach a boat: the end is triggered at once and,
+    in the advanced game, scored right after his turn."""
+    env = advanced_game()
+    s = env.state()
+    pocket(s, 0, 0, "east", door="MM/MM")
+    pocket(s, 1, 0, "west", door="lava")
+    keep_on_island(s, 0, [0])
+    keep_on_island(s, 1, [0])
+    give_cards(s, 0, ACTION_MOUNTAIN)
+    give_cards(s, 1)
+    set_hand(s, 0, [])
+    set_hand(s, 1, [])
+    commit(env, s, player=0, pool=0)
+    assert end(env) is None and not core.settled(env.state())
+    act(env, core.CARD_MOVE_BASE + 5 * 2 + 0)      # mountain movement (k = 2) with explorer 0
+    act(env, core.DESTINATION_BASE + square("I5-sw"))
+    assert end(env) == "settled" and env.decision() == "turn" and to_act(env) == 0
+    act(env, END_TURN)
+    assert not running(env) and env.infos["player_1"]["end_trigger"] == "settled"
