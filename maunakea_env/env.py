@@ -9,8 +9,10 @@ Observation space      ``Dict(observation=Box(-100, 100, (OBS_SIZE,), int8),
 Rewards                at the end only: ``win_loss`` (default) +1 sole winner after the tie-breaks,
                        0 for players still tied, −1 others; ``score``: victory points; ``margin``:
                        points − best other
-Termination            a player has no explorer left on the island; that turn and one more turn of
-                       every other player are played, then scoring
+Termination            a player has no explorer left on the island, or the island is settled or
+                       (basic) walled in (RULES.md); that turn and one more turn of every other
+                       player are played, then scoring.  Advanced: also the bag used up; scoring
+                       right after that turn
 Truncation             after ``max_turns`` player turns (default 300); rewards 0
 =====================  ==========================================================================
 

@@ -1186,4 +1186,5 @@ def test_string_options_are_kept_as_plain_str(name):
     for env in (package.raw_env(variant=variant, reward=np.str_("score"), render_mode=np.str_("ansi")),
                 package.BatchEnv(2, seed=0, variant=variant, reward=np.str_("score"), outputs=np.str_("masks"))):
         assert type(env.variant) is str and type(env.reward) is str
+    assert type(env.outputs) is str
     assert type(package.raw_env(render_mode=np.str_("ansi")).render_mode) is str

@@ -46,8 +46,8 @@ def random_legal(mask, rng, only_constructions=False):
 # ---------------------------------------------------------------------------------------------------
 # 0. Defaults and spaces
 def test_defaults_and_spaces():
-    """RULES.md: 4 players, Haapii, ``max_turns`` 100 seasons, win/loss rewards by default; the
-    default game's state row keeps that truncation limit."""
+    """docs/makabana.md's options table and RULES.md ("max_turns (default 100)"): 4 players, Haapii,
+    ``max_turns`` 100 seasons, win/loss rewards by default; the state row keeps that truncation limit."""
     e = makabana_env.raw_env()
     assert e.num_players == 4 and e.max_turns == 100 and e.variant == "haapii" and e.reward == "win_loss"
     e.reset(seed=0)

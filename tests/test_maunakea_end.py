@@ -351,7 +351,8 @@ def test_a_game_truncated_in_its_final_round_names_its_trigger():
     env = position(lava_in_bag=False)
     assert not running(env) and all(env.truncations.values())
     assert env.infos["player_0"]["end"] == "truncated" and env.infos["player_0"]["end_trigger"] == "walled in"
-    env = position(lava_in_bag=True)
+    env = position(lava_in_bag=True)      # the seeded draw at the end of the turn leaves the lava in the bag
+    assert env.state()[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] == core.IN_BAG
     assert not running(env) and all(env.truncations.values())
     assert env.infos["player_0"]["end"] == "truncated" and env.infos["player_0"]["end_trigger"] == ""
 
