@@ -58,14 +58,21 @@ def no_lava_left(s):
                     if s[core.TILE_WHERE + t] == core.IN_BAG and t < core.FIRST_LAVA_TILE])
 
 
+def pockets(s, keep0=(0,), keep1=(0,)):
+    """Explorer 0 of player_0 walled in behind mountains (the east pocket), explorer 0 of player_1
+    behind lava (the west pocket); of their other explorers only those in ``keep0`` / ``keep1`` stay
+    on the island, where ``started_game`` put them (free to reach a boat)."""
+    pocket(s, 0, 0, "east", door="MM/MM")
+    pocket(s, 1, 0, "west", door="lava")
+    keep_on_island(s, 0, list(keep0))
+    keep_on_island(s, 1, list(keep1))
+
+
 def walled_in(s, lava_in_bag=False):
     """Each player keeps an explorer walled in (player_0's behind mountains, player_1's behind lava)
     and another that can still board; no lava is left in the bag unless ``lava_in_bag`` (one tile of
     the north flow, whose branch is open)."""
-    pocket(s, 0, 0, "east", door="MM/MM")
-    pocket(s, 1, 0, "west", door="lava")
-    keep_on_island(s, 0, [0, 1])
-    keep_on_island(s, 1, [0, 1])
+    pockets(s, keep0=(0, 1), keep1=(0, 1))
     no_lava_left(s)
     if lava_in_bag:
         s[core.TILE_WHERE + lava_tile(NORTH_FLOW, LEFT_BEND)] = core.IN_BAG
@@ -258,10 +265,7 @@ def test_settled_end_in_the_advanced_game_the_last_earthquake_played_ends_the_ga
     end is triggered and, as in the advanced game's end, the game is scored right after his turn."""
     env = advanced_game()
     s = env.state()
-    pocket(s, 0, 0, "east", door="MM/MM")
-    pocket(s, 1, 0, "west", door="lava")
-    keep_on_island(s, 0, [0])
-    keep_on_island(s, 1, [0])
+    pockets(s)
     lay_terrain(s, "E2", "JW/MM")
     give_cards(s, 0)
     give_cards(s, 1, ACTION_EARTHQUAKE)
@@ -317,10 +321,7 @@ def test_settled_end_is_checked_after_a_helicopter_rescue():
     tile is laid), and, as in the advanced game's end, the game is scored right after his turn."""
     env = advanced_game()
     s = env.state()
-    pocket(s, 0, 0, "east", door="MM/MM")
-    pocket(s, 1, 0, "west", door="lava")
-    keep_on_island(s, 0, [0])
-    keep_on_island(s, 1, [0, 1])
+    pockets(s, keep1=(0, 1))
     give_cards(s, 0)
     give_cards(s, 1, ACTION_HELICOPTER)
     set_hand(s, 1, [])
@@ -389,10 +390,7 @@ def test_settled_end_is_checked_after_a_movement_card():
     in the advanced game, scored right after his turn."""
     env = advanced_game()
     s = env.state()
-    pocket(s, 0, 0, "east", door="MM/MM")
-    pocket(s, 1, 0, "west", door="lava")
-    keep_on_island(s, 0, [0])
-    keep_on_island(s, 1, [0])
+    pockets(s)
     give_cards(s, 0, ACTION_MOUNTAIN)
     give_cards(s, 1)
     set_hand(s, 0, [])
