@@ -1183,8 +1183,8 @@ def test_string_options_are_kept_as_plain_str(name):
     ``str``, so that messages and ``repr`` show ``'haapii'``, not ``np.str_('haapii')``."""
     package = PACKAGES[name]
     variant = np.str_(package.raw_env().variant)
-    for env in (package.raw_env(variant=variant, reward=np.str_("score"), render_mode=np.str_("ansi")),
-                package.BatchEnv(2, seed=0, variant=variant, reward=np.str_("score"), outputs=np.str_("masks"))):
+    raw = package.raw_env(variant=variant, reward=np.str_("score"), render_mode=np.str_("ansi"))
+    batch = package.BatchEnv(2, seed=0, variant=variant, reward=np.str_("score"), outputs=np.str_("masks"))
+    for env in (raw, batch):
         assert type(env.variant) is str and type(env.reward) is str
-    assert type(env.outputs) is str
-    assert type(package.raw_env(render_mode=np.str_("ansi")).render_mode) is str
+    assert type(raw.render_mode) is str and type(batch.outputs) is str
