@@ -232,8 +232,8 @@ class ReferenceGame:
 
     def __init__(self, num_players: int = 4, max_turns: int = 100, variant: str = "haapii"):
         # the options are checked as the environments check them, so that a float or a 0 is refused
-        num_players, max_turns = check_options(num_players, variant, max_turns, None, "win_loss",
-                                               players=(2, 5), variants=VARIANTS)
+        num_players, variant, max_turns, _, _ = check_options(num_players, variant, max_turns, None, "win_loss",
+                                                              players=(2, 5), variants=VARIANTS)
         self.variant = variant
         self.mao = variant == "mao"
         self.num_players = num_players

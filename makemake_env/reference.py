@@ -91,8 +91,8 @@ class ReferenceGame:
     def __init__(self, num_players: int = 4, max_turns: int = 1000):
         # [Players and turns] 3-4 clans as in the box; 2 is the unofficial option.
         # checked as the environments check them, so that a float or a string is refused
-        num_players, max_turns = check_options(num_players, "standard", max_turns, None, "win_loss",
-                                               players=(2, 4), variants=("standard",))
+        num_players, _, max_turns, _, _ = check_options(num_players, "standard", max_turns, None, "win_loss",
+                                                        players=(2, 4), variants=("standard",))
         self.num_players = num_players
         self.max_turns = max_turns
         # [Preparation of the Game] All territories start neutral; every clan holds its 11 tokens,

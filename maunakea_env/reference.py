@@ -320,8 +320,9 @@ class ReferenceGame:
     def __init__(self, num_players: int = 4, max_turns: int = 300, seed: int = 0,
                  variant: str = "basic"):
         # checked as the environments check them: a float or a string is refused, not truncated
-        num_players, max_turns = check_options(num_players, variant, max_turns, None, "win_loss",
-                                               players=(B.MIN_PLAYERS, B.MAX_PLAYERS), variants=VARIANTS)
+        num_players, variant, max_turns, _, _ = check_options(
+            num_players, variant, max_turns, None, "win_loss", players=(B.MIN_PLAYERS, B.MAX_PLAYERS),
+            variants=VARIANTS)
         seed = integer("seed", seed, 0, SEED_LIMIT)
         self.num_players = n = num_players
         self.max_turns = max_turns

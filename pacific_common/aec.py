@@ -285,15 +285,9 @@ class CoreAECEnv(AECEnv):
 
     def __init__(self, num_players, variant, max_turns, render_mode, reward):
         super().__init__()
-        num_players, max_turns = check_options(num_players, variant, max_turns, render_mode, reward,
-                                               players=self.players, variants=self.variants)
+        self.num_players, self.variant, self.max_turns, self.render_mode, self.reward = check_options(
+            num_players, variant, max_turns, render_mode, reward, players=self.players, variants=self.variants)
         core = self.core
-        self.num_players = num_players
-        # plain str, whatever str subclass was given (numpy's str_ would show in every message as np.str_('…'))
-        self.variant = str(variant)
-        self.max_turns = max_turns
-        self.render_mode = None if render_mode is None else str(render_mode)
-        self.reward = str(reward)
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}

@@ -235,15 +235,12 @@ class CoreBatchEnv:
         self.num_envs = integer("num_envs", num_envs, 1, NUM_ENVS_LIMIT)
         if not isinstance(outputs, str) or outputs not in OUTPUTS:
             raise ValueError(f"outputs must be one of {', '.join(map(repr, OUTPUTS))}, got {outputs!r}")
-        self.num_players, self.max_turns = check_options(num_players, variant, max_turns, None, reward,
-                                                         players=self.players, variants=self.variants)
+        self.num_players, self.variant, self.max_turns, _, self.reward = check_options(
+            num_players, variant, max_turns, None, reward, players=self.players, variants=self.variants)
         self.autoreset = check_flag("autoreset", autoreset)
         check_seed(seed)  # before anything is allocated
         core = self.core
-        # plain str, whatever str subclass was given (numpy's str_ would show in every message as np.str_('…'))
-        self.variant = str(variant)
-        self.reward = str(reward)
-        self.outputs = str(outputs)
+        self.outputs = str(outputs)  # plain str, as check_options gives the others
         self.num_actions, obs_size = space_sizes(core, self.variants[variant])
         # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
         # and observe flags, actions, action generators, flags)

@@ -42,9 +42,11 @@ def is_finite(number):
 
 
 def check_options(num_players, variant, max_turns, render_mode, reward, *, players, variants):
-    """``(num_players, max_turns)`` as Python ints, after raising ValueError for any option the game
-    does not offer, saying what is allowed.  ``players`` is the allowed (low, high) range,
-    ``variants`` the allowed variant names."""
+    """The five options as plain Python values, ``(num_players, variant, max_turns, render_mode,
+    reward)``, after raising ValueError for any option the game does not offer, saying what is
+    allowed.  ``players`` is the allowed (low, high) range, ``variants`` the allowed variant names.
+    A string option given as a ``str`` subclass comes back as a plain ``str``: numpy's ``str_`` would
+    show in every later message as ``np.str_('…')``."""
     num_players = integer("num_players", num_players, *players)
     if not isinstance(variant, str) or variant not in variants:
         raise ValueError(f"variant must be one of {sorted(variants)}, got {variant!r}")
@@ -53,7 +55,7 @@ def check_options(num_players, variant, max_turns, render_mode, reward, *, playe
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
     if not isinstance(reward, str) or reward not in REWARD_MODES:
         raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
-    return num_players, max_turns
+    return num_players, str(variant), max_turns, None if render_mode is None else str(render_mode), str(reward)
 
 
 def check_seed(seed):

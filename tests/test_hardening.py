@@ -1188,3 +1188,6 @@ def test_string_options_are_kept_as_plain_str(name):
     for env in (raw, batch):
         assert type(env.variant) is str and type(env.reward) is str
     assert type(raw.render_mode) is str and type(batch.outputs) is str
+    if name != "makemake":  # the reference rules of the games with variants keep theirs the same way
+        reference = importlib.import_module(f"{name}_env.reference")
+        assert type(reference.ReferenceGame(variant=variant).variant) is str
