@@ -1,9 +1,12 @@
-"""Human-readable views of a Mauna Kea game row: a text board and an RGB picture.
+"""Human-readable views of a Mauna Kea game row: a text board (``render_ansi``), an RGB picture
+(``render_rgb``) and an SVG drawing (``render_svg``).
 
-Both functions only read the state (one row as laid out in ``core``) and never change it.  Mauna
-Kea has no hidden information (hands lie face up, the bag can be counted), so both show everything;
-``render_ansi``'s ``viewer_player`` only marks which player is "you".  The picture is drawn with
-numpy alone, so that rendering needs nothing beyond the game's own dependencies.
+Every function only reads the state (one row as laid out in ``core``) and never changes it.  The
+basic game has no hidden information (hands lie face up, the bag can be counted); in the advanced
+game each player's task cards, and so his points, stay hidden from the others until the game is
+over.  So the text and the SVG draw one viewer's view: ``viewer_player`` is marked as "you" and sees
+his own cards, a spectator (``None``) sees no one's.  The RGB picture shows no cards.  The picture
+is drawn with numpy alone, so that rendering needs nothing beyond the game's own dependencies.
 """
 import re
 from xml.sax.saxutils import escape
@@ -72,9 +75,17 @@ def _board_lines(state):
         lines.append(f"  {label}  {left[y]} {row(grid[y])} {right[y]}  {label}".rstrip())
     lines.append(f"      ~ {row(bottom)} ~")
     return lines + [
-        "  . no tile  j jungle  w water  ^ mountain  # lava  V volcano  0-3 a player's explorer",
+        "  . no tile  j jungle  w water  ^ mountain  # lava  V volcano",
+        "  0-3 a player's explorer (what he stands on: his line under Players)",
         "  * white  + gray  @ black artifact (the most valuable lying there)",
         "  ~ sea; beside a landing: its boat's places (1-3), '-' once the boat is taken"]
+
+
+def _artifact_text(state, base, index):
+    """The artifacts counted at ``state[base + 3 * index + colour]`` in words ("1 white, 2 black"),
+    empty if none."""
+    return ", ".join(f"{state[base + 3 * index + c]} {_COLOURS[c]}" for c in range(3)
+                     if state[base + 3 * index + c])
 
 
 def _tile_text(t):
@@ -109,8 +120,9 @@ def _bag_lines(state):
 
 
 def render_ansi(state, viewer_player: int | None = None) -> str:
-    """A plain-text board.  ``viewer_player`` (or ``None`` for a spectator) is only marked as
-    "you".  Lines stay within 100 characters.  A viewer who is not a
+    """A plain-text board as ``viewer_player`` sees it (``None``: a spectator): marked as "you",
+    and in the advanced game shown his own task cards and points, not the others' until the game
+    is over.  Lines stay within 100 characters.  A viewer who is not a
     player of the game is a ``ValueError``, as is a row that ``core.check_state`` refuses (the drawing
     trusts the row's counts and indices: a wrong one reads outside it)."""
     core.check_state(state)
@@ -178,9 +190,12 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
             status = int(state[kernels.EXPLORER_STATUS + x])
             where = (SQUARE_NAMES[state[kernels.EXPLORER_SQUARE + x]] if status == kernels.ON_ISLAND
                      else _STATUS[status])
-            carried = ", ".join(f"{state[kernels.CARRIED + 3 * x + c]} {_COLOURS[c]}" for c in range(3)
-                                if state[kernels.CARRIED + 3 * x + c])
-            lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}")
+            carried = _artifact_text(state, kernels.CARRIED, x)
+            # the board's grid shows the explorer on his square, not what lies there
+            lying = (_artifact_text(state, kernels.ARTIFACTS, state[kernels.EXPLORER_SQUARE + x])
+                     if status == kernels.ON_ISLAND else "")
+            lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}"
+                         f"{', standing on ' + lying if lying else ''}")
         lines += [f"    boat {_boat_text(state, b)}" for b in range(NUM_BOATS)
                   if state[kernels.BOAT_OWNER + b] == p]
     return text_lines(lines + [""] + _bag_lines(state))
@@ -249,11 +264,15 @@ def _shade(colours):
     return (np.asarray(colours, np.uint16) * 3 // 4).astype(np.uint8)
 
 # On a square: the explorer's disc, artifact diamonds (carried under the disc, lying in the corners,
-# or one big one alone), a mountain's peak with its snow, a water square's wave.
+# or one big one alone), a mountain's peak with its snow, a water square's wave.  Two or three carried
+# artifacts cover the bottom corners; when more lie there than the free corners hold, the last free
+# corner shows a plus sign instead (the SVG's square title counts them all).
 EXPLORER_DISC = (0, -3, 7.5)                # x, y, radius
 SPOT_RADIUS, ALONE_RADIUS = 3.5, 5
 CARRIED_SPOTS = {k: [(7 * i - 3.5 * (k - 1), 7.5) for i in range(k)] for k in (1, 2, 3)}
 CORNER_SPOTS = ((-7, -7), (7, -7), (-7, 7), (7, 7))
+MORE = -1                                   # a spot's colour for the plus sign
+MORE_ARM, MORE_HALF_WIDTH = 4, 1
 PEAK_TOP, PEAK_SLOPE, PEAK_BASE, SNOW_LINE = -6, 1.4, 5, -2.5
 WAVE_AMPLITUDE, WAVE_FREQUENCY, WAVE_HALF_WIDTH, WAVE_HALF_LENGTH = 2, 0.6, 0.8, 7
 
@@ -347,17 +366,21 @@ def _shows_start_frame(state, f):
 
 
 def _square_pieces(state, s):
-    """What stands on square ``s``: [(x, y, radius, colour)] of the artifacts lying there, and the
-    explorer as (player, explorer, [(x, y, colour)] of what he carries) or None."""
+    """What stands on square ``s``: [(x, y, radius, colour)] of the artifacts lying there (colour
+    ``MORE``: the plus sign of those left out), and the explorer as (player, explorer, [(x, y,
+    colour)] of what he carries) or None."""
     occupant, lying = state[kernels.OCCUPANT + s], _pieces(state, kernels.ARTIFACTS, s)
+    p, e = int(occupant // 8), int(occupant % 8)
+    carried = _pieces(state, kernels.CARRIED, p * kernels.MAX_EXPLORERS + e) if occupant >= 0 else []
+    corners = CORNER_SPOTS[:2] if len(carried) >= 2 else CORNER_SPOTS
+    if len(lying) > len(corners):
+        lying = lying[:len(corners) - 1] + [MORE]
     if occupant < 0 and len(lying) == 1:
         spots = [(0, 0, ALONE_RADIUS, lying[0])]
     else:
-        spots = [(x, y, SPOT_RADIUS, c) for (x, y), c in zip(CORNER_SPOTS, lying)]
+        spots = [(x, y, SPOT_RADIUS, c) for (x, y), c in zip(corners, lying)]
     if occupant < 0:
         return spots, None
-    p, e = int(occupant // 8), int(occupant % 8)
-    carried = _pieces(state, kernels.CARRIED, p * kernels.MAX_EXPLORERS + e)
     return spots, (p, e, [(x, y, c) for (x, y), c in zip(CARRIED_SPOTS.get(len(carried), []), carried)])
 
 
@@ -416,6 +439,16 @@ def _disc(x, y, r, gy=_SY, gx=_SX):
 
 def _diamond(x, y, r, gy=_SY, gx=_SX):
     return np.abs(gx - x) + np.abs(gy - y) <= r
+
+
+def _plus(x, y):
+    dx, dy = np.abs(_SX - x), np.abs(_SY - y)
+    return (((dx <= MORE_HALF_WIDTH) & (dy <= MORE_ARM)) | ((dx <= MORE_ARM) & (dy <= MORE_HALF_WIDTH)))
+
+
+def _spot_mask(x, y, r, c):
+    """A lying artifact's diamond, or the plus sign of those left out: mask, colour and outline."""
+    return (_plus(x, y), _DARK, None) if c == MORE else (_diamond(x, y, r), _ARTIFACT_RGB[c], _DARK)
 
 
 _EXPLORER = _disc(*EXPLORER_DISC)
@@ -517,7 +550,7 @@ def _draw_pieces(img, state):
     for s in range(NUM_SQUARES):
         spots, explorer = _square_pieces(state, s)
         for x, y, r, c in spots:
-            _paint(img, *square_origin(s), _diamond(x, y, r), _ARTIFACT_RGB[c])
+            _paint(img, *square_origin(s), *_spot_mask(x, y, r, c))
         if explorer is not None:
             p, _, carried = explorer
             _paint(img, *square_origin(s), _EXPLORER, _PLAYER_RGB[p])
@@ -626,6 +659,12 @@ def _diamond_points(x, y, r):
     return [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
 
 
+def _plus_points(x, y):
+    a, h = MORE_ARM, MORE_HALF_WIDTH
+    return [(x + dx, y + dy) for dx, dy in ((-h, -a), (h, -a), (h, -h), (a, -h), (a, h), (h, h), (h, a),
+                                            (-h, a), (-h, h), (-a, h), (-a, -h), (-h, -h))]
+
+
 def _quarter_turns(points, d, cx, cy):
     """``points`` given about (0, 0) for the north, turned ``d`` quarters clockwise and moved to (cx, cy)."""
     for _ in range(d):
@@ -688,7 +727,7 @@ def _square_title(state, s):
         p, e, carried = explorer
         load = _count_words([c for _, _, c in carried])
         words.append(f"{EXPLORER_COLOURS[p]} explorer {e}" + (f" carrying {load}" if load else ""))
-    lying = _pieces(state, kernels.ARTIFACTS, s)   # all of them: the picture has room for four
+    lying = _pieces(state, kernels.ARTIFACTS, s)   # all of them: the picture may show a plus sign instead
     if lying:
         words.append(f"lying here: {_count_words(lying)}")
     return "; ".join(words)
@@ -790,7 +829,10 @@ def _svg_board(state, out):
         cx, cy = left + CELL / 2, top + CELL / 2
         spots, explorer = _square_pieces(state, s)
         for x, y, r, c in spots:
-            out.append(_polygon(_diamond_points(cx + x, cy + y, r), _ARTIFACT_RGB[c], _DARK))
+            if c == MORE:
+                out.append(_polygon(_plus_points(cx + x, cy + y), _DARK))
+            else:
+                out.append(_polygon(_diamond_points(cx + x, cy + y, r), _ARTIFACT_RGB[c], _DARK))
         if explorer is not None:
             p, _, carried = explorer
             x, y, r = EXPLORER_DISC

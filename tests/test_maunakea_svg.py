@@ -2,7 +2,8 @@
 a web browser", part 2): ``render.render_svg`` and ``render.action_place``.
 
 The SVG is checked against ``render_rgb`` by painting it here, element by element, at the centre of
-every shape and place: a test that fails as soon as the two drawings drift apart."""
+every shape and place: a test that fails as soon as the two drawings drift apart.  The artifacts a
+square holds are checked in all three drawings, the text board's included."""
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -11,13 +12,13 @@ import numpy as np
 import pytest
 
 import maunakea_env
-from maunakea_env import core, kernels
+from maunakea_env import core, kernels, render
 from maunakea_env.board import (
-    CARD_KIND_COPIES, CARD_KIND_NAMES, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, IS_TILE_FIELD,
+    CARD_KIND_COPIES, CARD_KIND_NAMES, FIELD_NAMES, FIELD_SQUARES, FIRST_ACTION_KIND, IS_TILE_FIELD, JUNGLE,
     LANDING_NAMES, NUM_CARD_KINDS, NUM_SQUARES, SQUARE_NAMES, SQUARE_NEIGHBOURS,
 )
 from maunakea_env.notation import describe_action, to_text
-from maunakea_env.render import CELL, action_place, render_rgb, render_svg
+from maunakea_env.render import CELL, action_place, render_rgb, render_svg, square_origin
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM = "/usr/bin/chromium"   # Debian's package, as .ci/run installs it (issue 26 item 6)
@@ -206,6 +207,75 @@ def test_svg_paints_nearly_every_pixel_as_the_pixel_picture():
         pixels = zip(rng.integers(picture.shape[0], size=2000), rng.integers(picture.shape[1], size=2000))
         wrong = sum(painter.paint(int(x), int(y)) != tuple(int(v) for v in picture[y, x]) for y, x in pixels)
         assert wrong <= 2000 // 100
+
+
+def _gathered(state, base, counts):
+    """A copy of ``state`` with ``counts[c]`` more artifacts of colour c at ``state[base + c]``, taken
+    from the squares where they lie (the row stays valid: no artifact is made or lost)."""
+    row = state.copy()
+    for c, k in enumerate(counts):
+        for q in range(NUM_SQUARES):
+            while k and row[kernels.ARTIFACTS + 3 * q + c] and kernels.ARTIFACTS + 3 * q != base:
+                row[kernels.ARTIFACTS + 3 * q + c] -= 1
+                row[base + c] += 1
+                k -= 1
+        assert k == 0
+    core.check_state(row)
+    return row
+
+
+def _square_pixels(state, s):
+    top, left = square_origin(s)
+    return render_rgb(state)[top: top + CELL, left: left + CELL]
+
+
+def test_more_artifacts_than_a_square_has_room_for_show_a_plus_sign():
+    """The picture has four corners for the artifacts lying on a square, two under an explorer who
+    carries two or three: when more lie there, the last free corner shows a plus sign instead of
+    leaving some out unseen, and the SVG draws it as the picture does."""
+    state = next(s for s in STATES if s[kernels.PHASE] == kernels.PHASE_TURN and s[kernels.OCCUPANT + 0] < 0)
+    empty = next(q for q in range(NUM_SQUARES) if state[kernels.TERRAIN + q] == JUNGLE
+                 and state[kernels.OCCUPANT + q] < 0
+                 and not state[kernels.ARTIFACTS + 3 * q: kernels.ARTIFACTS + 3 * q + 3].any())
+    four = _gathered(state, kernels.ARTIFACTS + 3 * empty, (3, 1, 0))
+    six = _gathered(four, kernels.ARTIFACTS + 3 * empty, (2, 0, 0))
+    assert not np.array_equal(_square_pixels(four, empty), _square_pixels(six, empty))
+    x = int(np.flatnonzero(state[kernels.EXPLORER_STATUS: kernels.CARRIED] == kernels.ON_ISLAND)[0])
+    under = int(state[kernels.EXPLORER_SQUARE + x])
+    cleared = state.copy()
+    for c in range(3):          # his square's own artifacts go to the empty square
+        cleared[kernels.ARTIFACTS + 3 * empty + c] += cleared[kernels.ARTIFACTS + 3 * under + c]
+        cleared[kernels.ARTIFACTS + 3 * under + c] = 0
+    carrying = _gathered(cleared, kernels.CARRIED + 3 * x, (2, 0, 0))
+    two = _gathered(carrying, kernels.ARTIFACTS + 3 * under, (0, 2, 0))
+    three = _gathered(two, kernels.ARTIFACTS + 3 * under, (1, 0, 0))
+    assert not np.array_equal(_square_pixels(two, under), _square_pixels(three, under))
+    dark = tuple(int(v) for v in render._DARK)
+    for row, s, corner in ((six, empty, 3), (three, under, 1)):
+        cx, cy = CELL / 2 + render.CORNER_SPOTS[corner][0], CELL / 2 + render.CORNER_SPOTS[corner][1]
+        assert tuple(int(v) for v in _square_pixels(row, s)[int(cy), int(cx)]) == dark   # the plus sign
+        picture = render_rgb(row)
+        painter = _Painter(ET.fromstring(render_svg(row)))
+        top, left = square_origin(s)
+        wrong = [(x, y) for y in range(top, top + CELL) for x in range(left, left + CELL)
+                 if painter.paint(x, y) != tuple(int(v) for v in picture[y, x])]
+        assert not wrong, wrong[:5]
+
+
+def test_the_text_board_names_what_lies_under_an_explorer():
+    """The text's grid shows an explorer's digit on his square, so his line under Players says what
+    lies there (it said only what he carried, and the artifacts under him appeared nowhere)."""
+    state = next(s for s in STATES if s[kernels.PHASE] == kernels.PHASE_TURN)
+    x = int(np.flatnonzero(state[kernels.EXPLORER_STATUS: kernels.CARRIED] == kernels.ON_ISLAND)[0])
+    under = int(state[kernels.EXPLORER_SQUARE + x])
+    row = state.copy()
+    row[kernels.ARTIFACTS + 3 * under: kernels.ARTIFACTS + 3 * under + 3] = 0
+    row = _gathered(row, kernels.ARTIFACTS + 3 * under, (1, 2, 0))
+    row = _gathered(row, kernels.CARRIED + 3 * x, (1, 0, 0))
+    p, e = divmod(x, kernels.MAX_EXPLORERS)
+    line = f"    explorer {e}: {SQUARE_NAMES[under]}, carrying 1 white, standing on 1 white, 2 gray"
+    for viewer in (None, p):
+        assert line in render.render_ansi(row, viewer).splitlines()
 
 
 def test_svg_drifting_from_the_pixel_picture_is_caught():
