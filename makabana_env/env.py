@@ -12,6 +12,8 @@ Termination            out of huts, or the season after a beach fills up (rulebo
 Truncation             after ``max_turns`` seasons (default 100); rewards 0, scores still reported
 Infos                  ``colour`` for the agent to act: the colour asked (two per player with 2)
 Infos at the end       ``scores``, ``colour_scores``, ``end`` (``"rules"`` or ``"truncated"``)
+Render modes           ``ansi`` returns the text board, ``human`` prints it, ``rgb_array`` returns an
+                       H × W × 3 uint8 picture; each a spectator's view (no one's hidden projects)
 =====================  ==========================================================================
 
 Actions
@@ -85,6 +87,8 @@ Version history
   observation showed a colour's own visible card only once its stack was finished, until it showed it
   from the moment the card is chosen.  The shown-card block of a colour wrote into the next colour's
   block until it was fixed.  ``infos`` gained ``colour`` (the colour asked) and, at the end, ``end``.
+  ``render()`` showed the text as the player to act sees it (his own projects), until it showed every
+  mode as a spectator's view.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES

@@ -71,7 +71,7 @@ def _project_text(state, colour, viewer_player):
     return f"shows {_shown_name(spot, shown)}{paint}"
 
 
-def render_ansi(state, viewer_player: int | None) -> str:
+def render_ansi(state, viewer_player: int | None = None) -> str:
     """A plain-text board for ``viewer_player`` (``None``: a spectator who sees only public
     information).  Lines stay within 100 characters.  A viewer who is not a
     player of the game is a ``ValueError``, as is a row that ``core.check_state`` refuses (the drawing
@@ -360,7 +360,7 @@ def _spot_title(state, spot):
     return f"{SPOT_NAMES[spot]}: {', '.join(pieces) or 'empty'}"
 
 
-def render_svg(state, viewer_player=None) -> str:
+def render_svg(state, viewer_player: int | None = None) -> str:
     """The board as a standalone SVG document: the picture of ``render_rgb``, pixel for pixel (width,
     height and viewBox equal its shape; every piece is drawn from the same masks, colours and spot
     origins).

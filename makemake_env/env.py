@@ -14,6 +14,8 @@ Termination            a clan has the amulet and its 5 Tangata Manu on the board
 Truncation             after ``max_turns`` clan turns (default 1000); rewards 0
 Final ``infos``        ``scores``, ``winner`` (an agent or None) and ``end``: ``"win"``,
                        ``"stalemate"`` or ``"truncated"`` (``pacific_common.ends``)
+Render modes           ``ansi`` returns the text board, ``human`` prints it, ``rgb_array`` returns an
+                       H × W × 3 uint8 picture; each a spectator's view (the game hides nothing)
 =====================  ==========================================================================
 
 Actions
@@ -63,6 +65,7 @@ Version history
 * v0: the complete game for 2 – 4 clans.  ``OBS_TURN`` was the clan turns played, capped at 100, until
   it became the share of ``max_turns`` played; the final ``infos`` gained ``end``.  The state row
   gained each clan's last action (``LAST_ACTION``); the spaces did not change.
+  ``render()``'s text named the clan to act as "you", until every mode showed a spectator's view.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES

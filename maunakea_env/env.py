@@ -14,6 +14,8 @@ Termination            a player has no explorer left on the island, or the islan
                        player are played, then scoring.  Advanced: also the bag used up; scoring
                        right after that turn
 Truncation             after ``max_turns`` player turns (default 300); rewards 0
+Render modes           ``ansi`` returns the text board, ``human`` prints it, ``rgb_array`` returns an
+                       H × W × 3 uint8 picture; each a spectator's view (no one's hidden cards)
 =====================  ==========================================================================
 
 Actions
@@ -117,6 +119,8 @@ Version history
   can count, since tiles leave and enter the bag face up) was added after ``OBS_BAG``; the observation
   grew from 5170 to 5203 values (the advanced one from 5353 to 5386).  The walled-in end (RULES.md)
   no longer ends an advanced game, whose end always comes when the bag is used up.
+  ``render()`` showed the text as the player to act sees it (his own cards, advanced), until it
+  showed every mode as a spectator's view.
 """
 from pacific_common.aec import CoreAECEnv, wrap
 from pacific_common.ends import END_NAMES

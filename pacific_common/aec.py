@@ -31,7 +31,7 @@ from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .checked import integer, integer_array
-from .options import REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
+from .options import RENDER_MODES, REWARD_MODES, check_options, check_seed, fresh_seed, is_integer, space_sizes
 
 
 class ActionOutsideSpace(ValueError, AssertionError):
@@ -200,6 +200,7 @@ class CheckedEnv(wrappers.BaseWrapper):
         raw._accumulate_rewards()
         raw._deads_step_first()
         self._terminated = True
+        self._offender = offender
 
     def agent_iter(self, max_iter=2**63):
         if not self._has_reset and not self._position_set():
@@ -209,6 +210,9 @@ class CheckedEnv(wrappers.BaseWrapper):
     def render(self):
         if not self._has_reset and not self._position_set():
             EnvLogger.error_render_before_reset()
+        if self._terminated and self._raw.position_version == self._seen:
+            # the game's own row knows nothing of the illegal move that ended it here
+            return self._raw._render(f"Game over: {self._offender} made an illegal move, which ends the game")
         return self.env.render()
 
     def state(self):
@@ -428,14 +432,25 @@ class CoreAECEnv(AECEnv):
 
     # -- presentation ------------------------------------------------------------------------------
     def render(self):
-        if self.render_mode is None:
+        """The position in the ``render_mode`` chosen: ``"ansi"`` returns the text board,
+        ``"human"`` prints it, ``"rgb_array"`` returns the picture.  Each shows what every player
+        may see (a spectator's view: no one's hidden cards), whoever is to act; ``render_ansi`` and
+        ``render_svg`` with a ``viewer_player`` draw one player's own view."""
+        return self._render()
+
+    def _render(self, last_line=None):
+        mode = self.render_mode
+        if mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env()")
             return None
-        if self.render_mode == "rgb_array":
+        if mode not in RENDER_MODES:   # set after construction, where check_options did not see it
+            raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
+        if mode == "rgb_array":
             return self.render_rgb(self._state)
-        viewer = self._agent_index[self.agent_selection] if self.agents else None
-        text = self.render_ansi(self._state, viewer)
-        if self.render_mode == "human":
+        text = self.render_ansi(self._state, None)
+        if last_line is not None:
+            text += "\n" + last_line
+        if mode == "human":
             print(text)
             return None
         return text

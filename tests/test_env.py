@@ -586,6 +586,57 @@ def test_render_human_prints(game, capsys):
 
 
 @pytest.mark.parametrize("game", games())
+def test_render_shows_every_mode_as_a_spectator_sees_it(game, capsys):
+    """render() drew the text as the player to act sees it, so a stream of frames showed each
+    player's hidden projects or cards in turn: every mode now shows what every player may see, the
+    spectator's view of render_ansi(state, None), whoever is to act."""
+    render = importlib.import_module(game.package + ".render")
+    envs = {mode: game.env(num_players=3, render_mode=mode) for mode in ("ansi", "human", "rgb_array")}
+    for e in envs.values():
+        e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(game.render_steps):
+        state = envs["ansi"].state()
+        assert envs["ansi"].render() == render.render_ansi(state, None)
+        capsys.readouterr()
+        envs["human"].render()
+        assert capsys.readouterr().out == render.render_ansi(state, None) + "\n"
+        np.testing.assert_array_equal(envs["rgb_array"].render(), render.render_rgb(state))
+        action = random_legal(envs["ansi"].last()[0]["action_mask"], rng)
+        for e in envs.values():
+            e.step(action)
+
+
+@pytest.mark.parametrize("game", games())
+def test_a_game_ended_by_an_illegal_move_says_so_in_its_text(game, capsys):
+    """The wrapped env ends the game for an illegal move, which the game's own row never sees: its
+    text says so on a last line (the picture shows the position as it stands)."""
+    e = game.env(num_players=3, render_mode="ansi")
+    e.reset(seed=3)
+    offender = e.agent_selection
+    e.step(_illegal_in_range_action(e.last()[0]["action_mask"]))
+    render = importlib.import_module(game.package + ".render")
+    ending = f"Game over: {offender} made an illegal move, which ends the game"
+    assert e.render() == render.render_ansi(e.state(), None) + "\n" + ending
+    e.unwrapped.render_mode = "human"
+    capsys.readouterr()
+    assert e.render() is None and capsys.readouterr().out.rstrip("\n").endswith(ending)
+    e.reset(seed=3)   # a new game: the line is gone
+    e.unwrapped.render_mode = "ansi"
+    assert e.render() == render.render_ansi(e.state(), None)
+
+
+@pytest.mark.parametrize("game", games())
+def test_a_render_mode_set_after_construction_is_checked_when_drawing(game):
+    """check_options refuses a bad render_mode at construction; one set on the env afterwards got
+    the text instead of an error."""
+    e = game.raw_env(num_players=3, render_mode="ansi")
+    e.render_mode = "rgb"
+    with pytest.raises(ValueError, match=r"render_mode must be None or one of \['human', 'ansi', 'rgb_array'\], got 'rgb'"):
+        e.render()
+
+
+@pytest.mark.parametrize("game", games())
 def test_render_without_mode_warns(game):
     e = game.env(num_players=3)
     e.reset(seed=0)
