@@ -852,16 +852,15 @@ def _svg_boats(state, out):
         top, left, h, w = boat_box(k, capacity)
         vertical = h > w
         cx, cy = left + w / 2, top + h / 2
-        # the mask's pixel centres: |x| <= L/2 - 0.5 - max(0, C - (B/2 - |y|)); its cut corners run
-        # half a pixel beyond the corner's last centres
-        half_l, half_b, cut = BOAT_LENGTH / 2, BOAT_BEAM / 2, BOAT_CORNER + 0.5
+        # through the mask's outermost pixel centres, |x| <= L/2 - 0.5 - max(0, C - (B/2 - |y|)), where
+        # the outline's stroke is centred
+        half_l, half_b, cut = BOAT_LENGTH / 2 - 0.5, BOAT_BEAM / 2 - 0.5, BOAT_CORNER - 0.5
         hull = [(-half_l + cut, -half_b), (half_l - cut, -half_b), (half_l, -half_b + cut),
                 (half_l, half_b - cut), (half_l - cut, half_b), (-half_l + cut, half_b),
                 (-half_l, half_b - cut), (-half_l, -half_b + cut)]
         hull = [(y, x) if vertical else (x, y) for x, y in hull]
         title = f"{LANDING_NAMES[k]}: {BOAT_NAMES[boat]}"
-        # no outline: render_rgb's outline keeps to the stamp, which the hull fills but for the corners
-        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], None, title,
+        out.append(_polygon([(cx + x, cy + y) for x, y in hull], _BOAT_RGB[BOAT_COLOUR[boat]], _DARK, title,
                             cls="place", id=landing_place(k)))
         for i in range(capacity):
             along = PIP_SPACING * (i - (capacity - 1) / 2)
@@ -876,7 +875,8 @@ def _svg_panel(state, viewer_player, out):
         top = panel_top(p)
         if p == state[kernels.TO_ACT]:
             out.append(_rect(6, top, WIDTH - 12, ROW - 2, _PALE))
-        out.append(_rect(10, top + 3, SWATCH, SWATCH, _PLAYER_RGB[p], _player_title(state, p, viewer_player)))
+        out.append(_rect(10.5, top + 3.5, SWATCH - 1, SWATCH - 1, _PLAYER_RGB[p],
+                         _player_title(state, p, viewer_player), stroke=_hex(_DARK), stroke_width=1))
         out.append('<g pointer-events="none">')
         x, y, r = PANEL_DISC
         for i, colour in enumerate(_panel_explorers(state, p)):
@@ -899,8 +899,9 @@ def _svg_panel(state, viewer_player, out):
                                  pointer_events="none"))
             title = (f"{EXPLORER_COLOURS[p]}'s hand tile {h}: {TERRAIN_KIND_NAMES[TERRAIN_TILE_KIND[t]]}, "
                      f"{plural(TERRAIN_TILE_POINTS[t], 'point')}")
-            out.append(_rect(x, y, 2 * MINI, 2 * MINI, (0, 0, 0), title, cls="place", id=hand_tile_place(p, h),
-                             fill_opacity=0, pointer_events="all"))
+            out.append(_rect(x + 0.5, y + 0.5, 2 * MINI - 1, 2 * MINI - 1, (0, 0, 0), title, cls="place",
+                             id=hand_tile_place(p, h), fill_opacity=0, pointer_events="all", stroke=_hex(_DARK),
+                             stroke_width=1))
 
 
 def _svg_bar(state, out):

@@ -32,7 +32,9 @@ def outline(mask):
     if not isinstance(mask, np.ndarray) or mask.ndim != 2 or mask.dtype != bool:
         got = f"{mask.dtype} array of shape {mask.shape}" if isinstance(mask, np.ndarray) else repr(mask)
         raise ValueError(f"mask must be a 2-D numpy array of bools (rows, columns), got {got}")
+    # beyond the array is outside the shape: a shape that fills its stamp to the edge is outlined there
     inner = mask.copy()
+    inner[0, :] = inner[-1, :] = inner[:, 0] = inner[:, -1] = False
     inner[1:, :] &= mask[:-1, :]
     inner[:-1, :] &= mask[1:, :]
     inner[:, 1:] &= mask[:, :-1]

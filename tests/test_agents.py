@@ -1019,3 +1019,15 @@ def test_outline_refuses_what_is_not_a_2d_boolean_mask():
     square = np.zeros((5, 5), bool)
     square[1:4, 1:4] = True
     assert outline(square).sum() == 8 and not outline(square)[2, 2]
+
+
+def test_outline_runs_along_the_edge_of_a_stamp_the_shape_fills():
+    """Beyond the array is outside the shape: a mask filling its stamp to the edge (Mauna Kea's
+    swatches, hand tiles and boat hulls) got no outline there, so a 4 x 4 stamp got none at all."""
+    from pacific_common.draw import outline
+
+    full = outline(np.ones((4, 4), bool))
+    assert full.sum() == 12 and not full[1:3, 1:3].any()
+    half = np.zeros((4, 4), bool)
+    half[:, :2] = True
+    np.testing.assert_array_equal(outline(half), half)
