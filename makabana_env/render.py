@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline, plural, text_lines
+from pacific_common.draw import hatch, outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -216,7 +216,7 @@ def _mao_earlier_lines(state):
 # tables below, so they cannot drift apart: ``picture_size`` and ``spot_origin`` place the spots,
 # ``_PIECES`` holds the shapes of a spot's tile as boolean masks over one CELL x CELL tile, and
 # ``_tile_layers`` says which pieces a spot shows, bottom to top, and in which colour.
-CELL, MARGIN = 40, 20
+CELL, MARGIN, BAR = 40, 20, 12   # BAR: the top bar, in the margin of sea above the island
 _SEA = (38, 92, 150)
 _AREA_RGB = np.array([(240, 224, 150), (118, 184, 84), (158, 158, 150), (160, 222, 240)], np.uint8)
 # Beach frames avoid the player colours so that a frame is never mistaken for a hut.
@@ -275,6 +275,7 @@ _PIECES = {
     "tiki-stripe": _box(29, 16, 33, 24),
     "hatch": ((_X + _Y) % 6 < 2) & _SPOT,
 }
+_BAR_HATCH = hatch(BAR, picture_size()[1])
 _THEME_PIECES = tuple(theme.lower() for theme in THEMES)
 _LETTER_PIECES = tuple(f"letter-{beach[0].lower()}" for beach in BEACHES)
 assert set(_THEME_PIECES + _LETTER_PIECES) <= set(_PIECES)
@@ -303,12 +304,32 @@ def _tile_layers(state, spot):
     return layers
 
 
+def _bar(state):
+    """The top bar's colour and whether the game is over: the colour asked; once the game is over the
+    sole winner's colour (gray if there is none, or the winner plays two colours, with 2 players)."""
+    over = state[kernels.PHASE] == kernels.PHASE_OVER
+    if not over:
+        return _PLAYER_RGB[state[kernels.TO_ACT]], False
+    n = int(state[kernels.NUM_PLAYERS])
+    if state[kernels.STATUS] == kernels.STATUS_TERMINATED and n == state[kernels.NUM_COLOURS]:
+        scores = np.zeros(n, np.int64)
+        kernels.player_scores(state, scores)
+        if np.count_nonzero(scores == scores.max()) == 1:
+            return _PLAYER_RGB[int(np.argmax(scores))], True
+    return _HATCH_RGB, True
+
+
 def render_rgb(state) -> np.ndarray:
-    """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis.  A row
-    that ``core.check_state`` refuses is a ``ValueError``."""
+    """An (H, W, 3) uint8 picture of the public board: areas, beaches, themes, huts and tikis, under
+    a bar in the colour asked, hatched once the game is over.  A row that ``core.check_state``
+    refuses is a ``ValueError``."""
     core.check_state(state)
     img = np.empty(picture_size() + (3,), np.uint8)
     img[:] = _SEA
+    colour, over = _bar(state)
+    img[:BAR] = colour
+    if over:
+        img[:BAR][_BAR_HATCH] = _DARK
     for s in range(NUM_SPOTS):
         tile = np.empty((CELL, CELL, 3), np.uint8)
         tile[:] = _SEA
@@ -343,7 +364,8 @@ def _piece_path(mask):
 
 
 # The ids carry the game's name: a page that shows boards of several games keeps them apart.
-_PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>' for piece, mask in _PIECES.items())
+_PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>'
+                      for piece, mask in {**_PIECES, "bar-hatch": _BAR_HATCH}.items())
 
 
 def place_id(spot):
@@ -382,6 +404,9 @@ def render_svg(state, viewer_player: int | None = None) -> str:
              "<title>Maka Bana</title>",
              f"<defs>{_PIECE_DEFS}</defs>",
              f'<rect class="sea" width="{width}" height="{height}" fill="{_hex(_SEA)}"/>']
+    colour, over = _bar(state)
+    parts.append(f'<g class="to-act"><rect width="{width}" height="{BAR}" fill="{_hex(colour)}"/>'
+                 + (f'<use href="#makabana-bar-hatch" fill="{_hex(_DARK)}"/>' if over else "") + "</g>")
     for s in range(NUM_SPOTS):
         left, top = spot_origin(s)
         parts.append(f'<g class="place" id="{place_id(s)}" transform="translate({left} {top})">'

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline, plural, text_lines
+from pacific_common.draw import hatch, hatch_stripes, outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -248,16 +248,6 @@ def _lead(state):
     return int(state[kernels.WINNER] if over else state[kernels.TO_ACT]), bool(over)
 
 
-def _hatch_stripes():
-    """The dark stripes over the top bar once the game is over: pixels with (x + y) % 12 < 4, that is
-    the pixel centres with x + y from 12 k + 1 to 12 k + 4, as parallelograms."""
-    stripes = []
-    for k in range(-1, (WIDTH + BAR) // 12 + 1):
-        a, b = 12 * k + 0.5, 12 * k + 4.5
-        stripes.append([(a, 0), (b, 0), (b - BAR, BAR), (a - BAR, BAR)])
-    return stripes
-
-
 # ------------------------------------------------------------------------------------------------
 # Picture.  The hex map (which territory each pixel belongs to, and how near its edge it lies) is
 # worked out once below; pieces are the masks of the shapes above, stamped around their pixel.
@@ -349,7 +339,7 @@ def render_rgb(state) -> np.ndarray:
     lead, over = _lead(state)
     img[:BAR] = _CLAN_RGB[lead] if lead >= 0 else _STONE
     if over:
-        img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % 12) < 4] = _DARK
+        img[:BAR][hatch(BAR, WIDTH)] = _DARK
     for c in range(n):
         xy = _swatch_xy(c)
         if c == lead and not over:
@@ -527,7 +517,7 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{BAR}" '
                f'fill="{_hex(_CLAN_RGB[lead] if lead >= 0 else _STONE)}"/>')
     if over:
-        out.extend(f'<polygon points="{_points(stripe)}" fill="{_hex(_DARK)}"/>' for stripe in _hatch_stripes())
+        out.extend(f'<polygon points="{_points(stripe)}" fill="{_hex(_DARK)}"/>' for stripe in hatch_stripes(BAR, WIDTH))
     out.append("</g>")
     for c in range(n):
         xy = _swatch_xy(c)

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from pacific_common import checked
-from pacific_common.draw import outline, plural, text_lines
+from pacific_common.draw import hatch, hatch_stripes, outline, plural, text_lines
 
 from . import core, kernels
 from .board import (
@@ -301,7 +301,6 @@ MINI_PLACES, MINI_PLACE_RADIUS = (-1, 7, 15), 4
 SWATCH = ROW - 8
 _HAND_LEFT = 40 + 14 * kernels.MAX_EXPLORERS + 10
 _BOATS_LEFT = _HAND_LEFT + kernels.HAND_SLOTS * (2 * MINI + 4) + 10
-HATCH = 12, 4                               # the game-over bar: a dark stripe of 4 every 12 pixels
 
 
 def picture_size(state):
@@ -601,7 +600,7 @@ def render_rgb(state) -> np.ndarray:
     _draw_panel(img, state)
     img[:BAR] = _bar_colour(state)
     if state[kernels.PHASE] == kernels.PHASE_OVER:
-        img[:BAR][(np.add.outer(np.arange(BAR), np.arange(WIDTH)) % HATCH[0]) < HATCH[1]] = _DARK
+        img[:BAR][hatch(BAR, WIDTH)] = _DARK
     return img
 
 
@@ -907,10 +906,7 @@ def _svg_panel(state, viewer_player, out):
 def _svg_bar(state, out):
     out.append(_rect(0, 0, WIDTH, BAR, _bar_colour(state)))
     if state[kernels.PHASE] == kernels.PHASE_OVER:
-        period, stripe = HATCH
-        for k in range((WIDTH + BAR) // period + 1):   # pixels with (row + column) % 12 < 4
-            a, b = k * period + 0.5, k * period + stripe + 0.5
-            out.append(_polygon([(a, 0), (b, 0), (b - BAR, BAR), (a - BAR, BAR)], _DARK))
+        out.extend(_polygon(stripe, _DARK) for stripe in hatch_stripes(BAR, WIDTH))
 
 
 def _svg_field_places(state, out):

@@ -1,5 +1,6 @@
-"""Drawing helpers shared by the games' renderers: ``outline`` for ``render_rgb`` (numpy only), and
-``text_lines`` and ``plural`` for ``render_ansi``'s text."""
+"""Drawing helpers shared by the games' renderers: ``outline`` and ``hatch`` for ``render_rgb``
+(numpy only), ``hatch_stripes`` for ``render_svg``, and ``text_lines`` and ``plural`` for
+``render_ansi``'s text."""
 import textwrap
 
 import numpy as np
@@ -40,3 +41,22 @@ def outline(mask):
     inner[:, 1:] &= mask[:, :-1]
     inner[:, :-1] &= mask[:, 1:]
     return mask & ~inner
+
+
+HATCH_PERIOD, HATCH_STRIPE = 12, 4   # a finished game's top bar: a dark stripe of 4 pixels every 12
+
+
+def hatch(height, width):
+    """The pixels of a ``height`` x ``width`` bar that take a finished game's dark stripes: those with
+    (row + column) % 12 < 4."""
+    return np.add.outer(np.arange(height), np.arange(width)) % HATCH_PERIOD < HATCH_STRIPE
+
+
+def hatch_stripes(height, width):
+    """The same stripes as parallelograms ``[(x, y), ...]`` for an SVG: the pixel centres with
+    x + y from 12 k + 1 to 12 k + 4."""
+    stripes = []
+    for k in range(-1, (width + height) // HATCH_PERIOD + 1):
+        a, b = HATCH_PERIOD * k + 0.5, HATCH_PERIOD * k + HATCH_STRIPE + 0.5
+        stripes.append([(a, 0), (b, 0), (b - height, height), (a - height, height)])
+    return stripes

@@ -437,6 +437,29 @@ def test_render_rgb(num_players):
     assert not np.array_equal(state, e.state())
 
 
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_render_rgb_shows_the_colour_asked_and_the_winner_in_its_top_bar(num_players):
+    """The picture was the same whoever was asked, and the same once the game was over; like the other
+    games', its top bar now shows the colour asked, then the sole winner's colour (gray for none, or
+    for the two-player game, where the winner plays two colours), hatched."""
+    from makabana_env.render import BAR, _DARK, _HATCH_RGB, _PLAYER_RGB, render_rgb
+    for seed in range(6):
+        e = makabana_env.raw_env(num_players=num_players)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while e.agents and not all(e.terminations.values()) and not all(e.truncations.values()):
+            bar = render_rgb(e.state())[:BAR]
+            assert (bar == _PLAYER_RGB[e.state()[core.TO_ACT]]).all()
+            e.step(random_legal(e.observe(e.agent_selection)["action_mask"], rng))
+        bar = render_rgb(e.state())[:BAR]
+        dark = (bar == _DARK).all(axis=2)
+        assert 0.3 < dark.mean() < 0.4           # a stripe of 4 pixels in every 12
+        scores = np.array(list(e.scores().values()))
+        sole = (num_players > 2 and e.state()[core.STATUS] == core.STATUS_TERMINATED
+                and np.count_nonzero(scores == scores.max()) == 1)
+        assert (bar[~dark] == (_PLAYER_RGB[int(np.argmax(scores))] if sole else _HATCH_RGB)).all()
+
+
 def _without_project(state, colour):
     state = state.copy()
     state[core.PROJECT_KIND + colour] = core.NO_PROJECT
