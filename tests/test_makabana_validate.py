@@ -75,6 +75,32 @@ def test_validate_accepts_the_searchs_determinizations(num_players, variant):
     assert checked > 0
 
 
+@pytest.mark.parametrize("num_players,seed", [(2, 35), (3, 3), (4, 8), (5, 51)])
+def test_a_determinized_project_of_a_repainted_colour_is_asked_in_full(num_players, seed):
+    """A denounced Mao colour whose visible card was paint, eliminated, and repainted down to no paint
+    card: its hidden hand counts -1 paint cards, which the rules count as none.  The search's
+    determinization added the -1, so that every row it built for another player in the rest of that
+    season had PROJECT_NEXT one short of "every card asked" and was no position (1 row in about 2,800
+    of random Mao games, each of these seeds' games the first of its player count to reach it)."""
+    state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+    kernels.init(state, num_players, kernels.VARIANT_MAO, 100, seed)
+    reached = 0
+    while state[kernels.STATUS] == kernels.STATUS_RUNNING:
+        player = kernels.player_to_act(state)
+        repainted = [c for c in range(state[kernels.NUM_COLOURS]) if state[kernels.ELIMINATED + c]
+                     and state[kernels.PROJECT_TOP + c] == kernels.PAINT_CARD and state[kernels.PAINTS + c] == 0
+                     and kernels.owner(state, c) != player]
+        if repainted and state[kernels.PHASE] in (kernels.PHASE_TIKI, kernels.PHASE_EXECUTE):
+            for belief in (search.BELIEF_UNIFORM, search.BELIEF_PLAUSIBLE, search.BELIEF_WEIGHTED):
+                row = state.copy()
+                search.determinize(row, player, 1 + reached, belief)
+                assert_valid(row, f"determinized for player {player}, belief {belief}")
+                assert row[kernels.PROJECT_NEXT + repainted[0]] == state[kernels.PROJECT_NEXT + repainted[0]]
+            reached += 1
+        kernels.step(state, kernels.random_action(state))
+    assert reached > 0
+
+
 # ---------------------------------------------------------------------------------------------------
 # The tables
 def test_fields_cover_the_row_once_with_the_kernels_names():

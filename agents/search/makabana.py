@@ -633,8 +633,7 @@ def _determinize_mao(state, player, belief):
         state[core.PROJECT_TOP + c] = top
         state[core.PROJECT_CARDS + c] = cards
         state[core.PROJECT_PAINT + c] = paint
-        hand, hand_paints = core._hidden_hand(state, c)
-        state[core.PROJECT_NEXT + c] = core.popcount(hand) + hand_paints   # every hand card was asked
+        state[core.PROJECT_NEXT + c] = core._hand_asked(state, c)   # every hand card was asked
 
 
 @njit(cache=True)
