@@ -380,6 +380,16 @@ def test_mao_denunciation_5_cards_against_1_card_is_an_equal_level_of_2():
     assert s[core.ELIMINATED + BLUE] == 1 and s[core.ELIMINATED + YELLOW] == 0
 
 
+def test_mao_denunciation_1_card_against_5_cards_is_an_equal_level_of_2_both_ways():
+    """[Who is eliminated for the season?]: 1 card and 5 cards both cheat by 2, whoever denounces (a
+    level read as cards - 3 agrees with the test above and not with this one)."""
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Sand"], BLUE: ["Azzura", "Grass", "Flower", "Fish", "Rock"]})
+    denounce(env, {YELLOW: BLUE})
+    s = env.state()
+    assert s[core.ELIMINATED + YELLOW] == 1 and s[core.ELIMINATED + BLUE] == 0
+
+
 def test_mao_denunciation_valid_without_paint_eliminates_the_denounced_and_nothing_else():
     env = mao_game(huts={"Coquito-Grass-Fish": YELLOW})
     before = env.state()
@@ -605,6 +615,43 @@ def test_mao_4_incomplete_project_cannot_use_a_tiki_spot():
     act(env, core.TIKI_BASE + spot("Coquito-Sand-Tattoo"))  # Yellow is first and blocks one itself
     place_tikis(env)
     assert spot_actions(env) == {"Bikini-Sand-Tattoo", "Diabolo-Sand-Tattoo"}
+
+
+def test_mao_4_normal_project_blocked_by_a_tiki():
+    """Rulebook 3.a / 4. Execution of projects, Normal project ("3 cards designating an empty spot"):
+    a tiki on the spot forbids the construction, as in Haapii."""
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Bikini", "Rock", "Tattoo"]})
+    denounce(env)
+    act(env, core.TIKI_BASE + spot("Bikini-Rock-Tattoo"))   # Yellow, first, blocks its own spot
+    place_tikis(env)
+    assert hut_at(env, "Bikini-Rock-Tattoo") is None and reserve(env, YELLOW) == HUTS_PER_COLOUR
+
+
+def test_mao_4_overloaded_construction_blocked_by_a_tiki():
+    """Rulebook 3.a / 4. Execution of projects, Overloaded project: a tiki on an empty spot forbids
+    building there, overloaded projects included."""
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish"]})
+    denounce(env)
+    act(env, core.TIKI_BASE + spot("Coquito-Sand-Fish"))   # Yellow, first, blocks one of its spots
+    place_tikis(env)
+    assert spot_actions(env) == {"Coquito-Lagoon-Fish"}
+
+
+def test_mao_4_overloaded_take_back_blocked_by_a_protecting_tiki():
+    """Rulebook 3.b / 4. Execution of projects: a tiki under a hut forbids repainting it, overloaded
+    projects included; the paint card stays in hand."""
+    env = mao_game(huts={"Coquito-Sand-Fish": RED})
+    prepare_all(env, {YELLOW: ["Coquito", "Sand", "Lagoon", "Fish", "Paint"]})
+    denounce(env)
+    for colour, name in ((YELLOW, FAR_TIKIS[0]), (BLUE, FAR_TIKIS[1]), (GREEN, FAR_TIKIS[2]),
+                         (RED, "Coquito-Sand-Fish")):
+        assert colour_to_act(env) == colour
+        act(env, core.TIKI_BASE + spot(name))
+    assert spot_actions(env) == {"Coquito-Lagoon-Fish"}   # the protected red hut is not offered
+    choose(env, "Coquito-Lagoon-Fish")
+    assert hut_at(env, "Coquito-Sand-Fish") == RED and paints(env, YELLOW) == NUM_PAINT_CARDS
 
 
 def test_mao_4_incomplete_three_players_never_build_on_bikini():

@@ -1134,6 +1134,15 @@ def test_resolving_ties_more_explorers_on_the_island_wins():
     assert final_rewards(env) == {"player_0": -1, "player_1": 1}
 
 
+def test_resolving_ties_more_explorers_on_the_island_beat_more_artifacts_carried():
+    """Rulebook Resolving ties: the explorers on the island decide before the artifacts they carry
+    (the two criteria pointing opposite ways: player_0 has more explorers, player_1 carries more)."""
+    env = last_turn(2, {0: [("green boat (2 places) #1", 2)], 1: [("green boat (2 places) #2", 2)]},
+                    on_island={0: 2, 1: 1}, carrying={0: 0, 1: 3})
+    assert env.scores() == {"player_0": 5, "player_1": 5}
+    assert final_rewards(env) == {"player_0": 1, "player_1": -1}
+
+
 def test_resolving_ties_then_more_artifacts_carried_on_the_island_wins():
     """Rulebook Resolving ties: still tied, the player whose explorers on the island carry the most
     artifacts overall wins (their number: 2 white beat 1 black)."""
