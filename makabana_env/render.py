@@ -364,8 +364,9 @@ def _piece_path(mask):
 
 
 # The ids carry the game's name: a page that shows boards of several games keeps them apart.
-_PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>'
-                      for piece, mask in {**_PIECES, "bar-hatch": _BAR_HATCH}.items())
+_PIECE_DEFS = "".join(f'<path id="makabana-{piece}" d="{_piece_path(mask)}"/>' for piece, mask in _PIECES.items())
+# defined only in the SVG of a finished game: a quarter of the document's size otherwise
+_BAR_HATCH_DEF = f'<path id="makabana-bar-hatch" d="{_piece_path(_BAR_HATCH)}"/>'
 
 
 def place_id(spot):
@@ -399,13 +400,13 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     core.check_state(state)
     viewer_player = checked.viewer(viewer_player, int(state[kernels.NUM_PLAYERS]))
     height, width = picture_size()
+    bar_colour, over = _bar(state)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" shape-rendering="crispEdges">',
              "<title>Maka Bana</title>",
-             f"<defs>{_PIECE_DEFS}</defs>",
+             f"<defs>{_PIECE_DEFS}{_BAR_HATCH_DEF if over else ''}</defs>",
              f'<rect class="sea" width="{width}" height="{height}" fill="{_hex(_SEA)}"/>']
-    colour, over = _bar(state)
-    parts.append(f'<g class="to-act"><rect width="{width}" height="{BAR}" fill="{_hex(colour)}"/>'
+    parts.append(f'<g class="to-act"><rect width="{width}" height="{BAR}" fill="{_hex(bar_colour)}"/>'
                  + (f'<use href="#makabana-bar-hatch" fill="{_hex(_DARK)}"/>' if over else "") + "</g>")
     for s in range(NUM_SPOTS):
         left, top = spot_origin(s)

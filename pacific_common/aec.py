@@ -201,6 +201,8 @@ class CheckedEnv(wrappers.BaseWrapper):
         raw._deads_step_first()
         self._terminated = True
         self._offender = offender
+        if raw.render_mode == "human":   # as the raw env prints after each of its own steps
+            self.render()
 
     def agent_iter(self, max_iter=2**63):
         if not self._has_reset and not self._position_set():
@@ -295,7 +297,7 @@ class CoreAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        self.num_actions, self.obs_size = space_sizes(core, self.variants[variant])
+        self.num_actions, self.obs_size = space_sizes(core, self.variants[self.variant])
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         obs_space = spaces.Dict({
             "observation": spaces.Box(getattr(core, "OBS_MIN", 0), core.OBS_MAX, (self.obs_size,), np.int8),

@@ -241,7 +241,7 @@ class CoreBatchEnv:
         check_seed(seed)  # before anything is allocated
         core = self.core
         self.outputs = str(outputs)  # plain str, as check_options gives the others
-        self.num_actions, obs_size = space_sizes(core, self.variants[variant])
+        self.num_actions, obs_size = space_sizes(core, self.variants[self.variant])
         # per game: the state row, observation, mask, and the bookkeeping below (players' rewards, scores
         # and observe flags, actions, action generators, flags)
         per_game = 8 * core.STATE_SIZE + obs_size + self.num_actions + 14 * self.num_players + 28

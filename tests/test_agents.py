@@ -1021,6 +1021,28 @@ def test_outline_refuses_what_is_not_a_2d_boolean_mask():
     assert outline(square).sum() == 8 and not outline(square)[2, 2]
 
 
+def test_hatch_stripes_cover_the_pixels_of_hatch():
+    """The SVG's stripes of a finished game's bar (Make Make's and Mauna Kea's) hold exactly the pixel
+    centres that ``hatch`` darkens in the picture: a stripe one pixel off passed the SVG tests."""
+    from pacific_common.draw import hatch, hatch_stripes
+
+    def inside(polygon, x, y):   # even-odd, edges included: the masks hold their boundary
+        result = False
+        for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+            if abs((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) < 1e-9 and \
+                    min(x1, x2) <= x <= max(x1, x2) and min(y1, y2) <= y <= max(y1, y2):
+                return True
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                result = not result
+        return result
+
+    for height, width in ((12, 600), (12, 528), (14, 37)):
+        stripes = hatch_stripes(height, width)
+        painted = np.array([[any(inside(p, x + 0.5, y + 0.5) for p in stripes) for x in range(width)]
+                            for y in range(height)])
+        np.testing.assert_array_equal(painted, hatch(height, width))
+
+
 def test_outline_runs_along_the_edge_of_a_stamp_the_shape_fills():
     """Beyond the array is outside the shape: a mask filling its stamp to the edge (Mauna Kea's
     swatches, hand tiles and boat hulls) got no outline there, so a 4 x 4 stamp got none at all."""

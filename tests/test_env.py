@@ -621,6 +621,11 @@ def test_a_game_ended_by_an_illegal_move_says_so_in_its_text(game, capsys):
     e.unwrapped.render_mode = "human"
     capsys.readouterr()
     assert e.render() is None and capsys.readouterr().out.rstrip("\n").endswith(ending)
+    human = game.env(num_players=3, render_mode="human")   # prints it on the illegal step itself
+    human.reset(seed=3)
+    capsys.readouterr()
+    human.step(_illegal_in_range_action(human.last()[0]["action_mask"]))
+    assert capsys.readouterr().out.rstrip("\n").endswith(ending)
     e.reset(seed=3)   # a new game: the line is gone
     e.unwrapped.render_mode = "ansi"
     assert e.render() == render.render_ansi(e.state(), None)

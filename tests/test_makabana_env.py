@@ -443,7 +443,8 @@ def test_render_rgb_shows_the_colour_asked_and_the_winner_in_its_top_bar(num_pla
     games', its top bar now shows the colour asked, then the sole winner's colour (gray for none, or
     for the two-player game, where the winner plays two colours), hatched."""
     from makabana_env.render import BAR, _DARK, _HATCH_RGB, _PLAYER_RGB, render_rgb
-    for seed in range(6):
+    ties = 0
+    for seed in range(7):   # 4 players, seed 6: a tie for first, 15 15 14 4
         e = makabana_env.raw_env(num_players=num_players)
         e.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -457,7 +458,9 @@ def test_render_rgb_shows_the_colour_asked_and_the_winner_in_its_top_bar(num_pla
         scores = np.array(list(e.scores().values()))
         sole = (num_players > 2 and e.state()[core.STATUS] == core.STATUS_TERMINATED
                 and np.count_nonzero(scores == scores.max()) == 1)
+        ties += num_players > 2 and not sole
         assert (bar[~dark] == (_PLAYER_RGB[int(np.argmax(scores))] if sole else _HATCH_RGB)).all()
+    assert ties == (num_players == 4)
 
 
 def _without_project(state, colour):
