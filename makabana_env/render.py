@@ -307,15 +307,14 @@ def _tile_layers(state, spot):
 def _bar(state):
     """The top bar's colour and whether the game is over: the colour asked; once the game is over the
     sole winner's colour (gray if there is none, or the winner plays two colours, with 2 players)."""
-    over = state[kernels.PHASE] == kernels.PHASE_OVER
-    if not over:
+    if state[kernels.PHASE] != kernels.PHASE_OVER:
         return _PLAYER_RGB[state[kernels.TO_ACT]], False
     n = int(state[kernels.NUM_PLAYERS])
-    if state[kernels.STATUS] == kernels.STATUS_TERMINATED and n == state[kernels.NUM_COLOURS]:
-        scores = np.zeros(n, np.int64)
-        kernels.player_scores(state, scores)
-        if np.count_nonzero(scores == scores.max()) == 1:
-            return _PLAYER_RGB[int(np.argmax(scores))], True
+    rewards = np.zeros(n)
+    kernels.rewards(state, kernels.REWARD_WIN_LOSS, rewards)   # +1 the sole winner only, after truncation none
+    winner = np.flatnonzero(rewards == 1)
+    if len(winner) and n == state[kernels.NUM_COLOURS]:
+        return _PLAYER_RGB[winner[0]], True
     return _HATCH_RGB, True
 
 

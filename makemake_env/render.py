@@ -517,7 +517,8 @@ def render_svg(state, viewer_player: int | None = None) -> str:
     out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{BAR}" '
                f'fill="{_hex(_CLAN_RGB[lead] if lead >= 0 else _STONE)}"/>')
     if over:
-        out.extend(f'<polygon points="{_points(stripe)}" fill="{_hex(_DARK)}"/>' for stripe in hatch_stripes(BAR, WIDTH))
+        out.extend(f'<polygon points="{_points(stripe)}" fill="{_hex(_DARK)}"/>'
+                   for stripe in hatch_stripes(BAR, WIDTH))
     out.append("</g>")
     for c in range(n):
         xy = _swatch_xy(c)

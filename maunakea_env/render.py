@@ -81,22 +81,15 @@ def _board_lines(state):
         "  ~ sea; beside a landing: its boat's places (1-3), '-' once the boat is taken"]
 
 
-def _artifact_text(state, base, index):
-    """The artifacts counted at ``state[base + 3 * index + colour]`` in words ("1 white, 2 black"),
-    empty if none."""
-    return ", ".join(f"{state[base + 3 * index + c]} {_COLOURS[c]}" for c in range(3)
-                     if state[base + 3 * index + c])
-
-
 def _tile_text(t):
     letters = "".join(_TILE_LETTER[c] for c in TERRAIN_TILE_SQUARES[t])
     return f"[{TERRAIN_TILE_POINTS[t]} {letters[:2]}/{letters[2:]}]"
 
 
 def _boat_text(state, b):
-    load = [int(state[kernels.BOAT_LOAD + 3 * b + c]) for c in range(3)]
-    cargo = ", ".join(f"{k} {_COLOURS[c]}" for c, k in enumerate(load) if k) or "no artifacts"
-    empty = int(BOAT_CAPACITY[b]) - sum(load)
+    load = _pieces(state, kernels.BOAT_LOAD, b)
+    cargo = _count_words(load) or "no artifacts"
+    empty = int(BOAT_CAPACITY[b]) - len(load)
     return f"{BOAT_NAMES[b]}: {cargo}" + (f", {empty} empty" if empty else "")
 
 
@@ -190,9 +183,9 @@ def render_ansi(state, viewer_player: int | None = None) -> str:
             status = int(state[kernels.EXPLORER_STATUS + x])
             where = (SQUARE_NAMES[state[kernels.EXPLORER_SQUARE + x]] if status == kernels.ON_ISLAND
                      else _STATUS[status])
-            carried = _artifact_text(state, kernels.CARRIED, x)
+            carried = _count_words(_pieces(state, kernels.CARRIED, x))
             # the board's grid shows the explorer on his square, not what lies there
-            lying = (_artifact_text(state, kernels.ARTIFACTS, state[kernels.EXPLORER_SQUARE + x])
+            lying = (_count_words(_pieces(state, kernels.ARTIFACTS, state[kernels.EXPLORER_SQUARE + x]))
                      if status == kernels.ON_ISLAND else "")
             lines.append(f"    explorer {e}: {where}{', carrying ' + carried if carried else ''}"
                          f"{', standing on ' + lying if lying else ''}")
@@ -733,6 +726,7 @@ def _square_title(state, s):
 
 
 def _count_words(colours):
+    """Artifact colours (codes, as ``_pieces`` lists them) in words: "1 white, 2 black", empty if none."""
     return ", ".join(f"{colours.count(c)} {_COLOURS[c]}" for c in (0, 1, 2) if c in colours)
 
 
