@@ -9,8 +9,9 @@ compiles, is not timed (``MCTSAgent.simulations_per_second``).  A simulation is 
 iteration: determinization, selection in every player's tree, expansion, the playout and the backup.
 
 The peer is OpenSpiel's C++ ``MCTSBot`` with a random-rollout evaluator (one rollout per leaf) on
-Connect Four, the same number of simulations per decision (``pyspiel``, from the ``bench`` extra;
-skipped with a message when missing).  Its games have nothing hidden and are short, so it does less
+Connect Four, 2,000 simulations per decision (Maka Bana's default; our games' budgets are 1,000 to
+3,000, and a rate per simulation hardly depends on it), from ``pyspiel`` in the ``bench`` extra
+(skipped with a message when missing).  Its games have nothing hidden and are short, so it does less
 per simulation than ours: the ratio says how close to compiled C++ search the Numba search runs,
 not which search is better.
 

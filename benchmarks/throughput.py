@@ -3,7 +3,9 @@
     python -m benchmarks.throughput [--quick] [--json PATH] [--plot PATH]
     python -m benchmarks.report PATH [--write docs/benchmarks.md]     # the docs' tables from that JSON
 
-Every row is random legal play with resets.  A "step" is one decision of one game.  Numba compile
+Every row is random legal play with resets.  A "step" is one decision of one game: the AEC loops do
+not count the ``step(None)`` of an agent whose game is over, and Pgx's games are reset as they end
+(``pgx.experimental.auto_reset``; its own ``step`` leaves a finished game as it is).  Numba compile
 time is measured on the first call and reported apart; it is excluded from the throughput.  Peers come
 with the optional extra ``bench`` (``pip install -e ".[bench]"``) and are skipped with a message when
 missing.  Implementations:
@@ -74,13 +76,12 @@ def aec_loop(make_env, timer, seed=0):
         steps = 0
         for agent in env.agent_iter():
             observation, reward, termination, truncation, info = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                mask = observation["action_mask"]
-                legal = np.flatnonzero(mask)
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
+            if termination or truncation:   # PettingZoo's step(None) for each agent done: not a decision
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
         env.reset()
         return steps
@@ -114,9 +115,12 @@ def game_parts(package_name, options):
 
     def reference(timer):
         rng = np.random.default_rng(0)
+        dealt = "seed" in inspect.signature(reference_game).parameters   # Mauna Kea's tiles: a new bag a game
+        games = iter(range(10**9))
 
         def chunk():
-            game = reference_game(num_players=options["num_players"])
+            seed = {"seed": next(games)} if dealt else {}
+            game = reference_game(num_players=options["num_players"], **seed)
             steps = 0
             while game.phase != "over" and steps < 2000:
                 legal = game.legal_actions()
@@ -209,11 +213,13 @@ def peer_rows(timer, batch_sizes, say):
     try:
         import jax
         import pgx
+        from pgx.experimental import auto_reset
 
         for name, env_id in (("connect_four", "connect_four"), ("go_9x9", "go_9x9")):
             env = pgx.make(env_id)
             init = jax.jit(jax.vmap(env.init))
-            step = jax.jit(jax.vmap(env.step))
+            # Pgx's step leaves a finished game as it is; auto_reset starts a new one, as our batches do
+            step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
 
             @jax.jit
             def random_actions(key, mask):

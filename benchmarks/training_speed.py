@@ -278,6 +278,15 @@ def _spread(values, fmt):
     return median if len(values) == 1 else f"{median} [{fmt(min(values))}, {fmt(max(values))}]"
 
 
+def _telling(fmt, values, target):
+    """``fmt``, or one with more decimals where ``fmt`` rounds a value across ``target`` (3.97 shown
+    as "4.0×" beside "missed")."""
+    shown = lambda x: float(fmt(x).rstrip("×"))   # noqa: E731
+    if all((shown(v) >= target) == (v >= target) for v in list(values) + [_median(values)]):
+        return fmt
+    return lambda x: f"{x:.3f}" + ("×" if fmt(x).endswith("×") else "")
+
+
 def _verdict(values, target):
     met = sum(v >= target for v in values)
     return ("met" if _median(values) >= target else "missed") + ("" if len(values) == 1 else
@@ -318,7 +327,7 @@ def summary_table(rows):
         return f"{x:.2f}"
 
     def judged(s, key, fmt):
-        return f"{_spread(s[key], fmt)}: {_verdict(s[key], TARGETS[key])}"
+        return f"{_spread(s[key], _telling(fmt, s[key], TARGETS[key]))}: {_verdict(s[key], TARGETS[key])}"
 
     head = (f"| one run of `python -m benchmarks.training_speed` ({repeats} repeat{'s' if repeats > 1 else ''}, "
             f"{meta.get('cores', '?')} cores, load {meta.get('load_at_start', '?')} at its start and "

@@ -11,7 +11,8 @@ the main job's setting and for each knob changed alone:
 
 - a minibatch of 256, 512, 1024 or 2048 instead of the game's (Maka Bana 256, the others 1024);
 - 2 or 8 passes over the rollout instead of 4;
-- hidden layers of 64 or 256 instead of 128 (a learner of that width, its own rollout);
+- hidden layers of 64 or 256 instead of 128 (a learner of that width, its own rollout; Mauna Kea's
+  action scorer keeps its width of 32, ``SCORER_HIDDEN``, so there only its value network changes);
 - the update on one torch thread instead of ``UPDATE_THREADS``.
 
 A row's ``update_steps_per_second`` is the rollout's learner steps over the update's seconds, the

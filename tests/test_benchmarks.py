@@ -329,3 +329,73 @@ def test_report_refuses_rates_no_run_measures(tmp_path, capsys):
 
 def test_soak_refuses_an_empty_json_path():
     assert "--json is empty; give the path of the file to write" in refusal("benchmarks.soak", "--json", "")
+
+
+def test_a_ratio_just_under_its_target_is_not_shown_as_reaching_it():
+    """3.97 printed as "4.0×" beside "missed", and 0.8996 of a 90 % line as "missed by 0 %"."""
+    from benchmarks.report import _status
+    from benchmarks.training_speed import summary_table
+
+    def rows(repeat, old, new):
+        common = dict(game="makemake", repeat=repeat, envs=32, n_steps=64, steps=2048)
+        return [dict(common, path="per-game", phase="rollout", learner_steps_per_second=old),
+                dict(common, path="batched", phase="rollout", learner_steps_per_second=new, network_share=0.849),
+                dict(common, path="per-game", phase="ppo", learner_steps_per_second=old, update_seconds=1.0),
+                dict(common, path="batched", phase="ppo", learner_steps_per_second=3 * old, update_seconds=1.0)]
+
+    table = summary_table(rows(0, 1000, 3970))
+    assert "3.970×: missed" in table and "0.849: missed" in table and "3.0×: met" in table
+    assert _status(0.8996, 0.9) == "missed by less than 1 %" and _status(0.5, 1) == "missed by 50 %"
+    assert _status(0.9, 0.9) == "met"
+
+
+def test_the_report_names_a_row_the_run_lacks_and_keeps_a_target_it_cannot_judge(tmp_path, capsys):
+    """A run without the reference rows was a TypeError about NoneType's format; one without Pgx lost
+    the batch targets of Maka Bana and Make Make without a word."""
+    from benchmarks.report import headline, main, section
+    run = json.loads((ROOT / "docs" / "benchmarks.json").read_text())
+    bad = tmp_path / "run.json"
+    bad.write_text(json.dumps(dict(run, rows=[r for r in run["rows"] if r["implementation"] != "reference"])))
+    assert "it has no 'reference' row for makabana" in refused_here(main, capsys, str(bad))
+    bad.write_text(json.dumps(dict(run, rows=[r for r in run["rows"]
+                                              if not (r["game"] == "makemake" and r["batch_size"] == 4096)])))
+    assert "it has no 'batch' row for makemake at 4096 games" in refused_here(main, capsys, str(bad))
+    peers = {"pettingzoo-aec", "pgx-cpu", "openspiel-cpp", "openspiel-python"}
+    alone = dict(run, rows=[r for r in run["rows"] if r["implementation"] not in peers])
+    text = section(alone)
+    assert text.count("≥ 1.5× Pgx c4 | not judged: Pgx not measured (bench extra)") == 6
+    assert text.startswith("One run of") and "Random legal play with resets" in text
+    assert "connect_four was not measured" in text
+    assert "`env()` AEC steps/s, (PettingZoo connect_four not measured)" in headline(alone)
+
+
+def test_the_aec_loop_counts_decisions_not_the_steps_of_finished_agents():
+    """PettingZoo asks step(None) of each agent once its game is over: those are not decisions."""
+    from benchmarks.throughput import Timer, aec_loop
+    from makemake_env import raw_env
+
+    class Counting:
+        """raw_env writing down, at each reset, the actions of the game before: (decisions, Nones)."""
+
+        def __init__(self):
+            self.env, self.games, self.actions, self.nones = raw_env(num_players=2, max_turns=40), [], 0, 0
+
+        def __getattr__(self, name):
+            return getattr(self.env, name)
+
+        def reset(self, **kwargs):
+            self.games.append((self.actions, self.nones))
+            self.actions = self.nones = 0
+            self.env.reset(**kwargs)
+
+        def step(self, action):
+            self.actions += action is not None
+            self.nones += action is None
+            self.env.step(action)
+
+    env, counts = Counting(), []
+    timer = Timer(0.0)
+    timer.rate = lambda chunk: counts.append(chunk()) or 1.0   # one timed game
+    aec_loop(lambda: env, timer)
+    (_, _), (_, untimed_nones), (timed, timed_nones) = env.games   # the first reset, the untimed game, the timed one
+    assert untimed_nones == timed_nones == 2 and timed > 0 and counts == [timed]
