@@ -270,7 +270,6 @@ def test_mao_2_hidden_cards_and_card_count_are_never_observed_by_others_before_e
             for p in (BLUE, GREEN, RED):
                 np.testing.assert_array_equal(observation(a, p), observation(b, p), err_msg=phase)
             assert not np.array_equal(observation(a, YELLOW), observation(b, YELLOW))
-            colour = colour_to_act(a)
             if phase == "project":
                 prepare(a, DUD)
                 prepare(b, DUD)
@@ -968,3 +967,32 @@ def test_mao_revealed_project_stays_observable_in_later_seasons_denunciation_is_
     kb = (BLUE - RED) % 4                                 # Blue's season-2 project was revealed
     assert [CARD_NAMES[c] for c in np.flatnonzero(obs[core.OBS_M_REVEALED + kb * core.NUM_CARDS:][:core.NUM_CARDS])] \
         == DUD
+
+
+def test_mao_denunciation_paint_naming_only_vaeas_own_hut_could_repaint_nothing_and_is_not_used():
+    """Rulebook Mao [Who is eliminated for the season?] "If Vaea was eliminated when he could repaint at
+    least one hut" -- a take-back repaints "the hut of an opponent", so RULINGS reads "could repaint"
+    as a spot holding *another colour's* hut.  Green's take-back names Azzura-Grass-Flower, which holds
+    Green's own hut: Green could repaint nothing, so there is no paint case (no offer of Blue's hut) and
+    Green keeps both paint cards."""
+    env = mao_game(huts={"Azzura-Grass-Flower": GREEN, "Coquito-Grass-Fish": BLUE})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    state = env.state()
+    assert state[core.ELIMINATED + GREEN] == 1
+    assert state[core.PAINT_CASE] == core.CASE_NONE
+    assert env.decision() == "tiki" and paints(env, GREEN) == NUM_PAINT_CARDS
+    assert hut_at(env, "Coquito-Grass-Fish") == BLUE and hut_at(env, "Azzura-Grass-Flower") == GREEN
+
+
+def test_mao_denunciation_aata_paid_back_repaints_only_a_hut_of_vaeas_never_a_third_colours():
+    """Rulebook Mao "Aata must be paid back!": "Aata freely repaints a hut belonging to Vaea, using
+    the Vaea's paint" -- a hut of Vaea's colour, not any opponent's.  With a hut of Red's on the board
+    too, Blue (Aata) is offered Green's (Vaea's) two huts only."""
+    env = mao_game(huts={"Azzura-Grass-Flower": BLUE, "Coquito-Grass-Fish": GREEN,
+                         "Diabolo-Rock-Fish": GREEN, "Bikini-Sand-Fish": RED})
+    prepare_all(env, {GREEN: PAINT_PROJECT})
+    denounce(env, {BLUE: GREEN})
+    assert env.decision() == "payback" and colour_to_act(env) == BLUE
+    assert env.state()[core.PAINT_CASE] == core.CASE_PAID_BACK
+    assert spot_actions(env) == {"Coquito-Grass-Fish", "Diabolo-Rock-Fish"}

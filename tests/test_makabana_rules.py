@@ -516,16 +516,21 @@ def test_game_ends_full_beach_by_construction_during_the_season():
     assert all(env.terminations.values())
 
 
-def test_game_ends_at_once_when_a_colour_builds_its_tenth_hut():
+NINE_GREEN = ["Azzura-Grass-Flower", "Azzura-Rock-Flower", "Azzura-Rock-Fish", "Azzura-Lagoon-Fish",
+              "Bikini-Sand-Flower", "Bikini-Sand-Tattoo", "Coquito-Grass-Flower", "Coquito-Sand-Flower",
+              "Diabolo-Sand-Fish"]
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_game_ends_at_once_when_a_colour_builds_its_tenth_hut(num_players):
     """Rulebook "Game Ends": "The game ends immediately if a player doesn't have any hut left in his
-    reserve" -- at the end of the season in which he built his 10th hut."""
-    nine = ["Azzura-Grass-Flower", "Azzura-Rock-Flower", "Azzura-Rock-Fish", "Azzura-Lagoon-Fish",
-            "Bikini-Sand-Flower", "Bikini-Sand-Tattoo", "Coquito-Grass-Flower", "Coquito-Sand-Flower",
-            "Diabolo-Sand-Fish"]
-    env = position(new_game(4), {n: GREEN for n in nine})
+    reserve" -- at the end of the season in which he built his 10th hut.  With 2 players a player's
+    colours keep their own reserves (RULES.md): one colour out of huts ends the game, though the
+    player's other colour still has all ten."""
+    env = position(new_game(num_players), {n: GREEN for n in NINE_GREEN})
     assert reserve(env, GREEN) == 1
     play_season(env, {GREEN: construct("Diabolo-Rock-Tattoo")})
-    assert reserve(env, GREEN) == 0
+    assert reserve(env, GREEN) == 0 and reserve(env, YELLOW) == 10
     assert env.decision() == "over" and all(env.terminations.values())
     assert int(env.state()[core.SEASON]) == 1
     assert env.infos["player_0"]["colour_scores"] == env.colour_scores()
@@ -1025,3 +1030,42 @@ def test_4_last_seasons_revealed_projects_stay_observable_all_through_the_next_s
     assert checks == 8                                   # 4 projects and 4 tikis
     assert hut_at(env, "Diabolo-Sand-Fish") == YELLOW
     np.testing.assert_array_equal(last(RED, YELLOW), expected("Diabolo-Sand-Fish", 0, 1))
+
+
+@pytest.mark.parametrize("how", ["tenth hut", "last season"])
+def test_game_ends_by_the_rulebook_in_the_max_turns_th_season_is_a_rules_end_not_a_truncation(how):
+    """Rulebook "Game Ends" against RULINGS "a game that could run forever is truncated by max_turns":
+    when the rulebook's end (a colour out of huts, or the one last season after a full beach) falls
+    in the very season that reaches ``max_turns``, the game has ended by its rules -- it is
+    terminated (end "rules") and pays its rewards, it is not truncated."""
+    env = new_game(4, max_turns=1)
+    if how == "tenth hut":
+        position(env, {n: GREEN for n in NINE_GREEN})
+        play_season(env, {GREEN: construct("Diabolo-Rock-Tattoo")})
+        assert reserve(env, GREEN) == 0
+    else:
+        position(env, {n: GREEN for n in NINE_GREEN}, last_season=True)
+        play_season(env)
+    assert env.decision() == "over"
+    assert int(env.state()[core.SEASON]) == 1
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert all(info["end"] == "rules" for info in env.infos.values())
+    assert env.rewards[f"player_{GREEN}"] == 1.0
+
+
+@pytest.mark.parametrize("reward, expected", [("win_loss", {"player_0": 1, "player_1": -1}),
+                                              ("score", {"player_0": 10, "player_1": 7}),
+                                              ("margin", {"player_0": 3, "player_1": -3})])
+def test_2_players_the_winner_is_decided_by_the_summed_points_of_both_colours(reward, expected):
+    """Rulebook "Maka Bana for 2 Players": "At the end of the game, points for the 4 colors are counted
+    separately and summed for each player" -- and [Winner] "The player with the greatest number of
+    points" wins, so the win goes by the sums, not by the best single colour.  Yellow and Green
+    (player_0) score 5 each, Blue (player_1) 7: player_0 wins 10 to 7 although Blue is the best colour."""
+    huts = {"Azzura-Grass-Flower": YELLOW, "Coquito-Grass-Flower": GREEN,
+            "Diabolo-Sand-Fish": BLUE, "Diabolo-Sand-Tattoo": BLUE}
+    env = position(new_game(2, reward=reward), huts, last_season=True)
+    assert env.colour_scores() == [1 + 4, 3 + 4, 1 + 4, 0]
+    play_season(env)
+    assert env.decision() == "over" and all(env.terminations.values())
+    assert env.infos["player_0"]["scores"] == {"player_0": 10, "player_1": 7}
+    assert env.rewards == expected

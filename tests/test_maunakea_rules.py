@@ -1121,7 +1121,7 @@ def test_scoring_explorer_3_artifacts_1_2_3_empty_place_minus_1():
     give_boat(s, 0, 0, "brown boat (3 places)", white=1)                 # 3 + 1 - 2
     give_boat(s, 0, 1, "brown boat (1 place)")                           # 3 - 1
     give_boat(s, 1, 0, "green boat (2 places) #1", black=1)              # 3 + 3 - 1
-    b = give_boat(s, 1, 1, "orange boat (3 places)", white=1, gray=1)    # 3 + 1 + 2 - 1
+    give_boat(s, 1, 1, "orange boat (3 places)", white=1, gray=1)        # 3 + 1 + 2 - 1
     commit(env, s, player=1, pool=0)
     assert env.scores() == {"player_0": 2 + 2, "player_1": 5 + 5}
 
@@ -1359,3 +1359,55 @@ def test_volcanic_eruption_every_lava_tile_extends_its_flow_side_by_side_in_rand
                     if FIRST_LAVA_TILE <= t < NUM_ISLAND_TILES}
         assert on_board == laid          # every lava tile on the board came in as a link of its flow
     assert eruptions >= 40 and tunnels >= 1   # the games did erupt, and tunnel under lava
+
+
+def test_resolving_ties_explorers_saved_in_boats_are_not_on_the_island():
+    """Rulebook Resolving ties: "the player who has more explorers on the island at the end of the game
+    wins" -- explorers in boats are not on the island.  player_0 keeps 2 on the island with 1 boat,
+    player_1 keeps 1 with 2 boats, both 5 points; player_1's explorer carries an artifact, so a count of
+    explorers on the island *and in boats* (3 against 3) would hand player_1 the win on the artifacts.
+    Fails under mutant M13."""
+    env = last_turn(2, {0: [("green boat (2 places) #1", 2)],
+                        1: [("brown boat (1 place)", 0), ("pink boat (2 places) #1", 1)]},
+                    on_island={0: 2, 1: 1}, carrying={0: 0, 1: 1})
+    assert env.scores() == {"player_0": 5, "player_1": 5}
+    assert final_rewards(env) == {"player_0": 1, "player_1": -1}
+
+
+def test_resolving_ties_artifacts_in_boats_are_not_carried_on_the_island():
+    """Rulebook Resolving ties: "the player whose explorers on the island carry the most artifacts
+    overall wins" -- the artifacts already in the boats are not carried on the island.  Both 5 points and
+    1 explorer on the island; player_0's carries 2 artifacts and his 3 boats are empty, player_1's
+    carries 1 and his boat holds 2: counting the boats' loads too (2 against 3) would reverse it.
+    Fails under mutant M07."""
+    env = last_turn(2, {0: [("brown boat (1 place)", 0), ("orange boat (1 place)", 0),
+                            ("green boat (2 places) #1", 0)],
+                        1: [("green boat (2 places) #2", 2)]},
+                    on_island={0: 1, 1: 1}, carrying={0: 2, 1: 1})
+    assert env.scores() == {"player_0": 5, "player_1": 5}
+    assert final_rewards(env) == {"player_0": 1, "player_1": -1}
+
+
+def test_reaching_the_boats_loading_costs_1_point_in_all_whatever_the_load():
+    """Rulebook Reaching the boats: "Loading the boat with the explorer and the artifacts costs a total
+    of 1 movement point."  With 4 points, boarding a 3-place boat with 3 artifacts leaves 3 points for
+    the turn.  Fails under mutant M11 (1 point for the explorer plus 1 per artifact loaded); the
+    existing boarding tests all board with a 1-point pool, where nothing is left either way."""
+    env, b = boat_position(boat="brown boat (3 places)", load=(1, 1, 1), pool_points=4)
+    act(env, board(0, "B1-C1"))
+    assert boat_load(env, b) == (1, 1, 1)
+    assert pool(env) == 3
+
+
+def test_reaching_the_boats_only_the_artifacts_he_carries_go_aboard():
+    """Rulebook Reaching the boats: "he can go on board and take the artifacts he's carrying with him" --
+    not the artifacts lying on his space, even with places free (he would have to pick them up first,
+    within his 3).  A 3-place boat, 1 white carried, 1 gray lying on the entry space: only the white goes
+    aboard.  Fails under mutant M18 (free places filled from the space)."""
+    env, b = boat_position(boat="brown boat (3 places)", at="C1-nw", load=(1, 0, 0))
+    s = env.state()
+    artifacts_to_square(s, "C1-nw", gray=1)
+    commit(env, s)
+    act(env, board(0, "B1-C1"))
+    assert boat_load(env, b) == (1, 0, 0)
+    assert artifacts_on(env, "C1-nw") == (0, 1, 0)
