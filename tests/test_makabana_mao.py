@@ -389,6 +389,17 @@ def test_mao_denunciation_1_card_against_5_cards_is_an_equal_level_of_2_both_way
     assert s[core.ELIMINATED + YELLOW] == 1 and s[core.ELIMINATED + BLUE] == 0
 
 
+def test_mao_denunciation_an_illegal_3_card_project_cheats_by_0():
+    """[Who is eliminated for the season?] counts the cards, not the project's legality: Mareva's
+    illegal Azzura, Flower, Fish (two themes, [4. Execution of Projects]) is 3 cards, a cheating level
+    of 0 like a legal 3-card project, so denouncing it eliminates the denouncer."""
+    env = mao_game()
+    prepare_all(env, {YELLOW: ["Azzura", "Flower", "Fish"], BLUE: ["Coquito", "Grass", "Fish"]})
+    denounce(env, {BLUE: YELLOW})
+    s = env.state()
+    assert s[core.ELIMINATED + BLUE] == 1 and s[core.ELIMINATED + YELLOW] == 0
+
+
 def test_mao_denunciation_valid_without_paint_eliminates_the_denounced_and_nothing_else():
     env = mao_game(huts={"Coquito-Grass-Fish": YELLOW})
     before = env.state()
