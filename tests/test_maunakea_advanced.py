@@ -297,10 +297,16 @@ def test_helicopter_rescue_artifacts_score_the_explorer_does_not():
     assert_conserved(s)
 
 
-def test_helicopter_rescue_refused_for_the_last_explorer():
+@pytest.mark.parametrize("in_boat", [False, True])
+def test_helicopter_rescue_refused_for_the_last_explorer(in_boat):
+    """Rulebook Helicopter rescue: "This card may not be used for the player's last explorer" -- his last
+    explorer on the island (RULES.md): one left there with the others lost, or (``in_boat``) with one
+    of the others sitting in a boat, is refused the rescue."""
     env = advanced_game()
     s = env.state()
-    for e in range(1, 5):
+    if in_boat:
+        give_boat(s, 1, 0, "green boat (2 places) #1")
+    for e in range(1 + in_boat, 5):
         lose_explorer(s, 1, e)
     give_cards(s, 1, ACTION_HELICOPTER)
     commit(env, s, player=1)
@@ -827,27 +833,11 @@ def test_water_movement_needs_side_by_side_water_squares_a_diagonal_is_not_enoug
     assert destinations(env) == {"A1-ne"}
 
 
-def test_helicopter_rescue_refused_for_the_last_explorer_on_the_island_whatever_is_in_the_boats():
-    """Rulebook Helicopter rescue: "This card may not be used for the player's last explorer" -- his last
-    explorer on the island (RULES.md), even when others of his explorers sit in boats.  player_1 has one
-    explorer in a boat, one on the island and three lost: no rescue is offered.  Fails under mutant M03
-    (explorers in boats counted)."""
-    env = advanced_game()
-    s = env.state()
-    give_boat(s, 1, 0, "green boat (2 places) #1")
-    for e in range(2, 5):
-        lose_explorer(s, 1, e)
-    give_cards(s, 1, ACTION_HELICOPTER)
-    commit(env, s, player=1)
-    assert not any(core.HELICOPTER_BASE <= a < core.EARTHQUAKE_BASE for a in legal(env))
-
-
 def test_jungle_movement_never_passes_another_explorer():
     """Rulebook Moving explorers: "You may not move an explorer onto a space on which another explorer is
     already standing ... You may not have your explorer jump over any space that he is not allowed to
     move onto"; the jungle movement card moves over jungle spaces that "border one another".  The
-    explorer on A1-ne blocks the only way from A1-nw to B1: only A1-sw can be reached.  Fails under
-    mutant M04 (an explorer's space passed through, only not ended on)."""
+    explorer on A1-ne blocks the only way from A1-nw to B1: only A1-sw can be reached."""
     env = advanced_game()
     corner_position(env, 1, 0, {"A1": "JJ/JM", "B1": "JJ/MM"}, "A1-nw", [ACTION_JUNGLE],
                     then=lambda s: put_explorer(s, 1, 1, "A1-ne"))
@@ -856,8 +846,7 @@ def test_jungle_movement_never_passes_another_explorer():
 
 
 def test_water_movement_never_passes_another_explorer():
-    """The same for the water movement card (Rulebook Water movement, Moving explorers).  Fails under
-    mutant M04."""
+    """The same for the water movement card (Rulebook Water movement, Moving explorers)."""
     env = advanced_game()
     corner_position(env, 1, 0, {"A1": "WW/WM", "B1": "WW/MM"}, "A1-nw", [ACTION_WATER],
                     then=lambda s: put_explorer(s, 1, 1, "A1-ne"))
@@ -868,7 +857,7 @@ def test_water_movement_never_passes_another_explorer():
 def test_jungle_movement_may_start_on_a_space_with_an_artifact():
     """Rulebook Jungle movement: "If the explorer enters a space with an artifact, he must stop" -- only
     a space he enters; an artifact on the space he starts from does not hold him there (he may take it
-    along first or leave it).  Fails under mutant M09 (the card is not offered at all)."""
+    along first or leave it)."""
     env = advanced_game()
     corner_position(env, 1, 0, {"A1": "JJ/JM", "B1": "JJ/MM"}, "A1-nw", [ACTION_JUNGLE],
                     then=lambda s: artifacts_to_square(s, "A1-nw", white=1))
@@ -881,8 +870,7 @@ def test_task_cards_a_boat_card_takes_the_boat_not_its_explorer():
     """Rulebook Task cards: "each explorer and each artifact may only be used for one task card";
     RULES.md: a boat card takes one boat of its colour (the boat only), a "2 explorers saved" card two
     explorers in boats.  Two boats (green and brown) with "+1 for a green boat" and "2 explorers saved":
-    both cards are fulfilled (+2).  Fails under mutant M17 (the green card also uses the green boat's
-    explorer, leaving one explorer for the other card: +1)."""
+    both cards are fulfilled (+2)."""
     s = scored([TASK_TWO_EXPLORERS, TASK_BOAT + 0],
                boats=[("green boat (2 places) #1", 0, 0, 0), ("brown boat (1 place)", 0, 0, 0)])
     assert core.task_points(s, 1) == 2

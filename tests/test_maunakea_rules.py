@@ -1365,8 +1365,7 @@ def test_resolving_ties_explorers_saved_in_boats_are_not_on_the_island():
     """Rulebook Resolving ties: "the player who has more explorers on the island at the end of the game
     wins" -- explorers in boats are not on the island.  player_0 keeps 2 on the island with 1 boat,
     player_1 keeps 1 with 2 boats, both 5 points; player_1's explorer carries an artifact, so a count of
-    explorers on the island *and in boats* (3 against 3) would hand player_1 the win on the artifacts.
-    Fails under mutant M13."""
+    explorers on the island *and in boats* (3 against 3) would hand player_1 the win on the artifacts."""
     env = last_turn(2, {0: [("green boat (2 places) #1", 2)],
                         1: [("brown boat (1 place)", 0), ("pink boat (2 places) #1", 1)]},
                     on_island={0: 2, 1: 1}, carrying={0: 0, 1: 1})
@@ -1378,8 +1377,7 @@ def test_resolving_ties_artifacts_in_boats_are_not_carried_on_the_island():
     """Rulebook Resolving ties: "the player whose explorers on the island carry the most artifacts
     overall wins" -- the artifacts already in the boats are not carried on the island.  Both 5 points and
     1 explorer on the island; player_0's carries 2 artifacts and his 3 boats are empty, player_1's
-    carries 1 and his boat holds 2: counting the boats' loads too (2 against 3) would reverse it.
-    Fails under mutant M07."""
+    carries 1 and his boat holds 2: counting the boats' loads too (2 against 3) would reverse it."""
     env = last_turn(2, {0: [("brown boat (1 place)", 0), ("orange boat (1 place)", 0),
                             ("green boat (2 places) #1", 0)],
                         1: [("green boat (2 places) #2", 2)]},
@@ -1391,8 +1389,8 @@ def test_resolving_ties_artifacts_in_boats_are_not_carried_on_the_island():
 def test_reaching_the_boats_loading_costs_1_point_in_all_whatever_the_load():
     """Rulebook Reaching the boats: "Loading the boat with the explorer and the artifacts costs a total
     of 1 movement point."  With 4 points, boarding a 3-place boat with 3 artifacts leaves 3 points for
-    the turn.  Fails under mutant M11 (1 point for the explorer plus 1 per artifact loaded); the
-    existing boarding tests all board with a 1-point pool, where nothing is left either way."""
+    the turn, where 1 point for the explorer and 1 per artifact would leave none (with a 1-point pool,
+    as the other boarding tests have, nothing is left either way)."""
     env, b = boat_position(boat="brown boat (3 places)", load=(1, 1, 1), pool_points=4)
     act(env, board(0, "B1-C1"))
     assert boat_load(env, b) == (1, 1, 1)
@@ -1403,7 +1401,7 @@ def test_reaching_the_boats_only_the_artifacts_he_carries_go_aboard():
     """Rulebook Reaching the boats: "he can go on board and take the artifacts he's carrying with him" --
     not the artifacts lying on his space, even with places free (he would have to pick them up first,
     within his 3).  A 3-place boat, 1 white carried, 1 gray lying on the entry space: only the white goes
-    aboard.  Fails under mutant M18 (free places filled from the space)."""
+    aboard."""
     env, b = boat_position(boat="brown boat (3 places)", at="C1-nw", load=(1, 0, 0))
     s = env.state()
     artifacts_to_square(s, "C1-nw", gray=1)
