@@ -833,24 +833,17 @@ def test_water_movement_needs_side_by_side_water_squares_a_diagonal_is_not_enoug
     assert destinations(env) == {"A1-ne"}
 
 
-def test_jungle_movement_never_passes_another_explorer():
+@pytest.mark.parametrize("kind, move, patterns", [
+    (ACTION_JUNGLE, JUNGLE_MOVE, {"A1": "JJ/JM", "B1": "JJ/MM"}),
+    (ACTION_WATER, WATER_MOVE, {"A1": "WW/WM", "B1": "WW/MM"})])
+def test_jungle_and_water_movement_never_pass_another_explorer(kind, move, patterns):
     """Rulebook Moving explorers: "You may not move an explorer onto a space on which another explorer is
     already standing ... You may not have your explorer jump over any space that he is not allowed to
-    move onto"; the jungle movement card moves over jungle spaces that "border one another".  The
-    explorer on A1-ne blocks the only way from A1-nw to B1: only A1-sw can be reached."""
+    move onto"; the jungle and water movement cards move over spaces of their terrain that "border one
+    another".  The explorer on A1-ne blocks the only way from A1-nw to B1: only A1-sw can be reached."""
     env = advanced_game()
-    corner_position(env, 1, 0, {"A1": "JJ/JM", "B1": "JJ/MM"}, "A1-nw", [ACTION_JUNGLE],
-                    then=lambda s: put_explorer(s, 1, 1, "A1-ne"))
-    act(env, card_move(JUNGLE_MOVE, 0))
-    assert destinations(env) == {"A1-sw"}
-
-
-def test_water_movement_never_passes_another_explorer():
-    """The same for the water movement card (Rulebook Water movement, Moving explorers)."""
-    env = advanced_game()
-    corner_position(env, 1, 0, {"A1": "WW/WM", "B1": "WW/MM"}, "A1-nw", [ACTION_WATER],
-                    then=lambda s: put_explorer(s, 1, 1, "A1-ne"))
-    act(env, card_move(WATER_MOVE, 0))
+    corner_position(env, 1, 0, patterns, "A1-nw", [kind], then=lambda s: put_explorer(s, 1, 1, "A1-ne"))
+    act(env, card_move(move, 0))
     assert destinations(env) == {"A1-sw"}
 
 
