@@ -8,6 +8,7 @@ The games are driven on the cores directly.  Random play draws from the action m
 so every test here is deterministic.
 """
 import hashlib
+import importlib
 
 import numpy as np
 import pytest
@@ -381,3 +382,23 @@ def test_an_observation_and_a_mask_of_two_decisions_are_a_clear_error(name, vari
             else:
                 assert mask[action]
     assert refused
+
+
+@pytest.mark.parametrize("name, variant", [("maunakea", "advanced"), ("makabana", "mao")])
+def test_the_variants_refuse_a_phase_that_is_no_one_hot(name, variant):
+    """A phase entry of 100, or two phases at once, sent the strategy down another phase's road and came
+    out as "the heuristic found no action" (a KeyError from the card-removal table): now the
+    observation's own error, naming the entries."""
+    core = importlib.import_module(f"{name}_env.kernels")
+    start = core.OBS_A_PHASE if name == "maunakea" else core.OBS_M_PHASE
+    game = game_info(name, 2, variant)
+    agent = HeuristicAgent()
+    for obs, mask, player in _observations_and_masks(name, variant, 1)[:40:4]:
+        agent.reset(game, player, 0)
+        agent.act(obs, mask)
+        phase = int(np.argmax(obs[start:start + core.NUM_PHASES]))
+        for k, value in ((0, 100), (core.NUM_PHASES - 1, -1), (phase, 0)):
+            damaged = obs.copy()
+            damaged[start + k] = value
+            with pytest.raises(ValueError, match=f"observation: entries {start} to .* name the phase"):
+                agent.act(damaged, mask)

@@ -27,9 +27,20 @@ from makabana_env.board import (
 )
 from maunakea_env import kernels as MK
 
+from ..base import ObservationError
 from . import makabana as heuristic_makabana, maunakea as heuristic_maunakea
 
 CF = MB.COLOUR_FEATURES
+
+
+def _phase(obs, start, count):
+    """The phase an observation's one-hot block names; ObservationError unless it holds one 1 among
+    0s (a damaged entry read as the phase sent the strategy down another phase's road)."""
+    block = obs[start:start + count]
+    if not (((block == 0) | (block == 1)).all() and block.sum() == 1):
+        raise ObservationError(f"observation: entries {start} to {start + count - 1} name the phase, one 1 "
+                               f"among 0s, got {block.tolist()}")
+    return int(np.argmax(block))
 
 
 def _spot_cards(spot):
@@ -43,7 +54,7 @@ class MaoStrategy:
         self.plan = []   # the hidden cards still to add to the project being prepared
 
     def act(self, obs, mask, noise, num_players, seed=0):
-        phase = int(np.argmax(obs[MB.OBS_M_PHASE:MB.OBS_M_PHASE + MB.NUM_PHASES]))
+        phase = _phase(obs, MB.OBS_M_PHASE, MB.NUM_PHASES)
         haapii_obs = np.ascontiguousarray(obs[:MB.OBS_SIZE])
         haapii_noise = np.ascontiguousarray(noise[:MB.NUM_ACTIONS])
         if phase == MB.PHASE_PROJECT:
@@ -122,7 +133,7 @@ _KEEP = {8: 18, 9: 17, 10: 17, 11: 17, 12: 17, 7: 16, 17: 15, 3: 14, 0: 13, 4: 1
 class AdvancedStrategy:
     def act(self, obs, mask, noise, num_players, seed=0):
         heuristic_maunakea.check_observation(obs[:MK.OBS_SIZE], num_players)   # before any kernel reads it
-        phase = int(np.argmax(obs[MK.OBS_A_PHASE:MK.OBS_A_PHASE + MK.NUM_PHASES]))
+        phase = _phase(obs, MK.OBS_A_PHASE, MK.NUM_PHASES)
         legal = np.flatnonzero(mask)
         if phase == MK.PHASE_CARDS:
             return int(min(legal, key=lambda a: (_KEEP[int(a) - MK.REMOVE_CARD_BASE], a)))
