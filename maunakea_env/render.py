@@ -259,7 +259,7 @@ def _shade(colours):
 # On a square: the explorer's disc, artifact diamonds (carried under the disc, lying in the corners,
 # or one big one alone), a mountain's peak with its snow, a water square's wave.  Two or three carried
 # artifacts cover the bottom corners; when more lie there than the free corners hold, the last free
-# corner shows a plus sign instead (the SVG's square title counts them all).
+# corner shows a plus sign instead, drawn over the disc (the SVG's square title counts them all).
 EXPLORER_DISC = (0, -3, 7.5)                # x, y, radius
 SPOT_RADIUS, ALONE_RADIUS = 3.5, 5
 CARRIED_SPOTS = {k: [(7 * i - 3.5 * (k - 1), 7.5) for i in range(k)] for k in (1, 2, 3)}
@@ -542,12 +542,16 @@ def _draw_pieces(img, state):
     for s in range(NUM_SQUARES):
         spots, explorer = _square_pieces(state, s)
         for x, y, r, c in spots:
-            _paint(img, *square_origin(s), *_spot_mask(x, y, r, c))
+            if c != MORE:
+                _paint(img, *square_origin(s), *_spot_mask(x, y, r, c))
         if explorer is not None:
             p, _, carried = explorer
             _paint(img, *square_origin(s), _EXPLORER, _PLAYER_RGB[p])
             for x, y, c in carried:
                 _paint(img, *square_origin(s), _diamond(x, y, SPOT_RADIUS), _ARTIFACT_RGB[c])
+        for x, y, r, c in spots:   # last: the disc would hide the plus sign's inner arm in a top corner
+            if c == MORE:
+                _paint(img, *square_origin(s), *_spot_mask(x, y, r, c))
     for k, (bx, by) in enumerate(LANDING_XY.tolist()):
         boat = state[kernels.LANDING_BOAT + k]
         if boat < 0:
@@ -822,9 +826,7 @@ def _svg_board(state, out):
         cx, cy = left + CELL / 2, top + CELL / 2
         spots, explorer = _square_pieces(state, s)
         for x, y, r, c in spots:
-            if c == MORE:
-                out.append(_polygon(_plus_points(cx + x, cy + y), _DARK))
-            else:
+            if c != MORE:
                 out.append(_polygon(_diamond_points(cx + x, cy + y, r), _ARTIFACT_RGB[c], _DARK))
         if explorer is not None:
             p, _, carried = explorer
@@ -832,6 +834,9 @@ def _svg_board(state, out):
             out.append(_circle(cx + x, cy + y, r, _PLAYER_RGB[p], _DARK))
             for x, y, c in carried:
                 out.append(_polygon(_diamond_points(cx + x, cy + y, SPOT_RADIUS), _ARTIFACT_RGB[c], _DARK))
+        for x, y, r, c in spots:   # over the disc, as the picture draws it
+            if c == MORE:
+                out.append(_polygon(_plus_points(cx + x, cy + y), _DARK))
     out.append("</g>")
 
 

@@ -253,7 +253,10 @@ def test_more_artifacts_than_a_square_has_room_for_show_a_plus_sign():
     dark = tuple(int(v) for v in render._DARK)
     for row, s, corner in ((six, empty, 3), (three, under, 1)):
         cx, cy = CELL / 2 + render.CORNER_SPOTS[corner][0], CELL / 2 + render.CORNER_SPOTS[corner][1]
-        assert tuple(int(v) for v in _square_pixels(row, s)[int(cy), int(cx)]) == dark   # the plus sign
+        arm = render.MORE_ARM - 1
+        for dx, dy in ((0, 0), (-arm, 0), (arm, 0), (0, -arm), (0, arm)):
+            # the whole plus sign: its inner arm lies over the explorer's disc in a top corner
+            assert tuple(int(v) for v in _square_pixels(row, s)[int(cy + dy), int(cx + dx)]) == dark
         picture = render_rgb(row)
         painter = _Painter(ET.fromstring(render_svg(row)))
         top, left = square_origin(s)
