@@ -30,8 +30,8 @@ OUTPUTS = {"batch": "observations + masks", "batch-masks": "masks only", "batch-
 def _status(value, target):
     if value >= target:
         return "met"
-    short = 100 * (1 - value / target)
-    return f"missed by {short:.0f} %" if short >= 0.5 else "missed by less than 1 %"
+    shown = f"{100 * (1 - value / target):.0f}"   # the text decides: 0.5 rounds to "0"
+    return f"missed by {shown} %" if shown != "0" else "missed by less than 1 %"
 
 
 def _machine_line(m):

@@ -279,12 +279,15 @@ def _spread(values, fmt):
 
 
 def _telling(fmt, values, target):
-    """``fmt``, or one with more decimals where ``fmt`` rounds a value across ``target`` (3.97 shown
-    as "4.0×" beside "missed")."""
-    shown = lambda x: float(fmt(x).rstrip("×"))   # noqa: E731
-    if all((shown(v) >= target) == (v >= target) for v in list(values) + [_median(values)]):
-        return fmt
-    return lambda x: f"{x:.3f}" + ("×" if fmt(x).endswith("×") else "")
+    """``fmt`` (a number, maybe followed by "×"), or the same with as many more decimals as it takes
+    (up to 6) for no value to be rounded across ``target``: 3.97 shown as "4.0×" beside "missed"."""
+    unit = "×" if fmt(target).endswith("×") else ""
+    decimals = len(fmt(target).rstrip("×").partition(".")[2])
+    figures = list(values) + [_median(values)]
+    for more in range(decimals, 7):
+        if all((round(v, more) >= target) == (v >= target) for v in figures):
+            break
+    return fmt if more == decimals else (lambda x: f"{x:.{more}f}{unit}")
 
 
 def _verdict(values, target):

@@ -344,7 +344,9 @@ def test_a_ratio_just_under_its_target_is_not_shown_as_reaching_it():
                 dict(common, path="batched", phase="ppo", learner_steps_per_second=3 * old, update_seconds=1.0)]
 
     table = summary_table(rows(0, 1000, 3970))
-    assert "3.970×: missed" in table and "0.849: missed" in table and "3.0×: met" in table
+    assert "3.97×: missed" in table and "0.849: missed" in table and "3.0×: met" in table
+    assert "3.9996×: missed" in summary_table(rows(0, 1000, 3999.6))   # as many decimals as it takes
+    assert "| 4.0×: met" in summary_table(rows(0, 1000, 4000))
     assert _status(0.8996, 0.9) == "missed by less than 1 %" and _status(0.5, 1) == "missed by 50 %"
     assert _status(0.9, 0.9) == "met"
 
