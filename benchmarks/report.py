@@ -172,12 +172,12 @@ def headline(run):
         else:
             ratio.append("—")
     load = run["machine"].get("load_at_start", "?")
+    yardstick = "ratio to PettingZoo connect_four (target ≥ 4×)" if c4 else "(PettingZoo connect_four not measured)"
     lines = [
         f"| one run of `python -m benchmarks.throughput` ({run['machine']['cores']} cores, load {load} at its "
         f"start; [benchmarks](docs/benchmarks.md)) | {' | '.join(NAMES.values())} |",
         "|---|---|---|---|",
-        f"| `env()` AEC steps/s, {'ratio to PettingZoo connect_four (target ≥ 4×)' if c4 else '(PettingZoo connect_four not measured)'} | "
-        f"{' | '.join(aec)} |",
+        f"| `env()` AEC steps/s, {yardstick} | {' | '.join(aec)} |",
         f"| `BatchEnv`, {biggest} games, steps/s, observations + masks / masks only | {' | '.join(batch)} |",
         f"| the same, observations + masks, as a ratio to its target's yardstick (Pgx connect_four at 4096 "
         f"games: {millions(pgx) if pgx else 'not measured'}) | {' | '.join(ratio)} |",

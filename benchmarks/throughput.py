@@ -34,6 +34,7 @@ random action and the legality check), ``batch-masks`` − ``batch-state`` the m
 import argparse
 import importlib
 import inspect
+import itertools
 import json
 import os
 import platform
@@ -116,7 +117,7 @@ def game_parts(package_name, options):
     def reference(timer):
         rng = np.random.default_rng(0)
         dealt = "seed" in inspect.signature(reference_game).parameters   # Mauna Kea's tiles: a new bag a game
-        games = iter(range(10**9))
+        games = itertools.count()
 
         def chunk():
             seed = {"seed": next(games)} if dealt else {}

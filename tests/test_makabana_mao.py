@@ -371,22 +371,15 @@ def test_mao_denunciation_equal_cheating_levels_eliminate_the_denouncer():
         assert obs[core.OBS_M_DENOUNCED + (BLUE - viewer) % 4] == 1
 
 
-def test_mao_denunciation_5_cards_against_1_card_is_an_equal_level_of_2():
+@pytest.mark.parametrize("aata, vaea", [(BLUE, YELLOW), (YELLOW, BLUE)])
+def test_mao_denunciation_1_card_against_5_cards_is_an_equal_level_of_2_both_ways(aata, vaea):
+    """[Who is eliminated for the season?]: 1 card (Yellow) and 5 cards (Blue) both cheat by 2, so the
+    denouncer is eliminated whoever denounces (a level read as cards - 3 agrees in one direction only)."""
     env = mao_game()
     prepare_all(env, {YELLOW: ["Sand"], BLUE: ["Azzura", "Grass", "Flower", "Fish", "Rock"]})
-    denounce(env, {BLUE: YELLOW})
+    denounce(env, {aata: vaea})
     s = env.state()
-    assert s[core.ELIMINATED + BLUE] == 1 and s[core.ELIMINATED + YELLOW] == 0
-
-
-def test_mao_denunciation_1_card_against_5_cards_is_an_equal_level_of_2_both_ways():
-    """[Who is eliminated for the season?]: 1 card and 5 cards both cheat by 2, whoever denounces (a
-    level read as cards - 3 agrees with the test above and not with this one)."""
-    env = mao_game()
-    prepare_all(env, {YELLOW: ["Sand"], BLUE: ["Azzura", "Grass", "Flower", "Fish", "Rock"]})
-    denounce(env, {YELLOW: BLUE})
-    s = env.state()
-    assert s[core.ELIMINATED + YELLOW] == 1 and s[core.ELIMINATED + BLUE] == 0
+    assert s[core.ELIMINATED + aata] == 1 and s[core.ELIMINATED + vaea] == 0
 
 
 def test_mao_denunciation_an_illegal_3_card_project_cheats_by_0():
